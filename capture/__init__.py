@@ -1,0 +1,1 @@
+"""The lab of Miles 101: extraction from Miles, derivation, recording, checking."""

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Miles 101 capture CLI.
+
+    python3 capture/run.py [--miles-src PATH] [--commit REV]   extract from Miles and derive
+    python3 capture/run.py --check [--strict]                  verify every capture file and page
+    python3 capture/run.py record <id>... [--dry-run]          record runs on the GPU host
+    python3 capture/run.py diff OLD NEW [--json]               what changed in Miles between two extractions
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str]) -> int:
+    """Dispatch to the sub-command's module; each module owns its own arguments."""
+    if argv[:1] == ["record"]:
+        from capture.lab.record import main as record_main
+
+        return record_main(argv[1:])
+    if argv[:1] == ["diff"]:
+        from capture.diff import main as diff_main
+
+        return diff_main(argv[1:])
+    if "--check" in argv:
+        from capture.check import main as check_main
+
+        return check_main([a for a in argv if a != "--check"])
+    from capture.extract.cli import main as collect_main
+
+    return collect_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
