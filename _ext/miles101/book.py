@@ -1,0 +1,211 @@
+"""The book: manual.json, validated against its JSON Schema and cross-checked.
+
+No Sphinx imports here: `load_book` is used by the extension, by `capture/run.py --check`
+and by the tests alike. Problems come back as `BookProblem`s that name the file, the JSON
+path or line, and the fix.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from .palette import HUES
+
+SCHEMA_PATH = Path(__file__).with_name("manual.schema.json")
+
+
+@dataclass(frozen=True)
+class BookProblem:
+    """One thing wrong with manual.json (or with the pages it lists)."""
+
+    file: str
+    where: str  # a JSON path like "$.parts[1].accent", or "line 12, column 5"
+    message: str
+    fix: str
+    fatal: bool = True
+    subtype: str = "book"
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.where}: {self.message} Fix: {self.fix}"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section as the book lists it."""
+
+    id: str
+    file: str
+    docname: str
+    part: "Part"
+
+
+@dataclass
+class Part:
+    """A part (or the Reference) with its sections."""
+
+    key: str  # "1" ... "8", or "R"
+    title: str
+    thesis: str
+    summary: str
+    accent: str
+    sections: list[Section] = field(default_factory=list)
+
+    @property
+    def caption(self) -> str:
+        return self.title if self.key == "R" else f"Part {self.key} · {self.title}"
+
+
+@dataclass
+class Book:
+    """manual.json, loaded: the raw data plus the parts and sections as objects."""
+
+    data: dict
+    digest: str
+    parts: list[Part]
+
+    @property
+    def sections(self) -> list[Section]:
+        return [s for p in self.parts for s in p.sections]
+
+    def section_for(self, docname: str) -> Section | None:
+        return self._by_doc().get(docname)
+
+    def _by_doc(self) -> dict[str, Section]:
+        return {s.docname: s for s in self.sections}
+
+    @property
+    def root_doc(self) -> str:
+        return self.data["front"].removesuffix(".md")
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def _schema_problem(file: str, error: jsonschema.ValidationError) -> BookProblem:
+    found = json.dumps(error.instance)
+    if len(found) > 60:
+        found = found[:57] + "..."
+    if error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return BookProblem(
+            file, error.json_path, f"missing required key {missing[0]!r}.",
+            f"add {missing[0]!r} to the object at {error.json_path}.",
+        )
+    if error.validator == "additionalProperties":
+        return BookProblem(file, error.json_path, error.message + ".", "remove the key or fix its spelling.")
+    expected = {
+        "type": f"a value of type {error.validator_value}",
+        "enum": f"one of {error.validator_value}",
+        "pattern": f"a string matching {error.validator_value}",
+        "minItems": f"at least {error.validator_value} item(s)",
+        "minLength": "a non-empty string",
+        "format": f"a valid {error.validator_value}",
+    }.get(str(error.validator), f"{error.validator} {error.validator_value}")
+    return BookProblem(
+        file, error.json_path, f"expected {expected}, found {found}.",
+        f"change the value at {error.json_path}.",
+    )
+
+
+def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
+    """What the schema cannot say: files exist, ids unique and in order, colours defined."""
+    problems: list[BookProblem] = []
+    known = ", ".join(HUES)
+    for i, entry in enumerate(data["palette"]):
+        if entry["hue"] not in HUES:
+            problems.append(BookProblem(
+                file, f"$.palette[{i}].hue", f"the hue {entry['hue']!r} has no colour defined.",
+                f"use one of {known}, or add it to _ext/miles101/palette.py.", fatal=False,
+            ))
+    groups = [(f"$.parts[{i}]", str(p["number"]), p) for i, p in enumerate(data["parts"])]
+    groups.append(("$.reference", "R", data["reference"]))
+    seen: dict[str, str] = {}
+    for n, (path, key, part) in enumerate(groups):
+        if key != "R" and part["number"] != n + 1:
+            problems.append(BookProblem(
+                file, f"{path}.number", f"part number {part['number']} is out of order (expected {n + 1}).",
+                "number the parts 1, 2, 3 ... in the order they appear.", fatal=False,
+            ))
+        if part["accent"] not in HUES:
+            problems.append(BookProblem(
+                file, f"{path}.accent", f"the accent {part['accent']!r} has no colour defined.",
+                f"use one of {known}, or add it to _ext/miles101/palette.py.", fatal=False,
+            ))
+        for j, sec in enumerate(part["sections"]):
+            spath = f"{path}.sections[{j}]"
+            sid = sec["id"]
+            if sid in seen:
+                problems.append(BookProblem(
+                    file, f"{spath}.id", f"duplicate section id {sid!r} (first at {seen[sid]}).",
+                    "give each section its own id.", fatal=False,
+                ))
+            seen.setdefault(sid, spath)
+            prefix, _, number = sid.partition(".")
+            if prefix != key:
+                problems.append(BookProblem(
+                    file, f"{spath}.id", f"section id {sid!r} does not belong to part {key}.",
+                    f"number it {key}.{j + 1}.", fatal=False,
+                ))
+            elif number != str(j + 1):
+                problems.append(BookProblem(
+                    file, f"{spath}.id", f"section id {sid!r} is out of order (expected {key}.{j + 1}).",
+                    "number the sections of a part 1, 2, 3 ... in order.", fatal=False,
+                ))
+            if not (srcdir / sec["file"]).is_file():
+                problems.append(BookProblem(
+                    file, f"{spath}.file", f"the section file {sec['file']!r} does not exist.",
+                    f"create {sec['file']} (a '# Title' line is enough) or fix the path.", fatal=False,
+                ))
+    if not (srcdir / data["front"]).is_file():
+        problems.append(BookProblem(
+            file, "$.front", f"the front page {data['front']!r} does not exist.", "create it or fix the path.",
+        ))
+    listed = {s["file"] for _, _, p in groups for s in p["sections"]}
+    for page in sorted((srcdir / "sections").glob("*.md")):
+        rel = page.relative_to(srcdir).as_posix()
+        if rel not in listed:
+            problems.append(BookProblem(
+                rel, "line 1", "this page is not listed in manual.json.",
+                "add it to a part's sections in manual.json, or delete it.", fatal=False,
+                subtype="unlisted_page",
+            ))
+    return problems
+
+
+def load_book(path: Path, srcdir: Path | None = None) -> tuple[Book | None, list[BookProblem]]:
+    """Read, validate and cross-check manual.json. The book is None when it cannot be built."""
+    srcdir = srcdir or path.parent
+    file = path.name
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [BookProblem(file, "file", f"cannot read it ({exc.strerror}).", "restore manual.json.")]
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, [BookProblem(
+            file, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}.",
+            "fix the JSON syntax there (a missing comma or quote is the usual cause).",
+        )]
+    except UnicodeDecodeError:
+        return None, [BookProblem(file, "file", "not UTF-8 text.", "save manual.json as UTF-8.")]
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        return None, [_schema_problem(file, e) for e in errors]
+    problems = _cross_check(file, data, srcdir)
+    parts: list[Part] = []
+    for p in [*data["parts"], data["reference"]]:
+        key = str(p.get("number", "R"))
+        part = Part(key, p["title"], p["thesis"], p.get("summary", ""), p["accent"])
+        part.sections = [Section(s["id"], s["file"], s["file"].removesuffix(".md"), part) for s in p["sections"]]
+        parts.append(part)
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    return Book(data, digest, parts), problems

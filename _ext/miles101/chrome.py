@@ -1,0 +1,85 @@
+"""The book's frame: toctrees from manual.json, section numbers and accents, per-page value lists."""
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+
+from .domain import domain_of
+from .state import current_book
+
+
+def add_toctrees(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Append one hidden, captioned toctree per part (then the Reference) to the root page."""
+    book = current_book(app.env)
+    if docname != book.root_doc:
+        return
+    blocks = []
+    for part in book.parts:
+        entries = "\n".join(s.docname for s in part.sections)
+        blocks.append(f"\n\n```{{toctree}}\n:caption: {part.caption}\n:hidden:\n\n{entries}\n```\n")
+    source[0] += "".join(blocks)
+
+
+class SectionChrome(SphinxTransform):
+    """Number the title ("2.3 ..."), add the part eyebrow in its accent, mark unwritten pages."""
+
+    default_priority = 400
+
+    def apply(self, **kwargs) -> None:
+        section = current_book(self.env).section_for(self.env.docname)
+        if section is None:
+            return
+        top = next(iter(self.document.findall(nodes.section)), None)
+        if top is None or not isinstance(top[0], nodes.title):
+            return
+        title = top[0]
+        title.insert(0, nodes.inline("", f"{section.id} ", classes=["m101-secnum"]))
+        part = section.part
+        eyebrow = nodes.paragraph(classes=["m101-eyebrow", f"m101-accent-{part.accent}"])
+        eyebrow += nodes.inline("", part.caption if part.key != "R" else "Reference", classes=["m101-part"])
+        eyebrow += nodes.inline("", f" · {section.id}", classes=["m101-secid"])
+        unwritten = all(isinstance(child, (nodes.title, nodes.target, nodes.comment)) for child in top)
+        top.insert(1, eyebrow)
+        self.document["classes"].append(f"m101-accent-{part.accent}")
+        if unwritten:
+            top.insert(2, nodes.paragraph("", part.thesis, classes=["m101-thesis", "m101-unwritten"]))
+
+
+class ValuesOnPage(SphinxTransform):
+    """End every page that cites values with a list of them and where each comes from."""
+
+    default_priority = 880
+
+    def apply(self, **kwargs) -> None:
+        if not self.env.docname:
+            return
+        cites = [c for c in domain_of(self.env).record(self.env.docname)["cites"]
+                 if c["kind"] in ("measured", "computed", "fact")]
+        if not cites:
+            return
+        from .domain import capture_of
+
+        capture = capture_of(self.env)
+        top = next(iter(self.document.findall(nodes.section)), None)
+        if top is None:
+            return
+        section = nodes.section(ids=["values-on-this-page"], classes=["m101-values-list"])
+        section += nodes.title("", "Values on this page")
+        items = nodes.bullet_list()
+        seen: set[tuple[str, str]] = set()
+        for cite in cites:
+            if (cite["kind"], cite["key"]) in seen:
+                continue
+            seen.add((cite["kind"], cite["key"]))
+            value = capture.value(cite["kind"], cite["key"])
+            if value is None:
+                continue
+            from .roles import _tip
+
+            para = nodes.paragraph()
+            para += nodes.literal("", f"{cite['kind']}:{cite['key']}")
+            para += nodes.Text(f" — {cite['shown']}. {_tip(value, 'GB10')}")
+            items += nodes.list_item("", para)
+        section += items
+        top += section

@@ -1,0 +1,261 @@
+"""The captured data, loaded once per build: flags, metrics, files, computed values, facts, runs.
+
+No Sphinx imports: `capture/run.py --check` uses this module too. Every lookup returns the
+record a page cites, and `fingerprint` gives a content hash of that record, which is what
+decides whether a page must be read again (timestamps are never trusted).
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+GITHUB = "https://github.com/radixark/miles"
+
+
+class CaptureError(Exception):
+    """A capture file is missing, malformed or fails its schema; `where` says file:line."""
+
+    def __init__(self, where: str, message: str, fix: str) -> None:
+        super().__init__(f"{where}: {message} Fix: {fix}")
+        self.where, self.message, self.fix = where, message, fix
+
+
+def _read_json(path: Path, root: Path) -> Any:
+    rel = path.relative_to(root).as_posix()
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CaptureError(rel, "the file does not exist.", "run `python3 capture/run.py` to make it.") from None
+    except json.JSONDecodeError as exc:
+        raise CaptureError(
+            f"{rel}:{exc.lineno}:{exc.colno}", f"invalid JSON ({exc.msg}); the file may be truncated.",
+            "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`.",
+        ) from None
+
+
+def _read_yaml(path: Path, root: Path) -> Any:
+    rel = path.relative_to(root).as_posix()
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
+        raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', exc)}).", "fix the YAML there.") from None
+
+
+def suggest(name: str, known: list[str], n: int = 3) -> str:
+    """A 'did you mean' clause for an unknown name, or ''."""
+    close = difflib.get_close_matches(name, known, n=n, cutoff=0.6)
+    return f" Did you mean {', '.join(close)}?" if close else ""
+
+
+def fingerprint(obj: Any) -> str:
+    """A short content hash of any JSON-able value."""
+    text = json.dumps(obj, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Value:
+    """A number a page can cite: measured (maybe pending), computed or fact."""
+
+    kind: str  # measured | computed | fact
+    key: str
+    value: float | int | None  # None = pending
+    unit: str
+    what: str
+    detail: dict[str, Any] = field(default_factory=dict)  # provenance, statistic, source ...
+
+    @property
+    def pending(self) -> bool:
+        return self.value is None
+
+
+@dataclass
+class Capture:
+    """Everything under capture/ that pages may cite."""
+
+    root: Path
+    provenance: dict[str, Any]
+    flags: dict[str, list[dict]]  # every option string (name and aliases) → its records
+    flag_names: list[str]
+    families: list[dict]
+    metrics: dict[str, dict]
+    metric_patterns: list[tuple[re.Pattern[str], dict]]
+    files: dict[str, int]
+    values: dict[tuple[str, str], Value]
+    runs: dict[str, dict]
+    recordings: dict[str, dict]
+    attempts: list[dict]
+    problems: list[CaptureError]
+
+    # -- lookups -----------------------------------------------------------------
+    def flag(self, name: str) -> list[dict] | None:
+        """The records of a Miles flag (by any of its option strings), or None."""
+        if name in self.flags:
+            return self.flags[name]
+        family = self.family_of(name)
+        if family is not None:
+            return [{"name": name, "family": family["kind"], "file": family.get("file"),
+                     "line": family.get("line"), "group": family["kind"], "passthrough": family["prefix"]}]
+        return None
+
+    def family_of(self, name: str) -> dict | None:
+        """The passthrough family a `--sglang-*` style name belongs to, if Miles passes it through."""
+        for fam in self.families:
+            prefix = fam["prefix"]
+            if not name.startswith(prefix):
+                continue
+            rest = name[len(prefix):]
+            if rest.replace("-", "_") in {s.replace("-", "_") for s in fam.get("skipped") or []}:
+                return None
+            members = fam.get("members")
+            if members is not None and rest not in {m.removeprefix("--") for m in members}:
+                return None
+            return fam
+        return None
+
+    def metric(self, key: str) -> dict | None:
+        if key in self.metrics:
+            return self.metrics[key]
+        for regex, rec in self.metric_patterns:
+            if regex.fullmatch(key):
+                return rec
+        return None
+
+    def value(self, kind: str, key: str) -> Value | None:
+        return self.values.get((kind, key))
+
+    def value_keys(self, kind: str) -> list[str]:
+        return sorted(k for (kd, k) in self.values if kd == kind)
+
+    def src_url(self, path: str, start: int | None = None, end: int | None = None) -> str:
+        url = f"{GITHUB}/blob/{self.provenance.get('commit', 'main')}/{path}"
+        if start:
+            url += f"#L{start}" + (f"-L{end}" if end and end != start else "")
+        return url
+
+    def fingerprint_of(self, kind: str, key: str) -> str:
+        """Content hash of what `kind:key` resolves to now ('missing' when it does not resolve)."""
+        if kind == "flag":
+            rec: Any = self.flag(key)
+        elif kind == "metric":
+            rec = self.metric(key)
+        elif kind == "src":
+            rec = [self.provenance.get("commit"), self.files.get(key)]
+        elif kind == "run":
+            rec = [self.runs.get(key), self.recordings.get(key)]
+        elif kind in ("measured", "computed", "fact"):
+            v = self.value(kind, key)
+            rec = None if v is None else [v.value, v.unit, v.what, v.detail]
+        elif kind == "pin":
+            rec = self.provenance
+        else:
+            rec = None
+        return "missing" if rec is None else fingerprint(rec)
+
+
+def _index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
+    index: dict[str, list[dict]] = {}
+    for rec in doc.get("flags", []):
+        for opt in [rec["name"], *rec.get("aliases", [])]:
+            index.setdefault(opt, []).append(rec)
+    return index, sorted(index)
+
+
+def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[str, str], Value]:
+    values: dict[tuple[str, str], Value] = {}
+    for run_id, run in runs.items():
+        rec = recordings.get(run_id)
+        got = (rec or {}).get("values", {})
+        for name, decl in (run.get("values") or {}).items():
+            hit = got.get(name)
+            detail = {"run": run_id, "statistic": decl.get("statistic"), "steps": decl.get("steps"),
+                      "source": decl.get("source"), "title": run.get("title", run_id)}
+            if rec and hit is not None:
+                detail.update({
+                    "n": hit.get("n"), "statistic": hit.get("statistic", decl.get("statistic")),
+                    "steps": hit.get("steps", decl.get("steps")), "hardware": rec["host"].get("gpu"),
+                    "commit": rec["run"].get("miles_commit"), "image": rec["run"].get("image_digest")
+                    or rec["run"].get("image"), "date": (rec["run"].get("end") or "")[:10],
+                })
+            values[("measured", f"{run_id}.{name}")] = Value(
+                "measured", f"{run_id}.{name}", None if hit is None else hit.get("value"),
+                (hit or decl).get("unit", decl.get("unit", "")), decl.get("what", name), detail,
+            )
+    return values
+
+
+def load_capture(root: Path) -> Capture:
+    """Load capture/ under `root` (the project). Problems are collected, not raised."""
+    cap_dir = root / "capture"
+    problems: list[CaptureError] = []
+
+    def get(loader, path: Path, default: Any) -> Any:
+        try:
+            return loader(path, root)
+        except CaptureError as exc:
+            problems.append(exc)
+            return default
+
+    flags_doc = get(_read_json, cap_dir / "miles" / "flags.json", {})
+    metrics_doc = get(_read_json, cap_dir / "miles" / "metrics.json", {})
+    files_doc = get(_read_json, cap_dir / "miles" / "files.json", {})
+    computed_doc = get(_read_json, cap_dir / "computed.json", {})
+    facts_doc = get(_read_json, cap_dir / "facts.json", {})
+    flags, names = _index_flags(flags_doc)
+    metrics: dict[str, dict] = {}
+    patterns: list[tuple[re.Pattern[str], dict]] = []
+    for rec in metrics_doc.get("metrics", []):
+        if rec.get("kind") == "pattern" and rec.get("regex"):
+            patterns.append((re.compile(rec["regex"]), rec))
+        else:
+            metrics[rec["key"]] = rec
+    runs: dict[str, dict] = {}
+    for path in sorted((cap_dir / "runs").glob("*.yaml")):
+        run = get(_read_yaml, path, None)
+        if isinstance(run, dict):
+            runs[path.stem] = run
+    recordings: dict[str, dict] = {}
+    attempts: list[dict] = []
+    gpu = cap_dir / "gpu"
+    for run_json in sorted(gpu.glob("*/run.json")):
+        run_rec = get(_read_json, run_json, None)
+        if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
+            rec_dir = run_json.parent
+            host = get(_read_json, rec_dir / "host.json", {})
+            vals = get(_read_json, rec_dir / "values.json", {})
+            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals.get("values", {})}
+    for run_json in sorted((gpu / "_attempts").glob("*/run.json")):
+        att = get(_read_json, run_json, None)
+        if isinstance(att, dict):
+            attempts.append({**att, "dir": run_json.parent.name})
+    values = _measured(runs, recordings)
+    for kind, doc in (("computed", computed_doc.get("values", {})), ("fact", facts_doc.get("facts", {}))):
+        for key, rec in doc.items():
+            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
+            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key), detail)
+    return Capture(
+        root=root, provenance=flags_doc.get("provenance", {}), flags=flags, flag_names=names,
+        families=flags_doc.get("families", []), metrics=metrics, metric_patterns=patterns,
+        files=files_doc.get("files", {}), values=values, runs=runs, recordings=recordings,
+        attempts=attempts, problems=problems,
+    )
+
+
+def format_value(value: Value, spec: str) -> str:
+    """Format a value with a Python format spec; raise ValueError when the spec does not fit."""
+    if spec:
+        return format(value.value, spec)
+    if isinstance(value.value, float):
+        return f"{value.value:.3g}" if abs(value.value) < 1000 else f"{value.value:,.0f}"
+    if isinstance(value.value, int):
+        return f"{value.value:,}"
+    return str(value.value)

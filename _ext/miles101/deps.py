@@ -1,0 +1,45 @@
+"""Incremental builds by content: a page is read again when, and only when, what it cites changed."""
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from .domain import domain_of
+from .messages import logger
+from .reference import generated_docs
+from .state import reload_capture
+
+
+def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """Pages whose cited data hashes differ from now, and pages that had problems last time."""
+    capture = reload_capture(app.srcdir)
+    stale = []
+    for docname, record in domain_of(env).data["docs"].items():
+        if docname in changed or docname in removed or docname not in env.all_docs:
+            continue
+        if record["problems"]:
+            stale.append(docname)
+            continue
+        for dep, digest in record["deps"].items():
+            kind, _, key = dep.partition(":")
+            if capture.fingerprint_of(kind, key) != digest:
+                stale.append(docname)
+                break
+    if stale:
+        logger.info("[miles101] %d page(s) cite changed data: %s", len(stale), ", ".join(sorted(stale)))
+    return stale
+
+
+def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The Reference pages with generated tables depend on every page: write them every time."""
+    return generated_docs(app, env)
+
+
+def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
+    """Unresolved references fail the build even without -W (and even on an incremental build)."""
+    if exception is not None:
+        return
+    count = domain_of(app.env).problem_count()
+    if count:
+        logger.error("[miles101] %d unresolved reference(s) in the pages (see the warnings above).", count)
+        app.statuscode = 1

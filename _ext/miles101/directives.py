@@ -1,0 +1,219 @@
+"""Block directives: flag, diagram, listing and pin."""
+from __future__ import annotations
+
+import json
+import re
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+from sphinxcontrib.mermaid import mermaid
+
+from .data import suggest
+from .domain import capture_of, domain_of, flag_anchor
+from .messages import warn
+from .state import current_book
+
+FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class ManualDirective(SphinxDirective):
+    """Shared helpers for dependency notes and counted problems."""
+
+    def note(self, kind: str, key: str) -> None:
+        domain_of(self.env).note_dep(self.env.docname, kind, key, capture_of(self.env).fingerprint_of(kind, key))
+
+    def problem(self, subtype: str, message: str, fix: str) -> list[nodes.Node]:
+        warn(subtype, message, location=self.get_location(), fix=fix)
+        domain_of(self.env).note_problem(self.env.docname)
+        return []
+
+
+def _show(value: object) -> str:
+    return "—" if value is None else json.dumps(value) if not isinstance(value, str) else value
+
+
+def flag_fields(rec: dict, capture) -> list[tuple[str, nodes.Node]]:
+    """The facts of one flag record as (label, node) rows."""
+    if rec.get("passthrough"):
+        where = nodes.reference("", f"{rec['file']}:{rec['line']}", refuri=capture.src_url(rec["file"], rec["line"]))
+        return [("Passed through", nodes.Text(f"to the engine's own option (prefix {rec['passthrough']})")),
+                ("Defined at", where)]
+    default = rec.get("default")
+    kind = rec.get("default_kind")
+    if kind == "computed":
+        shown = f"computed: {rec.get('default_expr') or 'at run time'}"
+    elif rec.get("required"):
+        shown = "required"
+    else:
+        shown = _show(default)
+    rows: list[tuple[str, nodes.Node]] = [("Default", nodes.literal("", shown))]
+    if rec.get("type"):
+        rows.append(("Type", nodes.Text(str(rec["type"]))))
+    if rec.get("action") and rec["action"] != "store":
+        rows.append(("Action", nodes.Text(str(rec["action"]))))
+    if rec.get("choices"):
+        rows.append(("Choices", nodes.literal("", ", ".join(map(str, rec["choices"])))))
+    if rec.get("aliases"):
+        rows.append(("Also", nodes.literal("", ", ".join(rec["aliases"]))))
+    rows.append(("Backend", nodes.Text(rec.get("backend") or "both")))
+    if rec.get("conditional"):
+        rows.append(("Only", nodes.Text(rec["conditional"])))
+    url = capture.src_url(rec["file"], rec["line"])
+    rows.append(("Defined at", nodes.reference("", f"{rec['file']}:{rec['line']}", refuri=url)))
+    return rows
+
+
+class FlagDirective(ManualDirective):
+    """```{flag} --name``` documents a flag: its extracted facts and the author's text."""
+
+    has_content = True
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0].strip()
+        capture = capture_of(self.env)
+        self.note("flag", name)
+        records = capture.flag(name)
+        if not records:
+            hint = suggest(name, capture.flag_names) or " (no similar flag)."
+            return self.problem("unknown_flag", f"Miles has no flag {name!r}.{hint}",
+                                "document a flag from capture/miles/flags.json.")
+        canonical = records[0]["name"]
+        record = domain_of(self.env).record(self.env.docname)
+        if canonical in record["flags"]:
+            return self.problem("duplicate", f"the flag {canonical} is documented twice on this page.",
+                                "keep one block and use {flag} inline elsewhere.")
+        anchor = flag_anchor(canonical)
+        record["flags"][canonical] = anchor
+        box = nodes.container(classes=["m101-flag-block"], ids=[anchor])
+        box += nodes.paragraph("", "", nodes.literal(canonical, canonical, classes=["m101-flag-name"]))
+        for rec in records:
+            rows = nodes.field_list(classes=["m101-flag-facts"])
+            for label, value in flag_fields(rec, capture):
+                rows += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", "", value)))
+            box += rows
+        body = nodes.container(classes=["m101-flag-text"])
+        self.state.nested_parse(self.content, self.content_offset, body)
+        box += body
+        domain_of(self.env).note_cite(self.env.docname, "flag", canonical, documented=True)
+        return [box]
+
+
+class DiagramDirective(ManualDirective):
+    """```{diagram} fig-id``` with :title: and :caption:: a mermaid figure coloured by meaning."""
+
+    has_content = True
+    required_arguments = 1
+    option_spec: ClassVar = {"title": directives.unchanged_required, "caption": directives.unchanged_required}
+
+    def run(self) -> list[nodes.Node]:
+        fig_id = self.arguments[0].strip()
+        if not FIGURE_ID.match(fig_id):
+            return self.problem("bad_reference", f"figure id {fig_id!r} is not a lowercase slug.",
+                                "use lowercase letters, digits and hyphens, e.g. fig-grpo-step.")
+        missing = [o for o in ("title", "caption") if not self.options.get(o)]
+        if missing:
+            return self.problem("bad_reference", f"the figure {fig_id} has no :{missing[0]}:.",
+                                "give every figure a :title: and a :caption: that says what to notice.")
+        if not "\n".join(self.content).strip():
+            return self.problem("bad_reference", f"the figure {fig_id} has no diagram.", "add the mermaid code.")
+        return [self.figure(fig_id, self.options["title"], self.options["caption"], "\n".join(self.content))]
+
+    def figure(self, fig_id: str, title: str, caption: str, code: str) -> nodes.Node:
+        record = domain_of(self.env).record(self.env.docname)
+        for other_doc, rec in domain_of(self.env).data["docs"].items():
+            if fig_id in rec["figures"] and other_doc != self.env.docname:
+                warn("duplicate", f"the figure id {fig_id} is also used in {other_doc}.",
+                     location=self.get_location(), fix="give each figure its own id.")
+        record["figures"][fig_id] = {"title": title, "caption": caption}
+        fig = nodes.container(classes=["m101-figure", "m101-diagram"], ids=[fig_id])
+        heading = nodes.paragraph("", "", classes=["m101-figure-title"])
+        heading += nodes.strong("", title)
+        fig += heading
+        diagram = mermaid()
+        diagram["code"] = code
+        diagram["options"] = {}
+        diagram["alt"] = f"{title}. {caption}"
+        fig += diagram
+        cap = nodes.paragraph("", "", classes=["m101-figure-caption"])
+        inline, messages = self.state.inline_text(caption, self.lineno)
+        cap.extend(inline)
+        fig += cap
+        fig.extend(messages)
+        std = self.env.domains.standard_domain
+        std.anonlabels[fig_id] = (self.env.docname, fig_id)
+        std.labels[fig_id] = (self.env.docname, fig_id, title)
+        return fig
+
+
+class ListingDirective(ManualDirective):
+    """```{listing} run-id``` a slice of a recorded log; a pending box until it is recorded."""
+
+    has_content = False
+    required_arguments = 1
+    option_spec: ClassVar = {"grep": directives.unchanged, "head": directives.positive_int,
+                             "lines": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        run_id = self.arguments[0].strip()
+        capture = capture_of(self.env)
+        self.note("run", run_id)
+        if run_id not in capture.runs:
+            return self.problem("unknown_value", f"no run {run_id!r} is declared.{suggest(run_id, list(capture.runs))}",
+                                "add capture/runs/<run>.yaml.")
+        recording = capture.recordings.get(run_id)
+        if recording is None:
+            box = nodes.container(classes=["m101-listing", "m101-pending-box"])
+            box += nodes.paragraph("", "", nodes.inline("", "pending", classes=["m101-badge"]), nodes.Text(
+                f" This listing comes from the run {run_id}, which has not been recorded yet. "
+                f"On a DGX Spark, `python3 capture/run.py record {run_id}` records it."))
+            return [box]
+        lines = (capture.root / "capture" / "gpu" / run_id / "log.txt").read_text(encoding="utf-8").splitlines()
+        if "grep" in self.options:
+            try:
+                pattern = re.compile(self.options["grep"])
+            except re.error as exc:
+                return self.problem("bad_format", f"bad :grep: pattern ({exc}).", "fix the regular expression.")
+            lines = [ln for ln in lines if pattern.search(ln)]
+        if "lines" in self.options:
+            start, _, end = self.options["lines"].partition("-")
+            lines = lines[int(start) - 1 : int(end or start)]
+        if "head" in self.options:
+            lines = lines[: self.options["head"]]
+        text = "\n".join(lines)
+        block = nodes.literal_block(text, text, classes=["m101-listing"])
+        block["language"] = "text"
+        return [block]
+
+
+class PinDirective(ManualDirective):
+    """```{pin}```: manual.json's pin beside what the capture read; a mismatch is said plainly."""
+
+    def run(self) -> list[nodes.Node]:
+        pin = current_book(self.env).data["pin"]
+        capture = capture_of(self.env)
+        self.note("pin", "capture")
+        read = capture.provenance
+        table = nodes.field_list(classes=["m101-pin"])
+        rows = [
+            ("Pinned", f"{pin['subject']} {pin['commit']} ({pin['date']}), {pin['version']}"),
+            ("Verified", pin.get("verified", "—")),
+            ("Capture read", f"{read.get('commit', 'nothing yet')[:10]} ({read.get('commit_date', '?')}), "
+                             f"from {read.get('read_from', '?')}, extractor {read.get('extractor', '?')}"),
+        ]
+        for label, text in rows:
+            table += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", text)))
+        out: list[nodes.Node] = [table]
+        commit = str(read.get("commit", ""))
+        if not commit or not commit.startswith(pin["commit"]):
+            note = nodes.admonition(classes=["m101-pin-mismatch", "warning"])
+            note += nodes.title("", "The pin and the capture differ")
+            note += nodes.paragraph("", (
+                f"manual.json pins Miles {pin['commit']}, but the flags, defaults and line numbers in this "
+                f"manual were read from {commit[:10] or 'no commit'}. Until the capture is refreshed at the pin "
+                "(`tox -e capture` on a host with the pinned image), trust the captured commit, and treat the "
+                "pin as the target."))
+            out.append(note)
+        return out

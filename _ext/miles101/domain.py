@@ -1,0 +1,119 @@
+"""The `m101` domain: what each page cites and defines, purged and merged per document.
+
+Everything the extension remembers about a page lives in `data["docs"][docname]`, so
+`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.builders import Builder
+from sphinx.domains import Domain
+from sphinx.environment import BuildEnvironment
+from sphinx.util.nodes import make_refnode
+
+from . import data as capture_data
+
+
+def flag_anchor(name: str) -> str:
+    return "flag-" + name.lstrip("-")
+
+
+def metric_anchor(key: str) -> str:
+    return "metric-" + nodes.make_id(key.replace("/", "-"))
+
+
+def _empty_record() -> dict[str, Any]:
+    return {"deps": {}, "flags": {}, "figures": {}, "cites": [], "problems": 0}
+
+
+class ManualDomain(Domain):
+    """Per-page records: data dependencies, documented flags, figures, citations, problems."""
+
+    name = "m101"
+    label = "Miles 101"
+    initial_data: dict[str, Any] = {"docs": {}}
+    data_version = 1
+
+    # -- per-document records ----------------------------------------------------
+    def record(self, docname: str) -> dict[str, Any]:
+        return self.data["docs"].setdefault(docname, _empty_record())
+
+    def note_dep(self, docname: str, kind: str, key: str, digest: str) -> None:
+        self.record(docname)["deps"][f"{kind}:{key}"] = digest
+
+    def note_cite(self, docname: str, kind: str, key: str, **extra: Any) -> None:
+        self.record(docname)["cites"].append({"kind": kind, "key": key, **extra})
+
+    def note_problem(self, docname: str) -> None:
+        self.record(docname)["problems"] += 1
+
+    def clear_doc(self, docname: str) -> None:
+        self.data["docs"].pop(docname, None)
+
+    def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames:
+            if docname in otherdata["docs"]:
+                self.data["docs"][docname] = otherdata["docs"][docname]
+
+    # -- views over all pages ----------------------------------------------------
+    def documented_flags(self) -> dict[str, tuple[str, str]]:
+        """Flag name → (docname, anchor) of the block that documents it."""
+        found: dict[str, tuple[str, str]] = {}
+        for docname in sorted(self.data["docs"]):
+            for name, anchor in self.data["docs"][docname]["flags"].items():
+                found.setdefault(name, (docname, anchor))
+        return found
+
+    def figures(self) -> Iterator[tuple[str, dict]]:
+        for docname, rec in self.data["docs"].items():
+            for fig_id, fig in rec["figures"].items():
+                yield fig_id, {**fig, "docname": docname}
+
+    def cites(self, kind: str) -> Iterator[tuple[str, dict]]:
+        for docname in sorted(self.data["docs"]):
+            for cite in self.data["docs"][docname]["cites"]:
+                if cite["kind"] == kind:
+                    yield docname, cite
+
+    def problem_count(self) -> int:
+        return sum(rec["problems"] for rec in self.data["docs"].values())
+
+    # -- cross-references ----------------------------------------------------------
+    def resolve_xref(
+        self, env: BuildEnvironment, fromdocname: str, builder: Builder, typ: str, target: str,
+        node: pending_xref, contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        if typ == "flag":
+            documented = self.documented_flags()
+            canonical = node.get("m101_canonical", target)
+            if canonical in documented:
+                docname, anchor = documented[canonical]
+            else:
+                docname, anchor = env.config.m101_reference_docs["R.1"], flag_anchor(canonical)
+            return make_refnode(builder, fromdocname, docname, anchor, contnode, canonical)
+        if typ == "metric":
+            docname = env.config.m101_reference_docs["R.2"]
+            return make_refnode(builder, fromdocname, docname, metric_anchor(target), contnode, target)
+        return None
+
+    def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list:
+        return []
+
+    def get_objects(self) -> Iterator[tuple[str, str, str, str, str, int]]:
+        for name, (docname, anchor) in self.documented_flags().items():
+            yield name, name, "flag", docname, anchor, 1
+
+
+def domain_of(env: BuildEnvironment) -> ManualDomain:
+    return env.get_domain("m101")  # type: ignore[return-value]
+
+
+def capture_of(env: BuildEnvironment) -> capture_data.Capture:
+    """The capture data of this build (loaded once at builder-inited)."""
+    from .state import current_capture
+
+    return current_capture(env)

@@ -1,0 +1,186 @@
+"""The front page's directives: everything they show comes from manual.json."""
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.util.docutils import SphinxDirective
+
+from .directives import DiagramDirective
+from .domain import capture_of, domain_of
+from .messages import warn
+from .nodes import value_node
+from .palette import HUES, MEANINGS
+from .roles import _tip
+from .state import current_book
+
+
+def _para(text: str, *classes: str) -> nodes.paragraph:
+    return nodes.paragraph("", text, classes=list(classes))
+
+
+def doc_link(docname: str, fromdoc: str) -> pending_xref:
+    """A link to a page whose text is the page's title, resolved by Sphinx's std domain."""
+    return pending_xref("", nodes.inline("", docname), refdomain="std", reftype="doc",
+                        reftarget="/" + docname, refdoc=fromdoc, refexplicit=False, refwarn=True)
+
+
+class BookDirective(SphinxDirective):
+    @property
+    def book(self):
+        return current_book(self.env)
+
+
+class CoverDirective(BookDirective):
+    """Subtitle, summary, edition and status."""
+
+    def run(self) -> list[nodes.Node]:
+        d = self.book.data
+        box = nodes.container(classes=["m101-cover"])
+        box += _para(d["subtitle"], "m101-subtitle")
+        box += _para(d["summary"], "m101-summary")
+        meta = nodes.paragraph(classes=["m101-edition"])
+        meta += nodes.Text(f"Edition {d['edition']} · ")
+        meta += nodes.inline("", f"status: {d['status']}", classes=["m101-badge", f"m101-status-{d['status']}"])
+        box += meta
+        return [box]
+
+
+class AudienceDirective(BookDirective):
+    def run(self) -> list[nodes.Node]:
+        box = nodes.container(classes=["m101-audience"])
+        box += nodes.rubric("", "Who this is for")
+        box += _para(self.book.data["audience"])
+        return [box]
+
+
+class OutcomesDirective(BookDirective):
+    def run(self) -> list[nodes.Node]:
+        box = nodes.container(classes=["m101-outcomes"])
+        box += nodes.rubric("", "What you will be able to do")
+        items = nodes.bullet_list()
+        for outcome in self.book.data["outcomes"]:
+            items += nodes.list_item("", _para(outcome))
+        box += items
+        return [box]
+
+
+class PlateDirective(DiagramDirective):
+    """The plate: the diagram in the page, its id, title and caption from manual.json."""
+
+    required_arguments = 0
+    option_spec = {}
+
+    def run(self) -> list[nodes.Node]:
+        plate = self.book.data["plate"]
+        code = "\n".join(self.content)
+        if not code.strip():
+            warn("bad_reference", "the plate has no diagram.", location=self.get_location(),
+                 fix="write the plate's mermaid code inside {book-plate}.")
+            return []
+        fig = self.figure(plate["figure"], plate["title"], plate["caption"], code)
+        fig["classes"].append("m101-plate")
+        values = self.plate_values()
+        if values:
+            fig += values
+        return [fig]
+
+    @property
+    def book(self):
+        return current_book(self.env)
+
+    def plate_values(self) -> nodes.Node | None:
+        """The values named by a run file's `plate:` list, each as a measured value."""
+        capture = capture_of(self.env)
+        runs = [(rid, run) for rid, run in capture.runs.items() if run.get("plate")]
+        if not runs:
+            return None
+        run_id, run = runs[0]
+        domain = domain_of(self.env)
+        domain.note_dep(self.env.docname, "run", run_id, capture.fingerprint_of("run", run_id))
+        items = nodes.bullet_list(classes=["m101-plate-values"])
+        for name in run["plate"]:
+            key = f"{run_id}.{name}"
+            value = capture.value("measured", key)
+            domain.note_dep(self.env.docname, "measured", key, capture.fingerprint_of("measured", key))
+            if value is None:
+                warn("unknown_value", f"the plate names {name!r}, which {run_id}.yaml does not declare.",
+                     location=self.get_location(), fix=f"declare it under values: in capture/runs/{run_id}.yaml.")
+                domain.note_problem(self.env.docname)
+                continue
+            serial = len(domain.record(self.env.docname)["cites"])
+            shown = "pending" if value.pending else f"{value.value} {value.unit}".strip()
+            node = value_node("", kind="measured", text=shown, tip=_tip(value, "GB10"), tip_id=f"m101-tip-{serial}",
+                              classes=["m101-pending"] if value.pending else [])
+            domain.note_cite(self.env.docname, "measured", key, shown=shown, tip_id=f"m101-tip-{serial}")
+            items += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{value.what}: "), node))
+        return items
+
+
+class PartsDirective(BookDirective):
+    """One card per part, and the Reference: number, title, thesis, summary, accent, sections."""
+
+    def run(self) -> list[nodes.Node]:
+        grid = nodes.container(classes=["m101-cards"])
+        for part in self.book.parts:
+            card = nodes.container(classes=["m101-card", f"m101-accent-{part.accent}"])
+            card += _para("Reference" if part.key == "R" else f"Part {part.key}", "m101-card-number")
+            card += _para(part.title, "m101-card-title")
+            card += _para(part.thesis, "m101-card-thesis")
+            if part.summary:
+                card += _para(part.summary, "m101-card-summary")
+            links = nodes.bullet_list(classes=["m101-card-sections"])
+            for sec in part.sections:
+                item = nodes.paragraph()
+                item += nodes.inline("", sec.id + " ", classes=["m101-secnum"])
+                item += doc_link(sec.docname, self.env.docname)
+                links += nodes.list_item("", item)
+            card += links
+            grid += card
+        return [grid]
+
+
+class PaletteDirective(BookDirective):
+    """The legend: a swatch per hue, its meaning, and the figure class that wears it."""
+
+    def run(self) -> list[nodes.Node]:
+        by_hue = {hue: meaning for meaning, hue in MEANINGS.items()}
+        legend = nodes.bullet_list(classes=["m101-palette"])
+        for entry in self.book.data["palette"]:
+            hue = entry["hue"]
+            para = nodes.paragraph()
+            para += nodes.inline("", "", classes=["m101-swatch", f"m101-accent-{hue}"])
+            para += nodes.strong("", hue)
+            para += nodes.Text(f": {entry['meaning']}")
+            if hue in by_hue:
+                para += nodes.Text(" (figure class ")
+                para += nodes.literal("", by_hue[hue])
+                para += nodes.Text(")")
+            legend += nodes.list_item("", para, classes=[] if hue in HUES else ["m101-unknown-hue"])
+        return [legend]
+
+
+class RelatedDirective(BookDirective):
+    """The related lessons, by their path in the course they come from."""
+
+    def run(self) -> list[nodes.Node]:
+        related = self.book.data.get("related") or []
+        if not related:
+            return []
+        box = nodes.container(classes=["m101-related"])
+        box += nodes.rubric("", "Related lessons")
+        items = nodes.bullet_list()
+        for path in related:
+            name = path.rsplit("/", 1)[-1].split("-", 1)[-1].replace("-", " ")
+            para = nodes.paragraph()
+            para += nodes.Text(name[:1].upper() + name[1:] + " ")
+            para += nodes.literal("", path)
+            items += nodes.list_item("", para)
+        box += items
+        return [box]
+
+
+DIRECTIVES = {
+    "book-cover": CoverDirective, "book-audience": AudienceDirective, "book-outcomes": OutcomesDirective,
+    "book-plate": PlateDirective, "book-parts": PartsDirective, "book-palette": PaletteDirective,
+    "book-related": RelatedDirective,
+}

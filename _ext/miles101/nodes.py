@@ -1,0 +1,44 @@
+"""Nodes the extension adds, and how HTML (and every other builder) writes them."""
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from docutils import nodes
+
+
+class value_node(nodes.General, nodes.Inline, nodes.Element):
+    """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
+
+
+class m101_generated(nodes.General, nodes.Element):
+    """A placeholder for a table built after every page is read (R.1 ... R.5)."""
+
+
+def visit_value_html(self: Any, node: value_node) -> None:
+    tip_id = node["tip_id"]
+    classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
+    self.body.append(
+        f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">'
+        f'<span class="m101-shown">{escape(node["text"])}</span>'
+        f'<span class="m101-tip" role="tooltip" id="{tip_id}">{escape(node["tip"])}</span></span>'
+    )
+    raise nodes.SkipNode
+
+
+def visit_value_text(self: Any, node: value_node) -> None:
+    self.add_text(node["text"])
+    raise nodes.SkipNode
+
+
+def skip(self: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
+VALUE_VISITORS = {
+    "html": (visit_value_html, None),
+    "text": (visit_value_text, None),
+    "latex": (skip, None),
+    "man": (visit_value_text, None),
+    "texinfo": (skip, None),
+}

@@ -1,0 +1,191 @@
+"""Inline roles: flag, metric, src, measured, computed, fact, issue.
+
+Each role resolves while the page is read, records the content hash of what it cites
+(so the page is read again exactly when that changes), and on anything unknown emits a
+`manual.*` warning with the page, the line and the nearest known names.
+"""
+from __future__ import annotations
+
+import re
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.util.docutils import SphinxRole
+
+from .data import format_value, suggest
+from .domain import capture_of, domain_of
+from .messages import warn
+from .nodes import value_node
+
+ISSUE = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<n>[0-9]+)$")
+SRC = re.compile(r"^(?P<path>[^:<>\s]+)(?::(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?)?$")
+EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
+
+
+class ManualRole(SphinxRole):
+    """Shared helpers: dependency notes and warnings that count as page problems."""
+
+    def note(self, kind: str, key: str) -> None:
+        domain_of(self.env).note_dep(self.env.docname, kind, key, capture_of(self.env).fingerprint_of(kind, key))
+
+    def problem(self, subtype: str, message: str, fix: str) -> tuple[list[nodes.Node], list]:
+        warn(subtype, message, location=self.get_location(), fix=fix)
+        domain_of(self.env).note_problem(self.env.docname)
+        node = nodes.inline(self.rawtext, self.text, classes=["m101-unresolved"])
+        return [node], []
+
+
+class FlagRole(ManualRole):
+    """`{flag}` --name: the flag as code, linked to where it is documented."""
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        name = self.text.strip()
+        capture = capture_of(self.env)
+        self.note("flag", name)
+        records = capture.flag(name)
+        if not records:
+            hint = suggest(name, capture.flag_names) or " (no similar flag)."
+            return self.problem(
+                "unknown_flag", f"Miles has no flag {name!r} at commit {capture.provenance.get('commit', '?')[:9]}.{hint}",
+                "use a flag from capture/miles/flags.json (R.1 lists them all) or re-run the extraction.",
+            )
+        canonical = records[0]["name"]
+        literal = nodes.literal(name, name, classes=["m101-flag"])
+        ref = pending_xref(self.rawtext, literal, refdomain="m101", reftype="flag", reftarget=name,
+                           refdoc=self.env.docname, refexplicit=True, m101_canonical=canonical)
+        domain_of(self.env).note_cite(self.env.docname, "flag", canonical)
+        return [ref], []
+
+
+class MetricRole(ManualRole):
+    """`{metric}` rollout/raw_reward: a metric key Miles logs, linked to R.2."""
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        key = self.text.strip()
+        capture = capture_of(self.env)
+        self.note("metric", key)
+        rec = capture.metric(key)
+        if rec is None:
+            hint = suggest(key, sorted(capture.metrics)) or " (no similar key)."
+            return self.problem(
+                "unknown_metric", f"Miles logs no metric {key!r}.{hint}",
+                "use a key from capture/miles/metrics.json (R.2 lists them all).",
+            )
+        literal = nodes.literal(key, key, classes=["m101-metric"])
+        target = key if rec.get("kind") != "pattern" else rec["key"]
+        ref = pending_xref(self.rawtext, literal, refdomain="m101", reftype="metric", reftarget=target,
+                           refdoc=self.env.docname, refexplicit=True)
+        domain_of(self.env).note_cite(self.env.docname, "metric", target)
+        return [ref], []
+
+
+class SrcRole(ManualRole):
+    """`{src}` path[:line[-end]] or `text <path:line>`: a link into Miles at the captured commit."""
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        text, target = self.text, self.text
+        explicit = EXPLICIT.match(self.text)
+        if explicit:
+            text, target = explicit["text"], explicit["target"]
+        m = SRC.match(target.strip())
+        if not m:
+            return self.problem("bad_reference", f"cannot read {self.text!r} as a Miles source reference.",
+                                "write `path`, `path:line`, `path:start-end`, or `text <path:line>`.")
+        path = m["path"]
+        start = int(m["start"]) if m["start"] else None
+        end = int(m["end"]) if m["end"] else start
+        capture = capture_of(self.env)
+        self.note("src", path)
+        if path not in capture.files:
+            return self.problem("unknown_source", f"Miles has no file {path!r}.{suggest(path, list(capture.files))}",
+                                "check the path at the captured commit (capture/miles/files.json).")
+        length = capture.files[path]
+        if start and (end < start or end > length):
+            return self.problem("unknown_source", f"{path} has {length} lines; {target!r} points past them.",
+                                "check the line at the captured commit.")
+        url = capture.src_url(path, start, end)
+        child: nodes.Node = nodes.literal(text, text) if not explicit else nodes.Text(text)
+        ref = nodes.reference(self.rawtext, "", child, refuri=url, classes=["m101-src"])
+        domain_of(self.env).note_cite(self.env.docname, "src", path, line=start)
+        return [ref], []
+
+
+class IssueRole(ManualRole):
+    """`{issue}` owner/repo#N: a link to the issue or pull request, collected for R.4."""
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        m = ISSUE.match(self.text.strip())
+        if not m:
+            return self.problem("bad_reference", f"cannot read {self.text!r} as an issue reference.",
+                                "write owner/repo#N, e.g. radixark/miles#123.")
+        url = f"https://github.com/{m['repo']}/issues/{m['n']}"
+        ref = nodes.reference(self.rawtext, self.text.strip(), refuri=url, classes=["m101-issue"])
+        domain_of(self.env).note_cite(self.env.docname, "issue", self.text.strip())
+        return [ref], []
+
+
+def _tip(value, hardware_home: str) -> str:
+    d = value.detail
+    if value.kind == "measured":
+        if value.pending:
+            return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
+                    f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
+                    "R.3 Lab notes lists every pending run.")
+        hw = d.get("hardware") or "unknown hardware"
+        label = "" if hardware_home in str(hw) else " (not the manual's hardware)"
+        return (f"{value.what}: {d.get('statistic')} of {d.get('n')} samples, steps {d.get('steps') or 'all'}. "
+                f"Run {d['run']} on {hw}{label}, Miles {str(d.get('commit'))[:9]}, image {d.get('image')}, {d.get('date')}.")
+    if value.kind == "computed":
+        return f"{value.what}. Computed by {d.get('formula')} from Miles's extracted data."
+    return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
+
+
+class ValueRole(ManualRole):
+    """`{measured}`, `{computed}` and `{fact}`: key[:format spec] → number and unit, with provenance."""
+
+    kind = "measured"
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        key, _, spec = self.text.strip().partition(":")
+        capture = capture_of(self.env)
+        self.note(self.kind, key)
+        value = capture.value(self.kind, key)
+        if value is None:
+            where = {"measured": "a run file's values (capture/runs/<run>.yaml)",
+                     "computed": "capture/computed.json", "fact": "capture/facts.json"}[self.kind]
+            return self.problem("unknown_value", f"no {self.kind} value {key!r}.{suggest(key, capture.value_keys(self.kind))}",
+                                f"declare it in {where}.")
+        doc = domain_of(self.env)
+        serial = len(doc.record(self.env.docname)["cites"])
+        tip_id = f"m101-tip-{serial}"
+        if value.pending:
+            shown, classes = "pending", ["m101-pending"]
+        else:
+            try:
+                number = format_value(value, spec)
+            except (ValueError, TypeError) as exc:
+                return self.problem("bad_format", f"format spec {spec!r} does not fit {key!r} ({exc}).",
+                                    "use a Python format spec for numbers, e.g. .1f or ,.0f.")
+            shown, classes = (f"{number} {value.unit}".strip(), [])
+        node = value_node(self.rawtext, kind=self.kind, text=shown, tip=_tip(value, "GB10"), tip_id=tip_id,
+                          classes=classes)
+        doc.note_cite(self.env.docname, self.kind, key, shown=shown, tip_id=tip_id)
+        return [node], []
+
+
+class MeasuredRole(ValueRole):
+    kind = "measured"
+
+
+class ComputedRole(ValueRole):
+    kind = "computed"
+
+
+class FactRole(ValueRole):
+    kind = "fact"
+
+
+ROLES = {
+    "flag": FlagRole(), "metric": MetricRole(), "src": SrcRole(), "issue": IssueRole(),
+    "measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(),
+}

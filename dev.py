@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""One entry point for a fresh machine with Python 3.11+ (and Node.js with npm, for mermaid).
+
+    python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
+    python3 dev.py test      run every test
+    python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
+    python3 dev.py check     python3 capture/run.py --check
+    python3 dev.py bench     the build benchmark (benchmarks/README.md)
+
+It makes .venv/ and installs the pinned requirements the first time (and again when they
+change), and runs `npm ci` when node_modules/ does not hold the pinned mermaid.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+REQS = [ROOT / "requirements.txt", ROOT / "requirements-test.txt"]
+
+
+def run(*cmd: str | Path, **kw) -> None:
+    print("+", " ".join(map(str, cmd)), flush=True)
+    result = subprocess.run([str(c) for c in cmd], cwd=ROOT, **kw)
+    if result.returncode:
+        sys.exit(result.returncode)
+
+
+def ensure_python() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"dev.py: Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
+    if not PY.exists():
+        venv.create(VENV, with_pip=True)
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in REQS)).hexdigest()
+    stamp = VENV / ".requirements.sha256"
+    if not stamp.is_file() or stamp.read_text() != digest:
+        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", ROOT / "requirements-test.txt")
+        stamp.write_text(digest)
+
+
+def ensure_mermaid() -> None:
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    pinned = lock["packages"]["node_modules/mermaid"]["version"]
+    installed = ROOT / "node_modules" / "mermaid" / "package.json"
+    if installed.is_file() and json.loads(installed.read_text()).get("version") == pinned:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("dev.py: npm is needed to install the pinned mermaid (install Node.js 18+ with npm).")
+    run(npm, "ci", "--no-fund", "--no-audit", "--ignore-scripts")
+
+
+def sphinx(*extra: str) -> None:
+    run(PY, "-m", "sphinx", "-b", "html", "-nW", "--keep-going", "-j", "auto", ".", "_build/html",
+        "-d", "_build/doctrees", *extra)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "help"
+    if command not in {"docs", "test", "serve", "check", "bench"}:
+        print(__doc__)
+        return 0 if command == "help" else 2
+    ensure_python()
+    ensure_mermaid()
+    if command == "docs":
+        sphinx(*argv[1:])
+    elif command == "test":
+        run(PY, "-m", "pytest", *argv[1:], env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    elif command == "serve":
+        sphinx()
+        run(PY, "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", "_build/html")
+    elif command == "check":
+        run(PY, "capture/run.py", "--check", *argv[1:])
+    elif command == "bench":
+        run(PY, "benchmarks/bench.py", *argv[1:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
