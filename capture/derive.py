@@ -1,0 +1,184 @@
+"""Values derived by code from the extraction (models.json, flags.json) for ``{computed}`` roles.
+
+Pure functions: no I/O in the formulas. ``derive_all(models, flags)`` takes the two committed
+documents and returns the body of computed.json; ``--check`` re-runs it and compares.
+Bytes-per-parameter constants cite Miles at the captured commit (31f1ca961).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+SCHEMA = "miles-computed/1"
+GB = 10**9  # decimal gigabytes
+
+# ---- bytes per parameter, verified in Miles's FSDP backend -------------------------------------------
+BF16_BYTES = 2  # bfloat16 weights: what checkpoints, SGLang and the weight update carry
+# FSDP keeps an fp32 master copy by default: FSDPArgs.keep_fp32_master = True
+# (miles/backends/fsdp_utils/arguments.py:39), applied by model.to(torch.float32)
+# (miles/backends/fsdp_utils/adaptations/precision.py:70, called at fsdp_utils/actor.py:144).
+MASTER_WEIGHT_BYTES = 4
+# Gradients live on the fp32 sharded parameters; FSDP2 reduces them in fp32
+# (reduce_dtype=torch.float32, miles/backends/fsdp_utils/adaptations/precision.py:40).
+GRADIENT_BYTES = 4
+# torch.optim.AdamW over those fp32 parameters (miles/backends/fsdp_utils/actor.py:178) keeps two
+# fp32 moments per parameter (exp_avg, exp_avg_sq).
+ADAM_MOMENT_BYTES = 4 + 4
+TRAINER_BYTES_PER_PARAM = MASTER_WEIGHT_BYTES + GRADIENT_BYTES + ADAM_MOMENT_BYTES
+# The FSDP weight update sizes its buckets with param.numel() * param.element_size() on the
+# fp32 master parameters, casting to the sync dtype only after the bucket closes
+# (miles/backends/fsdp_utils/update_weight_utils.py:86-87).
+UPDATE_BUCKET_BYTES_PER_PARAM = MASTER_WEIGHT_BYTES
+
+# Model families whose Megatron arguments the formula below reproduces (dense or MoE GQA
+# transformers with SwiGLU or plain MLPs). Others (MLA, Mamba hybrids, gated/linear attention,
+# plugin specs, attention sinks) are skipped with a reason rather than miscounted.
+FORMULA_FAMILIES = ("qwen2.5-", "qwen3-", "llama3", "glm4.5-")
+BUFFER_FLAG = "--update-weight-buffer-size"
+
+
+# ---- the formulas ----------------------------------------------------------------------------------
+def attention_params(m: dict) -> int:
+    """Q, K, V, O projections with grouped-query attention, their biases and q/k norms."""
+    hidden, heads, kv = m["hidden"], m["heads"], m["kv_heads"]
+    head_dim = m["head_dim"] or hidden // heads
+    q, kv_out = heads * head_dim, kv * head_dim
+    weights = hidden * q + 2 * hidden * kv_out + q * hidden
+    bias = 0
+    if _has_linear_bias(m):
+        bias = q + 2 * kv_out + hidden
+    elif "--add-qkv-bias" in m.get("switches", []):
+        bias = q + 2 * kv_out
+    qk_norm = 2 * head_dim if "--qk-layernorm" in m.get("switches", []) else 0
+    return weights + bias + qk_norm
+
+
+def mlp_params(hidden: int, ffn: int, swiglu: bool, bias: bool) -> int:
+    """One MLP: SwiGLU has gate, up and down matrices; a plain MLP has up and down."""
+    up = (2 if swiglu else 1) * ffn
+    return hidden * up + ffn * hidden + ((up + hidden) if bias else 0)
+
+
+def moe_params(m: dict, experts: int) -> int:
+    """One MoE block with ``experts`` routed experts counted, plus router and shared expert."""
+    hidden, swiglu, bias = m["hidden"], _swiglu(m), _has_linear_bias(m)
+    routed = experts * mlp_params(hidden, m["moe_ffn_hidden"] or m["ffn_hidden"], swiglu, bias)
+    router = hidden * m["experts"]
+    shared = mlp_params(hidden, m["shared_expert_ffn"], swiglu, bias) if m.get("shared_expert_ffn") else 0
+    gate = hidden if "--moe-shared-expert-gate" in m.get("switches", []) and shared else 0
+    return routed + router + shared + gate
+
+
+def norm_params(m: dict) -> int:
+    """One RMSNorm (weight) or LayerNorm (weight and bias) over the hidden size."""
+    return m["hidden"] * (1 if m.get("normalization", "RMSNorm") == "RMSNorm" else 2)
+
+
+def parameter_count(m: dict, active: bool = False) -> int:
+    """Total parameters (or active ones: top-k routed experts) of a GQA transformer, dense or MoE."""
+    layers, hidden, vocab = m["layers"], m["hidden"], m["vocab"]
+    moe_layers = m.get("moe_layers") or 0 if m.get("experts") else 0
+    dense_layers = layers - moe_layers
+    per_layer_common = attention_params(m) + 2 * norm_params(m)
+    dense = mlp_params(hidden, m["ffn_hidden"], _swiglu(m), _has_linear_bias(m))
+    experts = m["topk"] if active else m.get("experts")
+    moe = moe_params(m, experts) if moe_layers else 0
+    embedding = vocab * hidden
+    output = 0 if m["tied_embeddings"] else vocab * hidden
+    return layers * per_layer_common + dense_layers * dense + moe_layers * moe + embedding + output + norm_params(m)
+
+
+def gigabytes(params: int, bytes_per_param: int) -> float:
+    """Decimal GB for ``params`` parameters at ``bytes_per_param`` bytes."""
+    return params * bytes_per_param / GB
+
+
+def update_buckets(params: int, bytes_per_param: int, buffer_bytes: int) -> int:
+    """A lower bound on weight-update buckets: the bytes measured, over the buffer size, rounded up."""
+    return math.ceil(params * bytes_per_param / buffer_bytes)
+
+
+def _swiglu(m: dict) -> bool:
+    return "--swiglu" in m.get("switches", [])
+
+
+def _has_linear_bias(m: dict) -> bool:
+    return "--disable-bias-linear" not in m.get("switches", [])
+
+
+# ---- applicability and assembly ---------------------------------------------------------------------
+def skip_reason(m: dict) -> str | None:
+    """Why the formula does not apply to a model, or None when it does."""
+    if not m["name"].startswith(FORMULA_FAMILIES):
+        return "architecture not covered by the formula (only qwen2.5, qwen3, llama3, glm4.5 families)"
+    if m.get("arch_flags"):
+        return "uses " + ", ".join(m["arch_flags"]) + ", which the formula does not count"
+    missing = [k for k in ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab") if m.get(k) is None]
+    if m.get("experts") and (m.get("topk") is None or m.get("moe_layers") is None):
+        missing.append("topk/moe_layers")
+    return f"missing {', '.join(missing)}" if missing else None
+
+
+def _buffer_default(flags: dict) -> tuple[int, str]:
+    for record in flags["flags"]:
+        if record["name"] == BUFFER_FLAG and record["family"] == "miles" and record["default_kind"] == "literal":
+            return int(record["default"]), f"{record['file']}:{record['line']}"
+    raise ValueError(f"{BUFFER_FLAG} has no literal default in flags.json")
+
+
+def _shape_inputs(m: dict) -> dict[str, Any]:
+    keys = ["layers", "hidden", "ffn_hidden", "heads", "kv_heads", "head_dim", "vocab", "tied_embeddings",
+            "experts", "moe_ffn_hidden", "topk", "shared_expert_ffn", "moe_layers", "normalization", "switches"]
+    return {"model": f"{m['file']}:{m['line']}", **{k: m.get(k) for k in keys}}
+
+
+def _value(value: float | int, unit: str, formula: str, inputs: dict, what: str) -> dict:
+    return {"value": value, "unit": unit, "formula": f"capture.derive.{formula}", "inputs": inputs, "what": what}
+
+
+def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict]:
+    """Every computed value for one model the formula applies to."""
+    name, shape = m["name"], _shape_inputs(m)
+    total = parameter_count(m)
+    out = {f"params.{name}": _value(total, "", "parameter_count", shape,
+                                    f"Total parameters of {name}, from its Miles model script")}
+    if m.get("experts"):
+        out[f"params_active.{name}"] = _value(parameter_count(m, active=True), "", "parameter_count", shape,
+                                              f"Parameters one token passes through in {name} (top-k experts)")
+    count = {"params": total, "params_from": f"params.{name}"}
+    out[f"weights_bf16.{name}"] = _value(
+        round(gigabytes(total, BF16_BYTES), 3), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
+        f"Size of {name}'s weights in bf16")
+    out[f"trainer_state.{name}"] = _value(
+        round(gigabytes(total, TRAINER_BYTES_PER_PARAM), 3), "GB", "gigabytes",
+        {**count, "bytes_per_param": TRAINER_BYTES_PER_PARAM, "master_weights": MASTER_WEIGHT_BYTES,
+         "gradients": GRADIENT_BYTES, "adam_moments": ADAM_MOMENT_BYTES},
+        f"What the FSDP trainer holds for {name} across all ranks: fp32 master, fp32 grads, two AdamW moments")
+    out[f"rollout_weights.{name}"] = _value(
+        round(gigabytes(total, BF16_BYTES), 3), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
+        f"bf16 weights one SGLang engine holds for {name} (before KV cache)")
+    out[f"update_buckets.{name}"] = _value(
+        update_buckets(total, UPDATE_BUCKET_BYTES_PER_PARAM, buffer_bytes), "", "update_buckets",
+        {**count, "bytes_per_param": UPDATE_BUCKET_BYTES_PER_PARAM, "buffer_bytes": buffer_bytes,
+         "buffer_flag": BUFFER_FLAG, "buffer_default_at": buffer_site},
+        f"Fewest FSDP weight-update buckets for {name} at the default {BUFFER_FLAG}")
+    return out
+
+
+def derive_all(models: dict, flags: dict) -> dict:
+    """computed.json from models.json and flags.json (deterministic: same inputs, same output)."""
+    buffer_bytes, buffer_site = _buffer_default(flags)
+    values: dict[str, dict] = {}
+    skipped: dict[str, str] = {}
+    for m in sorted(models["models"], key=lambda r: r["name"]):
+        reason = skip_reason(m)
+        if reason:
+            skipped[m["name"]] = reason
+            continue
+        values.update(derive_model(m, buffer_bytes, buffer_site))
+    return {
+        "schema": SCHEMA,
+        "provenance": dict(models["provenance"]),
+        "values": dict(sorted(values.items())),
+        "skipped": skipped,
+    }
