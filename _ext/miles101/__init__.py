@@ -20,7 +20,7 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
     book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir))
     for p in problems:
         if not p.fatal:
-            warn(p.subtype, f"{p.where}: {p.message}", location=p.file, fix=p.fix)
+            warn(p.subtype, p.message, location=p.location, fix=p.fix)
     if book is None:
         raise ConfigError("manual.json cannot be read as the book:\n" + "\n".join(f"  {p}" for p in problems))
     set_book(Path(app.srcdir), book)
@@ -54,6 +54,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("m101_book", "manual.json", "env", types=[str])
     app.add_config_value("m101_book_digest", "", "env", types=[str])
     app.add_config_value("m101_reference_docs", {}, "env", types=[dict])
+    app.add_config_value("m101_mermaid_root", ".", "html", types=[str])
     app.connect("config-inited", load_book_into_config, priority=400)
     app.connect("builder-inited", on_builder_inited)
     app.connect("source-read", chrome.add_toctrees)

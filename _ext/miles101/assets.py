@@ -42,7 +42,7 @@ def _pinned_version(root: Path) -> str | None:
 
 def install_mermaid(app: Sphinx) -> None:
     """Copy mermaid's ESM build from node_modules (pinned by package-lock.json) into _static/mermaid."""
-    root = Path(app.confdir)
+    root = Path(app.confdir) / app.config.m101_mermaid_root
     pinned = _pinned_version(root)
     package = root / "node_modules" / "mermaid"
     installed = None

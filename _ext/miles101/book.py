@@ -30,6 +30,11 @@ class BookProblem:
     fatal: bool = True
     subtype: str = "book"
 
+    @property
+    def location(self) -> str:
+        """`file:place` as Sphinx prints it before a warning: `manual.json:$.parts[1].accent`."""
+        return f"{self.file}:{self.where.removeprefix('line ')}"
+
     def __str__(self) -> str:
         return f"{self.file}: {self.where}: {self.message} Fix: {self.fix}"
 

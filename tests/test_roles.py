@@ -1,0 +1,126 @@
+"""Data roles and directives on a test root with synthetic capture data."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from conftest import build
+
+
+def add_page(root: Path, text: str) -> None:
+    """Put `text` into the (listed) empty section 1.2."""
+    (root / "sections" / "1-2-empty.md").write_text("# Empty section\n\n" + text + "\n")
+
+
+def test_flag_inline_and_block(book_copy: Path) -> None:
+    built = build(book_copy)
+    html = built.html("sections/1-1-first")
+    assert 'id="flag-colocate"' in html  # the block is the target
+    assert '<a class="reference internal" href="#flag-colocate"' in html
+    assert "miles/utils/arguments.py:10" in html
+    assert "https://github.com/radixark/miles/blob/2222222222222222222222222222222222222222/miles/utils/arguments.py#L10" in html
+    values = built.html("sections/2-1-values")
+    assert 'href="r-1-flags.html#flag-offload-train"' in values  # an alias links to its flag's R.1 row
+    r1 = built.html("sections/r-1-flags")
+    assert 'id="flag-rollout-batch-size"' in r1 and "required" in r1
+    assert "&lt;b&gt;bold&lt;/b&gt;" in r1 and "<b>bold</b>" not in r1  # capture strings are escaped
+
+
+def test_src_metric_issue(book_copy: Path) -> None:
+    html = build(book_copy).html("sections/1-1-first")
+    assert "arguments.py#L10-L12" in html and ">the range<" in html
+    assert 'href="r-2-metrics.html#metric-rollout-raw-reward"' in html
+    assert 'href="https://github.com/radixark/miles/issues/42"' in html
+
+
+def test_values_and_provenance(book_copy: Path) -> None:
+    html = build(book_copy).html("sections/2-1-values")
+    assert '<span class="m101-shown">1,234,567</span>' in html
+    assert '<span class="m101-shown">64 GB</span>' in html
+    assert '<span class="m101-shown">12.3 s</span>' in html
+    assert "median of 3 samples" in html and "NVIDIA GB10 (test data)" in html
+    assert re.search(r'class="m101-value m101-measured m101-pending" tabindex="0"', html)
+    assert "Pending: the run &#x27;tiny-pending&#x27; has not been recorded" in html or \
+        "Pending: the run 'tiny-pending' has not been recorded" in html
+    assert 'id="values-on-this-page"' in html
+
+
+def test_unknown_flag_suggests(book_copy: Path) -> None:
+    add_page(book_copy, "Set {flag}`--colocat`.")
+    built = build(book_copy)
+    assert ("sections/1-2-empty.md:3: WARNING: Miles has no flag '--colocat' at commit 222222222. "
+            "Did you mean --colocate? Fix: use a flag from capture/miles/flags.json") in built.warnings
+    assert "[manual.unknown_flag]" in built.warnings
+    assert built.app.statuscode == 1  # fails even without -W
+
+
+def test_sglang_skipped_name_is_not_a_flag(book_copy: Path) -> None:
+    add_page(book_copy, "Set {flag}`--sglang-model-path`.")
+    assert "Miles has no flag '--sglang-model-path'" in build(book_copy).warnings
+
+
+def test_unknown_metric(book_copy: Path) -> None:
+    add_page(book_copy, "Read {metric}`rollout/raw_rewards`.")
+    warnings = build(book_copy).warnings
+    assert "Miles logs no metric 'rollout/raw_rewards'. Did you mean rollout/raw_reward?" in warnings
+    assert "[manual.unknown_metric]" in warnings
+
+
+def test_unknown_value_and_bad_format(book_copy: Path) -> None:
+    add_page(book_copy, "A {measured}`tiny-recorded.step_tim` and {computed}`params.tiny:%d`.")
+    warnings = build(book_copy).warnings
+    assert "no measured value 'tiny-recorded.step_tim'. Did you mean tiny-recorded.step_time?" in warnings
+    assert "[manual.unknown_value]" in warnings
+    assert "format spec '%d' does not fit 'params.tiny'" in warnings and "[manual.bad_format]" in warnings
+
+
+def test_unknown_source_line(book_copy: Path) -> None:
+    add_page(book_copy, "See {src}`miles/utils/arguments.py:99` and {src}`miles/nope.py`.")
+    warnings = build(book_copy).warnings
+    assert "miles/utils/arguments.py has 20 lines; 'miles/utils/arguments.py:99' points past them." in warnings
+    assert "Miles has no file 'miles/nope.py'." in warnings
+
+
+def test_truncated_capture_file(book_copy: Path) -> None:
+    path = book_copy / "capture" / "miles" / "metrics.json"
+    path.write_text(path.read_text()[:120])
+    warnings = build(book_copy).warnings
+    assert re.search(r"capture/miles/metrics.json:\d+:\d+: WARNING: invalid JSON .*the file may be truncated", warnings)
+
+
+def reread(built) -> list[str]:
+    return re.findall(r"reading sources\.\.\. \[[ \d]+%\] (\S+)", built.status)
+
+
+def test_value_change_rereads_exactly_its_pages(book_copy: Path) -> None:
+    build(book_copy)
+    facts = book_copy / "capture" / "facts.json"
+    data = json.loads(facts.read_text())
+    data["facts"]["box.memory"]["value"] = 96
+    before = facts.stat()
+    facts.write_text(json.dumps(data))
+    os.utime(facts, (before.st_atime - 3600, before.st_mtime - 3600))  # an older timestamp must not hide it
+    built = build(book_copy)
+    assert reread(built) == ["sections/2-1-values"]
+    assert '<span class="m101-shown">96 GB</span>' in built.html("sections/2-1-values")
+
+
+def test_flag_change_rereads_citing_pages_only(book_copy: Path) -> None:
+    build(book_copy)
+    flags = book_copy / "capture" / "miles" / "flags.json"
+    data = json.loads(flags.read_text())
+    data["flags"][0]["line"] = 13  # --colocate moved
+    flags.write_text(json.dumps(data))
+    built = build(book_copy)
+    assert reread(built) == ["sections/1-1-first"]
+    assert "arguments.py#L13" in built.html("sections/1-1-first")
+    assert "arguments.py#L13" in built.html("sections/r-1-flags")  # the generated table is rewritten
+
+
+def test_unchanged_rewrite_rereads_nothing(book_copy: Path) -> None:
+    build(book_copy)
+    facts = book_copy / "capture" / "facts.json"
+    facts.write_text(json.dumps(json.loads(facts.read_text()), indent=4))  # same content, new bytes and mtime
+    assert reread(build(book_copy)) == []
