@@ -147,15 +147,15 @@ def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict
                                               f"Parameters one token passes through in {name} (top-k experts)")
     count = {"params": total, "params_from": f"params.{name}"}
     out[f"weights_bf16.{name}"] = _value(
-        round(gigabytes(total, BF16_BYTES), 3), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
+        gigabytes(total, BF16_BYTES), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
         f"Size of {name}'s weights in bf16")
     out[f"trainer_state.{name}"] = _value(
-        round(gigabytes(total, TRAINER_BYTES_PER_PARAM), 3), "GB", "gigabytes",
+        gigabytes(total, TRAINER_BYTES_PER_PARAM), "GB", "gigabytes",
         {**count, "bytes_per_param": TRAINER_BYTES_PER_PARAM, "master_weights": MASTER_WEIGHT_BYTES,
          "gradients": GRADIENT_BYTES, "adam_moments": ADAM_MOMENT_BYTES},
         f"What the FSDP trainer holds for {name} across all ranks: fp32 master, fp32 grads, two AdamW moments")
     out[f"rollout_weights.{name}"] = _value(
-        round(gigabytes(total, BF16_BYTES), 3), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
+        gigabytes(total, BF16_BYTES), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
         f"bf16 weights one SGLang engine holds for {name} (before KV cache)")
     out[f"update_buckets.{name}"] = _value(
         update_buckets(total, UPDATE_BUCKET_BYTES_PER_PARAM, buffer_bytes), "", "update_buckets",

@@ -450,18 +450,11 @@ class FlagWalker:
         """A ``--<prefix>-*`` family from the monkey-patched wrapper and its bound parameters."""
         prefix, dest_prefix = None, None
         wrapper = scope.patched
-        marker = "\x00STEM\x00"
         if wrapper is not None:
             for node in ast.walk(wrapper):
-                if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant) \
-                        and str(node.values[0].value).startswith("--"):
-                    env = dict(scope.env)
-                    for sub in ast.walk(node):
-                        if isinstance(sub, ast.Name) and sub.id not in env:
-                            env[sub.id] = marker
-                    ok, text = try_evaluate(node, env)
-                    if ok and marker in text:
-                        prefix = text.split(marker)[0]
+                if isinstance(node, ast.JoinedStr):
+                    prefix = _bound_head(node, scope.env)
+                    if prefix:
                         break
         for name, value in scope.env.items():
             if "dest" in name and isinstance(value, str):
@@ -551,6 +544,20 @@ class FlagWalker:
             record["dest"] = fname
             self.records.append(record)
         return True
+
+
+def _bound_head(node: ast.JoinedStr, env: dict[str, Any]) -> str | None:
+    """The leading part of an ``f"--{bound}-{runtime}"`` option string that the bindings fix."""
+    head, bound = "", False
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            head += str(part.value)
+            continue
+        ok, value = try_evaluate(part.value, env) if isinstance(part, ast.FormattedValue) else (False, None)
+        if not ok:
+            break
+        head, bound = head + str(value), True
+    return head if bound and head.startswith("--") else None
 
 
 def _field_type(annotation: ast.AST) -> str | None:

@@ -1,0 +1,41 @@
+"""Metric keys: literals, f-string patterns, prefix expansion through helpers, timer names."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import capture.extract.metrics as metrics_mod
+from capture.extract.metrics import extract_metrics
+from capture.extract.source import Source
+
+TREE = Path(__file__).parent / "fixtures" / "metrictree"
+
+
+def keys(monkeypatch) -> dict[str, dict]:
+    monkeypatch.setattr(metrics_mod, "TIMER_RULE", ("miles/logging_fixture.py", "perf/", "_time"))
+    blobs = {p.relative_to(TREE).as_posix(): p.read_bytes() for p in TREE.rglob("*.py")}
+    src = Source(commit="0" * 40, commit_date="2026-01-01", read_from="checkout", blobs=blobs)
+    return {m["key"]: m for m in extract_metrics(src)}
+
+
+def test_literals_and_expansions(monkeypatch):
+    found = keys(monkeypatch)
+    for key in ["train/step", "rollout/truncated_ratio", "rollout/length/mean", "rollout/length/max",
+                "rollout/async/queue", "perf/train_time"]:
+        assert found[key]["kind"] == "literal", key
+        assert found[key]["regex"] is None
+    assert found["rollout/length/mean"]["file"] == "miles/stats.py"
+    assert found["train/step"]["line"] == 23 and found["train/step"]["prefix"] == "train"
+
+
+def test_patterns(monkeypatch):
+    found = keys(monkeypatch)
+    drop = found["rollout/drop_<reason>"]
+    assert (drop["kind"], drop["regex"]) == ("pattern", "^rollout/drop_.+$")
+    assert found["perf/<key>"]["regex"] == "^perf/.+$"  # a prefix over a dict the scanner cannot see
+
+
+def test_paths_and_bare_prefixes_are_not_keys(monkeypatch):
+    found = keys(monkeypatch)
+    assert not [k for k in found if k.endswith(".pt") or k.endswith("/")]
+    assert "perf/<key>_time" not in found  # replaced by the timer names
+    assert list(found) == sorted(found)

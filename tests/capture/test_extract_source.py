@@ -1,0 +1,87 @@
+"""Reading Miles: a bare git dir at a commit, a checkout, and the image path through a stand-in docker."""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from capture.extract.files import extract_files
+from capture.extract.source import SourceError, open_source, read_image
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_DATE": "2026-03-04T05:06:07Z", "GIT_COMMITTER_DATE": "2026-03-04T05:06:07Z"}
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, env=env,
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    work = tmp_path / "work"
+    (work / "miles").mkdir(parents=True)
+    (work / "miles" / "a.py").write_text("x = 1\ny = 2\n")
+    (work / "README.md").write_text("no final newline")
+    (work / "logo.png").write_bytes(b"\x89PNG\0\0binary")
+    git(work, "init", "-q")
+    git(work, "add", ".")
+    git(work, "commit", "-q", "-m", "one")
+    (work / "miles" / "a.py").write_text("x = 1\ny = 2\nz = 3\n")
+    git(work, "commit", "-q", "-am", "two")
+    return work
+
+
+def test_bare_git_dir_at_head_and_at_an_older_commit(repo: Path, tmp_path: Path):
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    head = open_source(str(bare))
+    assert head.read_from == "git" and head.commit_date == "2026-03-04"
+    assert head.commit == git(repo, "rev-parse", "HEAD")
+    assert extract_files(head) == {"README.md": 1, "miles/a.py": 3}  # binary file left out
+    old = open_source(str(bare), "HEAD~1")
+    assert old.commit == git(repo, "rev-parse", "HEAD~1")
+    assert old.text("miles/a.py") == "x = 1\ny = 2\n"
+
+
+def test_checkout_reads_the_working_tree(repo: Path):
+    (repo / "miles" / "a.py").write_text("edited\n")
+    src = open_source(str(repo))
+    assert src.read_from == "checkout" and src.text("miles/a.py") == "edited\n"
+    prov = src.provenance("v")
+    assert set(prov) == {"commit", "commit_date", "read_from", "extractor"}
+    assert str(repo) not in str(prov)
+
+
+def test_not_a_source(tmp_path: Path):
+    with pytest.raises(SourceError):
+        open_source(str(tmp_path))
+
+
+def test_image_through_a_stand_in_docker(tmp_path: Path):
+    payload = io.BytesIO()
+    with tarfile.open(fileobj=payload, mode="w") as tar:
+        data = b"line\nline\n"
+        info = tarfile.TarInfo("miles/b.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    (tmp_path / "payload.tar").write_bytes(payload.getvalue())
+    fake = tmp_path / "docker"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "a = sys.argv[1:]\n"
+        "if a[:2] == ['image', 'inspect']:\n"
+        "    print('radixark/miles@sha256:feed')\n"
+        "elif 'git' in a and 'log' in a:\n"
+        "    print('" + "a" * 40 + " 2026-02-03')\n"
+        "else:\n"
+        f"    sys.stdout.buffer.write(open({str(tmp_path / 'payload.tar')!r}, 'rb').read())\n"
+    )
+    fake.chmod(0o755)
+    src = read_image("radixark/miles:latest", docker=str(fake))
+    assert (src.commit, src.commit_date, src.read_from) == ("a" * 40, "2026-02-03", "image sha256:feed")
+    assert extract_files(src) == {"miles/b.py": 2}
