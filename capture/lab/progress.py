@@ -1,0 +1,40 @@
+"""The one-line progress display: step k of n, last reward, elapsed, ETA."""
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+
+def clock(seconds: float) -> str:
+    """12345 → '3:25:45'."""
+    s = int(max(seconds, 0))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def line(label: str, done: int, total: int, reward: float | None, elapsed: float, note: str = "") -> str:
+    """The display text; the ETA assumes the remaining steps take the mean time so far."""
+    eta = clock(elapsed / done * (total - done)) if done else "?"
+    rew = "-" if reward is None else f"{reward:.3f}"
+    return f"{label}: step {done} of {total}, reward {rew}, elapsed {clock(elapsed)}, ETA {eta}{' ' + note if note else ''}"
+
+
+class Progress:
+    """Rewrites one terminal line; on a pipe, prints a line only when `key` changes."""
+
+    def __init__(self, out: TextIO = sys.stderr) -> None:
+        self.out, self.last, self.key, self.tty = out, "", None, out.isatty()
+
+    def show(self, text: str, key: object = None) -> None:
+        if text == self.last or (not self.tty and key is not None and key == self.key):
+            return
+        self.last, self.key = text, key
+        if self.tty:
+            self.out.write("\r\x1b[2K" + text)
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def done(self) -> None:
+        if self.tty and self.last:
+            self.out.write("\n")
+            self.out.flush()

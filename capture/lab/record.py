@@ -1,0 +1,204 @@
+"""`python3 capture/run.py record <id>... [--dry-run] [--force]`: record runs on the GPU host."""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from capture.lab import docker as dk
+from capture.lab import host as hostinfo
+from capture.lab.catalog import Catalog
+from capture.lab.logparse import read_steps
+from capture.lab.preflight import Check, check_mounts, preflight
+from capture.lab.progress import Progress
+from capture.lab.runfile import RunFileError, load_run
+from capture.lab.session import Options, Outcome, Session
+from capture.lab.store import Attempt, is_valid, sweep_unfinished, utc_iso, utc_stamp
+from capture.lab.values import derive_values
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDING_SCHEMA = ROOT / "capture" / "schema" / "recording.schema.json"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="capture/run.py record", description="Record runs on the GPU host.")
+    ap.add_argument("ids", nargs="+", metavar="ID", help="run ids: capture/runs/<id>.yaml")
+    ap.add_argument("--dry-run", action="store_true", help="print each docker command; run the static checks only")
+    ap.add_argument("--force", action="store_true", help="replace a valid recording (the old one stays until the new one is valid)")
+    ap.add_argument("--runs-dir", type=Path, default=ROOT / "capture" / "runs")
+    ap.add_argument("--gpu-dir", type=Path, default=ROOT / "capture" / "gpu")
+    ap.add_argument("--flags", type=Path, default=ROOT / "capture" / "miles" / "flags.json")
+    ap.add_argument("--metrics", type=Path, default=ROOT / "capture" / "miles" / "metrics.json")
+    ap.add_argument("--min-free-mem-gb", type=float, default=32.0, help="GiB of MemAvailable needed (default 32)")
+    ap.add_argument("--min-free-disk-gb", type=float, default=20.0, help="GiB free under --gpu-dir needed (default 20)")
+    d = Options()
+    for name, value in vars(d).items():
+        ap.add_argument("--" + name.replace("_", "-"), type=type(value), default=value,
+                        help=f"watchdog / heat guard setting (default {value:g})")
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    """Exit 0 all recorded (or dry run fine), 1 a check or a recording failed, 2 bad run files, 130 Ctrl-C."""
+    args = parse_args(argv)
+    try:
+        catalog = Catalog.load(args.flags, args.metrics)
+    except (FileNotFoundError, ValueError, KeyError) as e:
+        print(f"record: {e}", file=sys.stderr)
+        return 2
+    runs, errors = [], []
+    for run_id in args.ids:
+        path = args.runs_dir / f"{run_id}.yaml"
+        if not path.is_file():
+            errors.append(f"{path}: no such run file")
+            continue
+        try:
+            runs.append(load_run(path, catalog))
+        except RunFileError as e:
+            errors += e.errors
+            if args.dry_run and e.run is not None:
+                dry_run(e.run, e.errors)
+    if args.dry_run:
+        for run in runs:
+            dry_run(run, [])
+    if errors:
+        print("record: refused, nothing started:", *errors, sep="\n  ", file=sys.stderr)
+        return 2
+    if args.dry_run:
+        return 0
+    opts = Options(**{k: getattr(args, k) for k in vars(Options())})
+    for run in runs:
+        rc = record(run, args, opts)
+        if rc:
+            return rc
+    return 0
+
+
+def dry_run(run: dict[str, Any], errors: list[str]) -> None:
+    """The exact commands, the static checks' verdict, and what the host checks will look at."""
+    verdict = "run file OK" if not errors else f"run file REFUSED ({len(errors)} problems, listed below)"
+    print(f"# {run.get('id')}: {run.get('title')} ({run.get('steps')} steps, {len(run.get('values') or {})} values): {verdict}")
+    try:
+        run = dict(run, args=[str(a) for a in run["args"]])
+        for seed in run.get("seeds") or [None]:
+            name = dk.container_name(run["id"], seed, "<UTC stamp>")
+            print(shlex.join(dk.run_command(run, seed, name)))
+    except (KeyError, TypeError, AttributeError) as e:
+        print(f"# cannot build the command: {e!r}")
+        return
+    for c in check_mounts(run):
+        if not c.ok:
+            print(f"# note: {c.message} (checked again at preflight)")
+
+
+def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
+    """Record every seed of one run; keep a failure under _attempts/."""
+    gpu_dir: Path = args.gpu_dir
+    dest = gpu_dir / run["id"]
+    if is_valid(dest) and not args.force:
+        print(f"record: {dest} is already a valid recording; pass --force to record it again", file=sys.stderr)
+        return 1
+    gpu_dir.mkdir(parents=True, exist_ok=True)
+    (gpu_dir / "_attempts").mkdir(exist_ok=True)
+    for moved in sweep_unfinished(gpu_dir, run["id"]):
+        print(f"record: kept an unfinished earlier attempt as {moved}", file=sys.stderr)
+    checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb)
+    commit = None
+    if all(c.ok for c in checks):
+        res = dk.docker(*dk.commit_command(run["image"])[1:], timeout=120)
+        commit = res.stdout.strip() if res.returncode == 0 else None
+        checks.append(Check("miles commit", bool(commit), commit or f"cannot read it in the image: {res.stderr.strip()[:120]}"))
+    for c in checks:
+        print(f"preflight {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.message}", file=sys.stderr)
+    if not all(c.ok for c in checks):
+        return 1
+    seeds = list(run.get("seeds") or [None])
+    stamp = utc_stamp()
+    run_json: dict[str, Any] = {
+        "schema": "run/1", "id": run["id"], "status": "failed",
+        "command": dk.run_command(run, seeds[0], dk.container_name(run["id"], seeds[0], stamp)),
+        "image": run["image"], "image_digest": digest, "miles_commit": commit, "start": utc_iso(), "end": None,
+        "exit_code": None, "steps_planned": run["steps"] * len(seeds), "steps_done": 0, "seeds": seeds,
+        "containers": [], "events": [], "recorder": {k: v for k, v in vars(opts).items()},
+    }
+    attempt = Attempt(gpu_dir, run["id"], stamp, run_json)
+
+    def event(kind: str, detail: str) -> None:
+        attempt.run_json["events"].append({"t": utc_iso(), "kind": kind, "detail": detail})
+        attempt.save_run()
+
+    try:
+        attempt.write_json("host.json", hostinfo.collect())
+        outcome = record_seeds(run, seeds, stamp, attempt, opts, event)
+        if outcome is not None:
+            return finish_failed(attempt, outcome.reason, 130 if outcome.kind == "interrupt" else 1)
+        steps = read_steps(attempt.dir / "steps.jsonl")
+        values = derive_values(run, steps)
+        attempt.write_json("values.json", values)
+        attempt.run_json.update(end=utc_iso())
+        if values.get("missing"):
+            attempt.run_json["missing_values"] = values["missing"]
+            for name, why in values["missing"].items():
+                print(f"record: WARNING value {name} stays pending: {why}", file=sys.stderr)
+        problems = validate_recording(attempt.dir, dict(attempt.run_json, status="valid"))
+        if problems:
+            return finish_failed(attempt, "the recording does not match its schema: " + "; ".join(problems), 1)
+    except KeyboardInterrupt:
+        return finish_failed(attempt, "interrupted (Ctrl-C)", 130)
+    except OSError as e:
+        return finish_failed(attempt, f"disk full or unwritable while finishing the recording: {e.strerror or e}", 1)
+    where = attempt.commit()
+    print(f"record: {run['id']} recorded as {where} ({attempt.run_json['steps_done']} steps)", file=sys.stderr)
+    return 0
+
+
+def record_seeds(run: dict[str, Any], seeds: list[Any], stamp: str, attempt: Attempt, opts: Options,
+                 event: Any) -> Outcome | None:
+    """Run each seed's container in turn; the first failure's Outcome, or None when all finished."""
+    progress = Progress()
+    with open(attempt.dir / "log.txt", "ab") as log, open(attempt.dir / "steps.jsonl", "ab") as steps:
+        for seed in seeds:
+            session = Session(run, seed, dk.container_name(run["id"], seed, stamp), log, steps, opts, event,
+                              progress, utc_iso)
+            try:
+                out = session.follow()
+            except KeyboardInterrupt:
+                dk.docker("kill", session.name)
+                out = Outcome(False, "interrupted (Ctrl-C)", None, len(session.live.asm.finished), utc_iso(),
+                              utc_iso(), session.name, session.cmd, kind="interrupt")
+            rj = attempt.run_json
+            rj["containers"].append({"seed": seed, "name": out.name, "command": out.command, "start": out.start,
+                                     "end": out.end, "exit_code": out.exit_code, "oom_killed": out.oom_killed,
+                                     "steps_done": out.steps_done})
+            rj.update(steps_done=rj["steps_done"] + out.steps_done, exit_code=out.exit_code, end=out.end)
+            attempt.save_run()
+            if not out.ok:
+                return out
+    return None
+
+
+def finish_failed(attempt: Attempt, reason: str, rc: int) -> int:
+    """Keep the attempt as failed and say where."""
+    attempt.run_json.setdefault("end", None)
+    attempt.run_json["end"] = attempt.run_json["end"] or utc_iso()
+    where = attempt.fail(reason)
+    print(f"record: FAILED {attempt.run_id}: {reason}\n        kept as {where} (never read as data)", file=sys.stderr)
+    return rc
+
+
+def validate_recording(directory: Path, run_json: dict[str, Any]) -> list[str]:
+    """Problems of run.json (as it will be), host.json and values.json against recording.schema.json."""
+    schema = json.loads(RECORDING_SCHEMA.read_text(encoding="utf-8"))
+    problems = []
+    docs = {"run": run_json}
+    for name in ("host", "values"):
+        docs[name] = json.loads((directory / f"{name}.json").read_text(encoding="utf-8"))
+    for name, doc in docs.items():
+        validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
+        problems += [f"{name}.json {'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(doc)]
+    return problems

@@ -1,0 +1,227 @@
+"""Load a run file (capture/runs/<id>.yaml) and check it against the schema and the extraction."""
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from capture.lab.catalog import Catalog
+
+SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "run.schema.json"
+NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
+                    "BooleanOptionalAction"}
+SEED_FLAGS = ("--seed", "--rollout-seed")
+
+
+class RunFileError(Exception):
+    """A run file that cannot be recorded; `errors` holds one message per problem."""
+
+    def __init__(self, errors: list[str], run: dict[str, Any] | None = None) -> None:
+        super().__init__("\n".join(errors))
+        self.errors, self.run = errors, run
+
+
+def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
+    """The run file as a dict (args as strings), or RunFileError naming every problem."""
+    name = str(path)
+    try:
+        run = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise RunFileError([f"{name}: cannot read: {e}"]) from e
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    errors = [f"{name}: {'/'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
+              for e in sorted(validator.iter_errors(run), key=lambda e: list(map(str, e.absolute_path)))]
+    if errors:
+        raise RunFileError(errors, run if isinstance(run, dict) else None)
+    run["args"] = [str(a) for a in run["args"]]
+    errors += check_run(run, path.stem, catalog, name)
+    if errors:
+        raise RunFileError(errors, run)
+    return run
+
+
+def check_run(run: dict[str, Any], stem: str, catalog: Catalog, name: str) -> list[str]:
+    """Checks beyond the schema: id, flags, steps, seeds, value sources, plate."""
+    errors = []
+    if run["id"] != stem:
+        errors.append(f"{name}: id {run['id']!r} differs from the file name {stem!r}")
+    errors += check_args(run["args"], catalog, name)
+    given = option_values(run["args"])
+    if "--num-rollout" in given and given["--num-rollout"] != [str(run["steps"])]:
+        errors.append(f"{name}: steps is {run['steps']} but --num-rollout is {given['--num-rollout'][-1]}")
+    seeds = run.get("seeds") or []
+    for flag in SEED_FLAGS:
+        if flag in given and (len(seeds) > 1 or (seeds and given[flag] != [str(seeds[0])])):
+            errors.append(f"{name}: args give {flag} {given[flag][-1]} but seeds is {seeds}: "
+                          f"leave {flag} out, the recorder passes each seed")
+    for vname, spec in run["values"].items():
+        if not catalog.known_source(spec["source"]):
+            errors.append(f"{name}: values/{vname}/source {spec['source']!r}: Miles logs no such key"
+                          f" and the lab defines no such source; {source_hint(spec['source'], catalog)}")
+        if "steps" in spec:
+            lo, hi = step_range(spec["steps"], run["steps"])
+            if lo > hi or hi > run["steps"] - 1:
+                errors.append(f"{name}: values/{vname}/steps {spec['steps']!r} is outside the run's steps "
+                              f"0-{run['steps'] - 1} (steps are Miles's rollout ids; 0 is the first)")
+        if "seed" in spec and spec["seed"] not in seeds:
+            errors.append(f"{name}: values/{vname}/seed {spec['seed']} is not one of seeds {seeds}")
+    for p in run.get("plate") or []:
+        if p not in run["values"]:
+            errors.append(f"{name}: plate names {p!r}, which values does not declare")
+    containers = [m["container"] for m in run.get("mounts") or []]
+    if len(set(containers)) != len(containers):
+        errors.append(f"{name}: mounts: two mounts share a container path")
+    return errors
+
+
+def source_hint(source: str, catalog: Catalog) -> str:
+    """Nearest known sources, or how to name a Memory-Usage reading."""
+    m = re.search(r"Memory-Usage\s+(.+?):\s*(\w+_GB)", source)
+    if m:
+        slug = re.sub(r"[^a-z0-9]+", "_", m[1].lower()).strip("_")
+        return f"Miles's Memory-Usage lines are the lab source memory/<message>/<field>: write memory/{slug}/{m[2]}"
+    near = difflib.get_close_matches(source, catalog.source_names(), n=3, cutoff=0.5)
+    return f"nearest: {', '.join(near) or 'none'}"
+
+
+def step_range(text: str, steps: int) -> tuple[int, int]:
+    """Inclusive rollout ids: '2-47' → (2, 47); '5' → (5, 5); '3-' → (3, steps - 1)."""
+    lo, dash, hi = text.partition("-")
+    if not dash:
+        return int(lo), int(lo)
+    return int(lo), int(hi) if hi else steps - 1
+
+
+def option_values(args: list[str]) -> dict[str, list[str]]:
+    """Each option's value tokens (last occurrence), without any checking."""
+    out: dict[str, list[str]] = {}
+    i = 0
+    while i < len(args):
+        opt, eq, inline = args[i].partition("=")
+        if opt.startswith("--"):
+            vals = [inline] if eq else []
+            j = i + 1
+            while not eq and j < len(args) and not args[j].startswith("--"):
+                vals.append(args[j])
+                j += 1
+            out[opt] = vals
+            i = j if not eq else i + 1
+        else:
+            i += 1
+    return out
+
+
+def arity(rec: dict[str, Any], opt: str) -> tuple[int, float]:
+    """(min, max) value tokens the option takes."""
+    action = rec.get("action") or "store"
+    if action in NO_VALUE_ACTIONS or (opt.startswith("--no-") and opt != rec.get("name")):
+        return 0, 0
+    nargs = rec.get("nargs")
+    if nargs is None:
+        return 1, 1
+    if isinstance(nargs, int):
+        return nargs, nargs
+    return {"?": (0, 1), "*": (0, math.inf), "+": (1, math.inf)}.get(str(nargs), (0, math.inf))
+
+
+def value_error(rec: dict[str, Any], value: str) -> str | None:
+    """Why `value` is not valid for the flag, or None."""
+    kind = rec.get("type")
+    try:
+        if kind == "int":
+            parsed: Any = int(value)
+        elif kind == "float":
+            parsed = float(value)
+        elif kind == "json":
+            parsed = json.loads(value)
+        else:
+            parsed = value
+    except ValueError:
+        return f"{value!r} is not {'an' if kind == 'int' else 'a'} {kind}"
+    choices = rec.get("choices")
+    if choices is not None and parsed not in choices and value not in [str(c) for c in choices]:
+        return f"{value!r} is not one of {', '.join(map(str, choices))}"
+    return None
+
+
+def check_args(args: list[str], catalog: Catalog, name: str) -> list[str]:
+    """Every flag known, every value of the right arity, type and choice."""
+    errors: list[str] = []
+    given = option_values(args)
+    backend = (given.get("--train-backend") or ["megatron"])[-1]  # default megatron (arguments.py:262-268)
+    seen: dict[str, int] = {}
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        if not tok.startswith("--"):
+            errors.append(f"{name}: args[{i}] {tok!r}: a value with no flag before it")
+            i += 1
+            continue
+        opt, eq, inline = tok.partition("=")
+        j = i + 1
+        values = [inline] if eq else []
+        while not eq and j < len(args) and not args[j].startswith("--"):
+            values.append(args[j])
+            j += 1
+        recs = catalog.flags.get(opt)
+        if recs is None:
+            errors += family_errors(opt, i, catalog, name)
+        else:
+            errors += flag_errors(opt, i, values, recs, backend, name, bool(eq))
+            action = recs[0].get("action") or "store"
+            if opt in seen and action not in ("append", "append_const", "count"):
+                errors.append(f"{name}: args[{i}] {opt}: given twice (also at args[{seen[opt]}])")
+            seen.setdefault(opt, i)
+        i = j
+    for opt, recs in catalog.flags.items():
+        if opt == recs[0]["name"] and any(r.get("required") and r.get("backend", "both") in ("both", backend)
+                                          for r in recs) and opt not in given:
+            errors.append(f"{name}: args: {opt} is required by Miles and missing")
+    return errors
+
+
+def flag_errors(opt: str, i: int, values: list[str], recs: list[dict[str, Any]], backend: str, name: str,
+                inline: bool) -> list[str]:
+    """Arity, type and choice problems of one known flag; any record that accepts wins."""
+    fitting = [r for r in recs if r.get("backend", "both") in ("both", backend)] or recs
+    problems: list[str] = []
+    for rec in fitting:
+        lo, hi = arity(rec, opt)
+        if len(values) < lo:
+            problems.append(f"{name}: args[{i}] {opt}: needs a value")
+        elif len(values) > hi:
+            extra = i + (1 if inline else 1 + int(hi))
+            problems.append(f"{name}: args[{extra}] {values[int(hi)]!r}: {opt} takes "
+                            f"{'no value' if hi == 0 else f'at most {int(hi)} value(s)'}")
+        else:
+            bad = [e for e in (value_error(rec, v) for v in values) if e]
+            if not bad:
+                return []
+            problems.append(f"{name}: args[{i}] {opt}: {bad[0]}")
+    return problems[:1]
+
+
+def family_errors(opt: str, i: int, catalog: Catalog, name: str) -> list[str]:
+    """An option that is not a Miles flag: fine only as a member of a passthrough family."""
+    fam = catalog.family(opt)
+    if fam is None:
+        near = difflib.get_close_matches(opt, list(catalog.flags), n=3, cutoff=0.6)
+        return [f"{name}: args[{i}] {opt!r}: Miles has no such flag; nearest: {', '.join(near) or 'none'}"]
+    rest = opt[len(fam["prefix"]):]
+    skipped = {s.replace("_", "-") for s in fam.get("skipped") or []}
+    if rest in skipped:
+        return [f"{name}: args[{i}] {opt}: Miles sets {rest} itself and does not pass it through"]
+    members = fam.get("members")
+    if members is not None:
+        norm = {m.lstrip("-").replace("_", "-") for m in members}
+        if rest not in norm:
+            near = difflib.get_close_matches(rest, sorted(norm), n=3, cutoff=0.6)
+            return [f"{name}: args[{i}] {opt!r}: {fam['prefix']}* passes {fam.get('kind', 'options')} through, "
+                    f"and there is no {rest!r}; nearest: {', '.join(fam['prefix'] + n for n in near) or 'none'}"]
+    return []

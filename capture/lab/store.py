@@ -1,0 +1,101 @@
+"""Where recordings live: a temp dir inside capture/gpu/, renamed into place only when valid.
+
+capture/gpu/<id>/                   a valid recording (run.json "status": "valid")
+capture/gpu/_attempts/<id>-<stamp>/ a failed, killed or interrupted attempt ("status": "failed")
+capture/gpu/.tmp-<id>-<stamp>/      an attempt in progress; its run.json says failed from the start
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+RESERVE = 16384  # bytes kept for run.json, so the failure record fits even on a full disk
+UNFINISHED = "the recorder did not finish (killed, or the machine stopped)"
+
+
+def utc_stamp() -> str:
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def utc_iso() -> str:
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def is_valid(path: Path) -> bool:
+    """A directory holding a run.json that says valid."""
+    try:
+        return json.loads((path / "run.json").read_text(encoding="utf-8")).get("status") == "valid"
+    except (OSError, ValueError):
+        return False
+
+
+class Attempt:
+    """One recording attempt of one run."""
+
+    def __init__(self, gpu_dir: Path, run_id: str, stamp: str, run_json: dict[str, Any]) -> None:
+        self.gpu_dir, self.run_id, self.stamp = gpu_dir, run_id, stamp
+        self.dir = gpu_dir / f".tmp-{run_id}-{stamp}"
+        self.dir.mkdir(parents=True)
+        self.run_json = dict(run_json, status="failed", reason=UNFINISHED)
+        with open(self.dir / "run.json", "wb") as fh:
+            fh.write(b" " * RESERVE)
+        self.save_run()
+
+    def save_run(self) -> None:
+        """Rewrite run.json in its reserved bytes (no new disk blocks needed)."""
+        data = (json.dumps(self.run_json, indent=2) + "\n").encode()
+        with open(self.dir / "run.json", "r+b") as fh:
+            fh.write(data)
+            if len(data) < RESERVE:
+                fh.write(b" " * (RESERVE - len(data)))
+            fh.truncate()
+
+    def write_json(self, name: str, data: Any) -> None:
+        (self.dir / name).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+    def fail(self, reason: str) -> Path:
+        """Keep the attempt under _attempts/ as failed; return where."""
+        self.run_json.update(status="failed", reason=reason)
+        self.save_run()
+        dest = self.gpu_dir / "_attempts" / f"{self.run_id}-{self.stamp}"
+        dest.parent.mkdir(exist_ok=True)
+        self.dir.rename(_free(dest))
+        return dest
+
+    def commit(self) -> Path:
+        """Mark valid and move into capture/gpu/<id>/, replacing an old recording only now."""
+        self.run_json["status"] = "valid"
+        self.run_json.pop("reason", None)
+        self.save_run()
+        dest = self.gpu_dir / self.run_id
+        old = None
+        if dest.exists():
+            old = self.gpu_dir / f".old-{self.run_id}-{self.stamp}"
+            dest.rename(old)
+        self.dir.rename(dest)
+        if old is not None:
+            shutil.rmtree(old)
+        return dest
+
+
+def sweep_unfinished(gpu_dir: Path, run_id: str) -> list[Path]:
+    """Move attempts a killed recorder left behind into _attempts/ (their run.json already says failed)."""
+    moved = []
+    for tmp in sorted(gpu_dir.glob(f".tmp-{run_id}-*")):
+        dest = _free(gpu_dir / "_attempts" / tmp.name[len(".tmp-"):])
+        dest.parent.mkdir(exist_ok=True)
+        tmp.rename(dest)
+        moved.append(dest)
+    return moved
+
+
+def _free(path: Path) -> Path:
+    """`path`, or path-2, path-3, ... when taken."""
+    n, candidate = 1, path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}-{n}")
+    return candidate

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Stop a Miles run whose rollout engine died or that stopped making progress.
+
+    python3 watchdog.py --log FILE [--engine URL] [--stall-after SECONDS] [--poll SECONDS]
+                        [--pid PID | --on-dead CMD]
+
+Standalone (Python 3.9+, standard library only). The Miles 101 recorder uses the same class.
+What it watches, all verified at radixark/miles 31f1ca961:
+- the engine's /health_generate, which really generates (what Miles itself polls,
+  miles/backends/sglang_utils/sglang_engine.py:99, 294-314); probes count only while the
+  engine should be serving a rollout, because a colocated engine is asleep while the trainer runs;
+- Miles giving up on an HTTP call: "Max retries (60) reached, failing... (url=...)"
+  (miles/utils/http_utils.py:230). Without fault tolerance a dead engine does not crash the
+  run: every group fails and the rollout loop keeps submitting new ones
+  (miles/rollout/inference_rollout/inference_rollout_train.py:121-126);
+- "[rollout] Task raised exception: ..." (inference_rollout_train.py:125), counted per step;
+- steps that stop finishing: a step is finished when the trainer prints its `perf N: {...}`
+  line (miles/utils/train_metric_utils.py:56).
+Exit status: 0 the log shows the run ended normally (Ray's "Job '...' succeeded", or --steps N done), 3 the watchdog stopped the run,
+1 the run ended otherwise, 2 bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Callable
+
+RETRY_RE = re.compile(r"Max retries \((?P<n>\d+)\) reached, failing\.\.\. \(url=(?P<url>[^)]*)\)")
+TASK_RE = re.compile(r"\[rollout\] Task raised exception: (?P<err>.*)")
+PERF_RE = re.compile(r"(?:^|\s)perf (?P<id>\d+): \{")
+# The rollout manager's perf line holds perf/rollout_time (miles/ray/rollout/metrics.py:89, 141).
+ROLLOUT_PERF_KEY = "'perf/rollout_time'"
+TRAINER_ROLLOUT_RE = re.compile(r"(?:^|\s)rollout (?P<id>\d+): \{")
+# The rollout's progress bar (inference_rollout_train.py:109): the engine is serving now.
+ROLLOUT_BAR = "Rollout generation"
+ENGINE_RE = re.compile(r"Launch HttpServerEngineAdapter at: (?P<addr>[\w.\-\[\]:]+:\d+)")
+# Ray's `ray job submit` prints how the job ended (ray dashboard/modules/job/cli.py, _log_job_status).
+JOB_OK_RE = re.compile(r"Job '[^']+' succeeded")
+JOB_BAD_RE = re.compile(r"Job '[^']+' (?:failed|was stopped)")
+
+DEFAULTS = {"stall_after": 1800.0, "poll": 30.0, "engine_failures": 3, "task_errors": 3, "probe_timeout": 10.0}
+
+
+class Watchdog:
+    """Decides, from log lines and engine probes, whether a run is dead. Times are seconds."""
+
+    def __init__(self, stall_after: float = DEFAULTS["stall_after"], engine_failures: int = DEFAULTS["engine_failures"],
+                 task_errors: int = DEFAULTS["task_errors"], now: float | None = None) -> None:
+        self.stall_after = stall_after
+        self.engine_failures = engine_failures
+        self.task_errors = task_errors
+        self.last_progress = time.monotonic() if now is None else now
+        self.phase = "start"  # start → rollout ⇄ train
+        self.steps_done = 0
+        self.last_step: int | None = None
+        self.engine_url: str | None = None
+        self.engine_seen_ok = False
+        self.fail_streak = 0
+        self.last_probe = "not probed"
+        self.step_task_errors = 0
+        self.first_task_error = ""
+        self.ended: str | None = None  # "ok" or "failed" once the log says the job ended
+        self.reason: str | None = None
+        self.held_at: float | None = None
+
+    def feed(self, line: str) -> None:
+        """Read one log line."""
+        if self.reason:
+            return
+        m = PERF_RE.search(line)
+        if m:
+            if ROLLOUT_PERF_KEY in line:  # rollout finished; the trainer takes over
+                self.phase, self.step_task_errors = "train", 0
+            else:  # trainer finished the step; weights go back to the engine, next rollout
+                self.phase = "rollout"
+                self.steps_done += 1
+                self.last_step = int(m["id"])
+                self.last_progress = self._now()
+            return
+        if TRAINER_ROLLOUT_RE.search(line):
+            self.phase = "train"
+        elif ROLLOUT_BAR in line:
+            self.phase = "rollout"
+        elif (m := RETRY_RE.search(line)):
+            self.reason = f"Miles gave up on {m['url']} after {m['n']} retries (http_utils.py:230): the rollout engine is unreachable"
+        elif (m := TASK_RE.search(line)):
+            self.step_task_errors += 1
+            self.first_task_error = self.first_task_error or m["err"][:160]
+            if self.step_task_errors >= self.task_errors:
+                self.reason = (f"{self.step_task_errors} rollout tasks raised exceptions in one step "
+                               f"(inference_rollout_train.py:125), first: {self.first_task_error}")
+        elif (m := ENGINE_RE.search(line)):
+            self.engine_url = self.engine_url or "http://" + m["addr"]
+        elif JOB_OK_RE.search(line):
+            self.ended = "ok"
+        elif JOB_BAD_RE.search(line):
+            self.ended = "failed"
+
+    def probed(self, ok: bool, detail: str) -> None:
+        """Record one /health_generate probe."""
+        self.last_probe = detail
+        if ok:
+            self.engine_seen_ok, self.fail_streak = True, 0
+        elif self.engine_seen_ok and self.phase == "rollout" and self.held_at is None:
+            self.fail_streak += 1
+            if self.fail_streak >= self.engine_failures and not self.reason:
+                self.reason = (f"rollout engine {self.engine_url} failed {self.fail_streak} /health_generate "
+                               f"probes in a row during rollout ({detail})")
+
+    def hold(self, now: float | None = None) -> None:
+        """Stop the stall clock (the run is paused on purpose, e.g. by the heat guard)."""
+        if self.held_at is None:
+            self.held_at = self._now() if now is None else now
+
+    def release(self, now: float | None = None) -> None:
+        """Restart the stall clock, not counting the time held."""
+        if self.held_at is not None:
+            self.last_progress += (self._now() if now is None else now) - self.held_at
+            self.held_at = None
+
+    def check(self, now: float | None = None) -> str | None:
+        """The reason to stop the run now, or None."""
+        now = self._now() if now is None else now
+        if not self.reason and self.held_at is None and not self.ended:
+            idle = now - self.last_progress
+            if idle > self.stall_after:
+                last = "none yet" if self.last_step is None else f"step {self.last_step}"
+                self.reason = f"no step finished for {idle:.0f} s (limit {self.stall_after:g} s; last finished: {last})"
+        return self.reason
+
+    def status(self, now: float | None = None) -> str:
+        """One line for the log of checks."""
+        now = self._now() if now is None else now
+        ago = (self.held_at if self.held_at is not None else now) - self.last_progress
+        engine = f"engine {self.last_probe}" if self.engine_url else "engine unknown"
+        held = " (held)" if self.held_at is not None else ""
+        return f"watchdog: ok {self.steps_done} steps, phase {self.phase}, last step {ago:.0f}s ago, {engine}{held}"
+
+    @staticmethod
+    def _now() -> float:
+        return time.monotonic()
+
+
+def probe(url: str, timeout: float) -> tuple[bool, str]:
+    """GET <url>/health_generate directly (no proxy); (ok, short detail)."""
+    base = url if "://" in url else "http://" + url
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(base.rstrip("/") + "/health_generate", timeout=timeout) as resp:
+            return resp.status == 200, f"HTTP {resp.status}"
+    except urllib.error.HTTPError as e:
+        return False, f"HTTP {e.code}"
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        return False, f"no answer: {reason}"
+
+
+class LogFollower:
+    """Reads whole new lines from a growing file (\\r counts as a line end, for progress bars)."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.pos, self.tail = path, 0, ""
+
+    def read(self) -> list[str]:
+        try:
+            with open(self.path, encoding="utf-8", errors="replace", newline="") as fh:
+                fh.seek(self.pos)
+                chunk = fh.read()
+                self.pos = fh.tell()
+        except FileNotFoundError:
+            return []
+        parts = re.split(r"\r\n|\r|\n", self.tail + chunk)
+        self.tail = parts.pop()
+        return [p for p in parts if p]
+
+
+def alive(pid: int) -> bool:
+    """Whether a process exists (and is not a zombie we could reap)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
+    """The CLI loop: one check per --poll seconds until the run ends or is stopped."""
+    dog = Watchdog(args.stall_after, args.engine_failures, args.task_errors)
+    dog.engine_url = args.engine and (args.engine if "://" in args.engine else "http://" + args.engine)
+    follower = LogFollower(args.log)
+    while True:
+        for line in follower.read():
+            dog.feed(line)
+        if args.steps and dog.steps_done >= args.steps and not dog.reason:
+            dog.ended = "ok"
+        if dog.ended == "ok":
+            out(f"watchdog: the run ended normally after {dog.steps_done} steps")
+            return 0
+        if dog.ended == "failed":
+            out("watchdog: the log says the job failed or was stopped")
+            return 1
+        if dog.engine_url and not dog.reason:
+            dog.probed(*probe(dog.engine_url, args.probe_timeout))
+        reason = dog.check()
+        if reason:
+            out(f"watchdog: STOP {reason}")
+            stop(args, reason, out)
+            return 3
+        if args.pid and not alive(args.pid):
+            for line in follower.read():
+                dog.feed(line)
+            if dog.ended == "ok" or (args.steps and dog.steps_done >= args.steps):
+                out(f"watchdog: the run ended normally after {dog.steps_done} steps")
+                return 0
+            out(f"watchdog: process {args.pid} exited and the log shows no normal end")
+            return 1
+        out(dog.status())
+        time.sleep(args.poll)
+
+
+def stop(args: argparse.Namespace, reason: str, out: Callable[[str], None]) -> None:
+    """SIGTERM --pid, or run --on-dead with WATCHDOG_REASON in its environment."""
+    if args.pid:
+        try:
+            os.kill(args.pid, signal.SIGTERM)
+            out(f"watchdog: sent SIGTERM to {args.pid}")
+        except ProcessLookupError:
+            out(f"watchdog: process {args.pid} was already gone")
+    elif args.on_dead:
+        rc = subprocess.call(args.on_dead, shell=True, env={**os.environ, "WATCHDOG_REASON": reason})
+        out(f"watchdog: --on-dead exited {rc}")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The CLI's arguments."""
+    ap = argparse.ArgumentParser(
+        prog="watchdog.py",
+        description="Stop a Miles run whose rollout engine died or whose steps stopped arriving. "
+                    "Prints one line per check and 'watchdog: STOP <reason>' when it stops the run.",
+        epilog="Exit status: 0 the run ended normally (the log shows Ray's \"Job '...' succeeded\"), "
+               "3 the watchdog stopped it, 1 it ended otherwise, 2 bad arguments.")
+    ap.add_argument("--log", required=True, metavar="FILE",
+                    help="the Miles log to follow (the driver's stdout, e.g. from `ray job submit ... | tee FILE`)")
+    ap.add_argument("--engine", metavar="URL",
+                    help="the SGLang engine, e.g. http://127.0.0.1:15000; default: read from the log's "
+                         "'Launch HttpServerEngineAdapter at:' line")
+    ap.add_argument("--stall-after", type=float, default=DEFAULTS["stall_after"], metavar="SECONDS",
+                    help="stop when no step has finished for this long (default %(default)g); "
+                         "the first step counts from the watchdog's start")
+    ap.add_argument("--poll", type=float, default=DEFAULTS["poll"], metavar="SECONDS",
+                    help="seconds between checks (default %(default)g)")
+    ap.add_argument("--steps", type=int, metavar="N",
+                    help="the run's --num-rollout: it counts as ended normally once N steps finished "
+                         "(needed when the log comes from train.py itself, not `ray job submit`)")
+    ap.add_argument("--engine-failures", type=int, default=DEFAULTS["engine_failures"], metavar="N",
+                    help="stop after N failed /health_generate probes in a row during a rollout (default %(default)s)")
+    ap.add_argument("--task-errors", type=int, default=DEFAULTS["task_errors"], metavar="N",
+                    help="stop after N '[rollout] Task raised exception' lines in one step (default %(default)s)")
+    ap.add_argument("--probe-timeout", type=float, default=DEFAULTS["probe_timeout"], metavar="SECONDS",
+                    help="how long one probe may take (default %(default)g)")
+    who = ap.add_mutually_exclusive_group()
+    who.add_argument("--pid", type=int, metavar="PID",
+                     help="send SIGTERM to this process when the run is dead; also end when it exits")
+    who.add_argument("--on-dead", metavar="CMD",
+                     help="run this shell command when the run is dead (WATCHDOG_REASON holds why)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments (exit 2 on bad ones) and watch."""
+    ap = parser()
+    args = ap.parse_args(argv)
+    for name in ("stall_after", "poll", "probe_timeout", "engine_failures", "task_errors"):
+        if getattr(args, name) <= 0:
+            ap.error(f"--{name.replace('_', '-')} must be positive")
+    if args.steps is not None and args.steps <= 0:
+        ap.error("--steps must be positive")
+    if args.pid is not None and args.pid <= 0:
+        ap.error("--pid must be a process id")
+    try:
+        return run(args, out=lambda s: print(s, flush=True))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
