@@ -8,12 +8,26 @@
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+def _reexec_in_venv() -> None:
+    """Run under the project's .venv when this Python lacks the dependencies (e.g. a bare python3)."""
+    try:
+        import jsonschema  # noqa: F401
+        import yaml  # noqa: F401
+    except ImportError:
+        venv_python = ROOT / ".venv" / "bin" / "python"
+        if venv_python.is_file() and Path(sys.executable).resolve() != venv_python.resolve():
+            os.execv(str(venv_python), [str(venv_python), __file__, *sys.argv[1:]])
+        sys.exit("capture/run.py needs jsonschema and PyYAML: run `python3 dev.py check` or "
+                 "`pip install -r requirements.txt`.")
 
 
 def main(argv: list[str]) -> int:
@@ -36,4 +50,5 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    _reexec_in_venv()
     sys.exit(main(sys.argv[1:]))

@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sphinx.application import Sphinx
-from sphinx.config import Config
-from sphinx.errors import ConfigError
+if TYPE_CHECKING:  # the book, data and refs modules are used without Sphinx too
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
 
 __version__ = "1.0.0"
 
 
 def load_book_into_config(app: Sphinx, config: Config) -> None:
     """Validate manual.json, set the root page, and key the environment on the book's digest."""
+    from sphinx.errors import ConfigError
+
     from .book import load_book
     from .messages import warn
     from .state import set_book
@@ -48,7 +50,7 @@ def on_builder_inited(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from . import chrome, deps, directives, front, nodes, reference, roles
+    from . import assets, chrome, deps, directives, front, nodes, reference, roles
     from .domain import ManualDomain
 
     app.add_config_value("m101_book", "manual.json", "env", types=[str])
@@ -61,6 +63,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", deps.stale_docs)
     app.connect("env-get-updated", deps.rewritten_docs)
     app.connect("build-finished", deps.fail_on_problems)
+    app.connect("build-finished", assets.write_index)
 
     app.add_domain(ManualDomain)
     app.add_node(nodes.value_node, **nodes.VALUE_VISITORS)

@@ -65,3 +65,13 @@ def install_mermaid(app: Sphinx) -> None:
         shutil.copy2(chunk, dest / "chunks" / "mermaid.esm.min" / chunk.name)
     shutil.copy2(package / "LICENSE", dest / "LICENSE")
     stamp.write_text(installed)
+
+
+def write_index(app: Sphinx, exception: Exception | None) -> None:
+    """Serve the front page as index.html too: hosts and browsers open index.html by default."""
+    if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    out = Path(app.outdir)
+    front = out / f"{app.config.root_doc}.html"
+    if front.is_file():
+        _write_if_changed(out / "index.html", front.read_text(encoding="utf-8"))

@@ -131,8 +131,7 @@ class PartsDirective(BookDirective):
             links = nodes.bullet_list(classes=["m101-card-sections"])
             for sec in part.sections:
                 item = nodes.paragraph()
-                item += nodes.inline("", sec.id + " ", classes=["m101-secnum"])
-                item += doc_link(sec.docname, self.env.docname)
+                item += doc_link(sec.docname, self.env.docname)  # the title carries its number
                 links += nodes.list_item("", item)
             card += links
             grid += card

@@ -1,0 +1,95 @@
+"""Find every data reference in the pages without a Sphinx build.
+
+`capture/run.py --check` resolves them, and `capture/run.py diff` finds the pages a change
+in Miles touches. The scanner reads MyST text: inline roles (`{flag}`--x``) and the block
+directives that cite data (```{flag} --x```, ```{listing} run```).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROLE_KINDS = ("flag", "metric", "src", "measured", "computed", "fact", "issue")
+ROLE = re.compile(r"\{(?P<kind>" + "|".join(ROLE_KINDS) + r")\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)", re.S)
+DIRECTIVE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing)\}\s+(?P<arg>\S+)\s*$")
+EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One reference: what kind, the key it names, and where it stands."""
+
+    kind: str  # flag | metric | src | measured | computed | fact | issue | run
+    key: str  # for src: the path; for values: the key without the format spec
+    file: str  # relative to the project root
+    line: int
+    text: str  # the role's full text (with a format spec or line range)
+    paragraph: str  # the paragraph it stands in (for "does the prose state the old value?")
+
+
+def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) line indexes of blank-line separated blocks."""
+    blocks, start = [], None
+    for i, line in enumerate(lines):
+        if line.strip() and start is None:
+            start = i
+        elif not line.strip() and start is not None:
+            blocks.append((start, i))
+            start = None
+    if start is not None:
+        blocks.append((start, len(lines)))
+    return blocks
+
+
+def scan_text(text: str, file: str) -> Iterator[Ref]:
+    """Every reference in one page's text, in order."""
+    lines = text.splitlines()
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+
+    def line_of(pos: int) -> int:
+        lo, hi = 0, len(offsets) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if offsets[mid] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    blocks = _paragraphs(lines)
+
+    def paragraph(idx: int) -> str:
+        for start, end in blocks:
+            if start <= idx < end:
+                return "\n".join(lines[start:end])
+        return lines[idx] if idx < len(lines) else ""
+
+    for m in ROLE.finditer(text):
+        kind, raw = m["kind"], m["text"].strip()
+        key = raw
+        if kind == "src":
+            explicit = EXPLICIT.match(raw)
+            key = (explicit["target"] if explicit else raw).split(":", 1)[0].strip()
+        elif kind in ("measured", "computed", "fact"):
+            key = raw.partition(":")[0]
+        idx = line_of(m.start())
+        yield Ref(kind, key, file, idx + 1, raw, paragraph(idx))
+    for idx, line in enumerate(lines):
+        d = DIRECTIVE.match(line.strip())
+        if d:
+            kind = "flag" if d["kind"] == "flag" else "run"
+            yield Ref(kind, d["arg"], file, idx + 1, d["arg"], paragraph(idx + 1))
+
+
+def scan_pages(root: Path, files: list[str]) -> list[Ref]:
+    """Every reference in the listed pages (paths relative to `root`)."""
+    refs: list[Ref] = []
+    for rel in files:
+        path = root / rel
+        if path.is_file():
+            refs.extend(scan_text(path.read_text(encoding="utf-8"), rel))
+    return refs
