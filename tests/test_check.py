@@ -1,0 +1,81 @@
+"""`capture/run.py --check` on a private copy of the project's real capture data."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from capture.check import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    dest = tmp_path / "project"
+    dest.mkdir()
+    for name in ("manual.json", "front.md"):
+        shutil.copy(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "sections", dest / "sections")
+    shutil.copytree(ROOT / "capture", dest / "capture", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def failures(root: Path) -> list[str]:
+    return run_check(root)[0].failures
+
+
+def test_check_counts_everything(project: Path) -> None:
+    report, counts = run_check(project)
+    assert counts["capture files validated"] >= 10
+    assert counts["computed values recomputed"] > 50
+    assert counts["page references resolved"] > 100
+    assert any(t.startswith("pin: manual.json pins Miles 08752a1283") for t in report.warnings)
+    assert "The captured commit is older than the pin." in " ".join(report.warnings)
+
+
+def test_hand_edited_derived_value_fails(project: Path) -> None:
+    path = project / "capture" / "computed.json"
+    data = json.loads(path.read_text())
+    data["values"]["params.qwen3-0.6B"]["value"] += 1
+    path.write_text(json.dumps(data))
+    assert any("params.qwen3-0.6B holds" in f and "edited by hand?" in f for f in failures(project))
+
+
+def test_schema_failure_is_named(project: Path) -> None:
+    path = project / "capture" / "facts.json"
+    data = json.loads(path.read_text())
+    data["facts"]["spark.memory"]["source"] = "not a url"
+    path.write_text(json.dumps(data))
+    assert any(f.startswith("capture/facts.json: $.facts['spark.memory'].source:") for f in failures(project))
+
+
+def test_truncated_file_names_line_and_column(project: Path) -> None:
+    path = project / "capture" / "miles" / "metrics.json"
+    path.write_text(path.read_text()[:500])
+    assert any(f.startswith("capture/miles/metrics.json:") and "truncated?" in f for f in failures(project))
+
+
+def test_unknown_flag_in_a_page(project: Path) -> None:
+    page = project / "sections" / "1-2-add-a-watchdog.md"
+    page.write_text(page.read_text() + "\nSet {flag}`--rollout-batch-sise`.\n")
+    found = [f for f in failures(project) if "--rollout-batch-sise" in f]
+    assert found and found[0].startswith("sections/1-2-add-a-watchdog.md:")
+    assert "Did you mean --rollout-batch-size," in found[0]
+
+
+def test_strict_fails_on_pending_and_pin(project: Path) -> None:
+    report, _ = run_check(project, strict=True)
+    assert any(f.startswith("pending:") for f in report.failures)
+    assert any(f.startswith("pin:") for f in report.failures)
+
+
+def test_cli_exit_status_and_report(project: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "capture" / "run.py"), "--check", "--root", str(project),
+                           "--strict"], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "check FAILED" in done.stdout and "page references resolved:" in done.stdout
