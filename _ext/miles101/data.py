@@ -109,16 +109,16 @@ class Capture:
 
     def family_of(self, name: str) -> dict | None:
         """The passthrough family a `--sglang-*` style name belongs to, if Miles passes it through."""
-        for fam in self.families:
+        for fam in sorted(self.families, key=lambda f: -len(f["prefix"])):
             prefix = fam["prefix"]
             if not name.startswith(prefix):
                 continue
-            rest = name[len(prefix):]
-            if rest.replace("-", "_") in {s.replace("-", "_") for s in fam.get("skipped") or []}:
-                return None
+            rest = name[len(prefix):].replace("_", "-")
+            if rest in {s.replace("_", "-") for s in fam.get("skipped") or []}:
+                return None  # Miles sets it itself: not passed through
             members = fam.get("members")
-            if members is not None and rest not in {m.removeprefix("--") for m in members}:
-                return None
+            if members is not None and rest not in {m.lstrip("-").replace("_", "-") for m in members}:
+                continue
             return fam
         return None
 
