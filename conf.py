@@ -36,5 +36,6 @@ mermaid_use_local = "mermaid/mermaid.esm.min.mjs"
 mermaid_version = "11.12.1"
 mermaid_init_config = {"startOnLoad": False, "securityLevel": "strict"}
 mermaid_fullscreen = False
+mermaid_height = "auto"
 
 copybutton_exclude = ".linenos, .gp, .go"
