@@ -145,7 +145,8 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
             attempt.run_json["missing_values"] = values["missing"]
             for name, why in values["missing"].items():
                 print(f"record: WARNING value {name} stays pending: {why}", file=sys.stderr)
-        problems = validate_recording(attempt.dir, dict(attempt.run_json, status="valid"))
+        final = {k: v for k, v in attempt.run_json.items() if k != "reason"}
+        problems = validate_recording(attempt.dir, dict(final, status="valid"))
         if problems:
             return finish_failed(attempt, "the recording does not match its schema: " + "; ".join(problems), 1)
     except KeyboardInterrupt:

@@ -89,7 +89,8 @@ class Watchdog:
         elif ROLLOUT_BAR in line:
             self.phase = "rollout"
         elif (m := RETRY_RE.search(line)):
-            self.reason = f"Miles gave up on {m['url']} after {m['n']} retries (http_utils.py:230): the rollout engine is unreachable"
+            self.reason = (f"Miles logged 'Max retries ({m['n']}) reached' for {m['url']} (http_utils.py:230): "
+                           f"it gave up after {m['n']} retries, the rollout engine is unreachable")
         elif (m := TASK_RE.search(line)):
             self.step_task_errors += 1
             self.first_task_error = self.first_task_error or m["err"][:160]

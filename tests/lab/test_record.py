@@ -1,0 +1,252 @@
+"""The recorder against stand-in docker and nvidia-smi: every fault, and what it leaves behind."""
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+
+import mileslog as ml
+from conftest import base_run
+
+
+def old_recording(lab, run_id: str) -> bytes:
+    """A valid recording from before, to prove a failed attempt loses nothing."""
+    d = lab.gpu / run_id
+    d.mkdir(parents=True)
+    (d / "run.json").write_text(json.dumps({"schema": "run/1", "id": run_id, "status": "valid", "marker": "old"}))
+    return (d / "run.json").read_bytes()
+
+
+def assert_failed_kept(lab, run_id: str, old: bytes, *words: str) -> dict:
+    """Exactly one failed attempt, the old recording untouched, no temp dir left."""
+    assert (lab.gpu / run_id / "run.json").read_bytes() == old
+    attempts = lab.attempts()
+    assert len(attempts) == 1, attempts
+    rj = lab.run_json(attempts[0])
+    assert rj["status"] == "failed"
+    for w in words:
+        assert w in rj["reason"], rj["reason"]
+    assert not list(lab.gpu.glob(".tmp-*")) and not list(lab.gpu.glob(".old-*"))
+    return rj
+
+
+def test_healthy_run_is_recorded_with_values(lab):
+    run = base_run("t-ok", lab.model, steps=3)
+    lab.write_run(run)
+    lab.scenario(lab.lines(ml.healthy(3), delay=0.01))
+    res = lab.record("t-ok")
+    assert res.returncode == 0, res.stderr
+    d = lab.gpu / "t-ok"
+    rj = lab.run_json(d)
+    assert rj["status"] == "valid" and rj["exit_code"] == 0 and rj["steps_done"] == 3 == rj["steps_planned"]
+    assert rj["miles_commit"] == "31f1ca961a94cb860cec3b2dea34ec332bfa8f76"
+    assert rj["image_digest"] == "radixark/miles@sha256:" + "2" * 64
+    assert rj["command"][:2] == ["docker", "run"] and "--ipc=host" in rj["command"]
+    assert rj["command"][-4:] == ["--seed", "1234", "--rollout-seed", "1234"]
+    host = json.loads((d / "host.json").read_text())
+    assert host["gpu"] == "NVIDIA GB10" and host["cuda"] == "13.0"
+    steps = [json.loads(x) for x in (d / "steps.jsonl").read_text().splitlines()]
+    assert [s["step"] for s in steps] == [0, 1, 2] and all(s["seed"] == 1234 for s in steps)
+    assert steps[0]["eval_before"] == {"eval/gsm8k": 0.3, "eval/gsm8k-truncated_ratio": 0.0}
+    assert steps[2]["eval"]["eval/gsm8k"] == 0.5
+    values = json.loads((d / "values.json").read_text())
+    v = values["values"]
+    assert v["reward"] == {"value": 0.45, "unit": "", "statistic": "median", "n": 3, "steps": "0-2",
+                           "source": "rollout/raw_reward"}
+    assert v["step_time"]["value"] == 61.5 and v["step_time"]["n"] == 2 and v["step_time"]["steps"] == "1-2"
+    assert v["wake_mem"]["value"] == 6.7 and v["final_eval"]["value"] == 0.5
+    assert v["interval"]["value"] > 0
+    # --check recomputes values.json from the steps with the same pure function
+    from capture.lab.values import derive_values
+    import yaml
+    assert derive_values(yaml.safe_load((lab.runs / "t-ok.yaml").read_text()), steps) == values
+    assert "seed 1234: docker run" in (d / "log.txt").read_text().splitlines()[0]
+    assert not lab.attempts()
+    # A second recording is refused without --force, and the first one stays.
+    again = lab.record("t-ok")
+    assert again.returncode == 1 and "--force" in again.stderr
+    assert lab.run_json(d)["start"] == rj["start"]
+
+
+def test_force_replaces_only_when_the_new_one_is_valid(lab):
+    old = old_recording(lab, "t-force")
+    lab.write_run(base_run("t-force", lab.model, steps=2))
+    lab.scenario(lab.lines(ml.healthy(2)))
+    res = lab.record("t-force", extra=["--force"])
+    assert res.returncode == 0, res.stderr
+    assert (lab.gpu / "t-force" / "run.json").read_bytes() != old
+    assert lab.run_json(lab.gpu / "t-force")["status"] == "valid"
+
+
+def test_engine_dies_mid_rollout_watchdog_stops_it(lab):
+    old = old_recording(lab, "t-dead")
+    lab.write_run(base_run("t-dead", lab.model, steps=3))
+    lines = ml.healthy(3)[:3] + ml.step_lines(0)
+    lab.scenario([{"engine": "start"}, *lab.lines(lines), {"line": ml.rollout_bar()}, {"sleep": 0.5},
+                  {"engine": "kill"}, {"hang": True}])
+    res = lab.record("t-dead", extra=["--force"])
+    assert res.returncode == 1, res.stderr
+    rj = assert_failed_kept(lab, "t-dead", old, "/health_generate", "during rollout")
+    assert [e["kind"] for e in rj["events"]] == ["watchdog"]
+    assert rj["steps_done"] == 1 and rj["exit_code"] == 143
+    assert any(c.startswith("stop -t 2 miles101-t-dead") for c in lab.calls())
+
+
+def test_engine_dies_and_miles_gives_up_retrying(lab):
+    old = old_recording(lab, "t-retry")
+    lab.write_run(base_run("t-retry", lab.model, steps=3))
+    lines = ml.healthy(3)[:3] + ml.step_lines(0) + [ml.rollout_bar(), *ml.retry_lines()]
+    lab.scenario([*lab.lines(lines), {"hang": True}])
+    res = lab.record("t-retry", extra=["--force"])
+    assert res.returncode == 1
+    assert_failed_kept(lab, "t-retry", old, "Max", "60 retries", "unreachable")
+
+
+def test_hang_without_progress_is_stopped(lab):
+    old = old_recording(lab, "t-hang")
+    lab.write_run(base_run("t-hang", lab.model, steps=3))
+    lab.scenario([{"engine": "start"}, *lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
+    t0 = time.monotonic()
+    res = lab.record("t-hang", extra=["--force", "--stall-after", "1.5"])
+    assert res.returncode == 1
+    assert time.monotonic() - t0 < 15
+    rj = assert_failed_kept(lab, "t-hang", old, "no step finished", "last finished: step 0")
+    assert rj["events"][0]["kind"] == "watchdog"
+
+
+def test_overheating_pauses_then_stops(lab):
+    old = old_recording(lab, "t-hot")
+    lab.write_run(base_run("t-hot", lab.model, steps=3))
+    lab.temps.write_text("\n".join(["50", "88", "88", "70", "60", "95"]))
+    lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
+    res = lab.record("t-hot", extra=["--force", "--stall-after", "60"])
+    assert res.returncode == 1, res.stderr
+    rj = assert_failed_kept(lab, "t-hot", old, "95 °C", "stop threshold 92")
+    details = [(e["kind"], e["detail"]) for e in rj["events"]]
+    assert [k for k, _ in details] == ["heat", "heat", "heat"]
+    assert "paused" in details[0][1] and "resumed" in details[1][1]
+    calls = [c.split()[0] for c in lab.calls()]
+    assert calls.index("pause") < calls.index("unpause") < calls.index("stop")
+
+
+def test_out_of_memory_kill(lab):
+    old = old_recording(lab, "t-oom")
+    lab.write_run(base_run("t-oom", lab.model, steps=3))
+    lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"exit": 137, "oom": True}])
+    res = lab.record("t-oom", extra=["--force"])
+    assert res.returncode == 1
+    rj = assert_failed_kept(lab, "t-oom", old, "out of memory", "exit 137", "OOMKilled")
+    assert rj["exit_code"] == 137 and rj["containers"][0]["oom_killed"] is True
+    assert [e["kind"] for e in rj["events"]] == ["oom"]
+    steps = (lab.attempts()[0] / "steps.jsonl").read_text().splitlines()
+    assert len(steps) == 1  # what came before the kill is kept, as failed data
+
+
+def test_ctrl_c_stops_the_container_and_keeps_the_attempt(lab):
+    old = old_recording(lab, "t-int")
+    lab.write_run(base_run("t-int", lab.model, steps=3))
+    lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
+    proc = lab.popen("t-int", extra=["--force", "--stall-after", "60"])
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        logs = list(lab.gpu.glob(".tmp-t-int-*/log.txt"))
+        if logs and "train_metric_utils.py:56" in logs[0].read_text():
+            break
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        raise AssertionError("the recorder never wrote a step")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    rj = assert_failed_kept(lab, "t-int", old, "interrupted (Ctrl-C)")
+    assert rj["events"][0]["kind"] == "interrupt"
+    assert any(c.startswith("stop ") for c in lab.calls())
+
+
+def test_full_disk_while_writing(lab, tmp_path):
+    import subprocess
+
+    small = tmp_path / "small"
+    small.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", str(small)],
+                      capture_output=True).returncode != 0:
+        import pytest
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        lab.gpu = small
+        lab.gpu.mkdir(exist_ok=True)
+        old = old_recording(lab, "t-full")
+        lab.write_run(base_run("t-full", lab.model, steps=3))
+        filler = ml.step_lines(0) + ["x" * 1000] * 400 + [{"hang": True}]
+        lab.scenario([{"line": x} if isinstance(x, str) else x for x in filler])
+        res = lab.record("t-full", extra=["--force", "--stall-after", "60"])
+        assert res.returncode == 1, res.stderr
+        rj = assert_failed_kept(lab, "t-full", old, "disk full")
+        assert rj["events"][0]["kind"] == "disk"
+    finally:
+        subprocess.run(["umount", str(small)], check=False)
+
+
+def test_unknown_flag_is_refused_before_anything_starts(lab):
+    run = base_run("t-bad", lab.model)
+    run["args"][2] = "--colocat"
+    lab.write_run(run)
+    res = lab.record("t-bad")
+    assert res.returncode == 2
+    assert "args[2] '--colocat': Miles has no such flag; nearest: --colocate" in res.stderr
+    assert "t-bad.yaml" in res.stderr
+    assert lab.calls() == [] and not any(lab.gpu.iterdir())
+
+
+def test_dry_run_prints_the_command_and_starts_nothing(lab):
+    lab.write_run(base_run("t-dry", lab.model))
+    res = lab.record("t-dry", extra=["--dry-run"])
+    assert res.returncode == 0, res.stderr
+    cmd = [ln for ln in res.stdout.splitlines() if ln.startswith("docker run")]
+    assert len(cmd) == 1
+    assert "--gpus all --ipc=host --shm-size=32g --ulimit memlock=-1 --ulimit stack=67108864 --network=host" in cmd[0]
+    assert f"-v {lab.model}:/root/models/test" in cmd[0]
+    assert cmd[0].endswith("--seed 1234 --rollout-seed 1234")
+    assert lab.calls() == []
+
+
+def test_preflight_failure_says_what_to_do(lab):
+    run = base_run("t-pre", lab.model)
+    run["image"] = "radixark/miles:missing"
+    run["mounts"].append({"host": str(lab.tmp / "nowhere"), "container": "/root/data"})
+    lab.write_run(run)
+    res = lab.record("t-pre")
+    assert res.returncode == 1
+    assert "docker pull radixark/miles:missing" in res.stderr
+    assert "nowhere does not exist" in res.stderr
+    assert not lab.attempts() and not (lab.gpu / "t-pre").exists()
+    assert not any(c.startswith("run ") for c in lab.calls())
+
+
+def test_multi_seed_rows_carry_their_seed_and_spread(lab):
+    run = base_run("t-seeds", lab.model, steps=2)
+    run["seeds"] = [1, 2]
+    lab.write_run(run)
+    lab.scenario(lab.lines(ml.healthy(2)))
+    res = lab.record("t-seeds")
+    assert res.returncode == 0, res.stderr
+    d = lab.gpu / "t-seeds"
+    rows = [json.loads(x) for x in (d / "steps.jsonl").read_text().splitlines()]
+    assert [(r["seed"], r["step"]) for r in rows] == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    v = json.loads((d / "values.json").read_text())["values"]["reward"]
+    assert v["seeds"] == [1, 2] and v["seed_spread"] == 0 and v["seed_std"] == 0 and v["n"] == 4
+    rj = lab.run_json(d)
+    assert [c["command"][-4:] for c in rj["containers"]] == [["--seed", "1", "--rollout-seed", "1"],
+                                                             ["--seed", "2", "--rollout-seed", "2"]]
+    assert rj["steps_planned"] == 4 == rj["steps_done"]
+
+
+def test_short_run_is_not_valid(lab):
+    lab.write_run(base_run("t-short", lab.model, steps=3))
+    lab.scenario(lab.lines(ml.healthy(2)))
+    res = lab.record("t-short")
+    assert res.returncode == 1
+    assert not (lab.gpu / "t-short").exists()
+    assert "finished 2 of 3 steps" in lab.run_json(lab.attempts()[0])["reason"]
