@@ -183,7 +183,7 @@ def check_pages(root: Path, report: Report) -> int:
     refs = scan_pages(root, files)
     for ref in refs:
         where = f"{ref.file}:{ref.line}"
-        if ref.kind == "flag" and not capture.flag(ref.key):
+        if ref.kind in ("flag", "default") and not capture.flag(ref.key):
             report.fail(f"{where}: Miles has no flag {ref.key!r}.{suggest(ref.key, capture.flag_names)}")
         elif ref.kind == "metric" and capture.metric(ref.key) is None:
             report.fail(f"{where}: Miles logs no metric {ref.key!r}.{suggest(ref.key, sorted(capture.metrics))}")

@@ -124,3 +124,18 @@ def test_unchanged_rewrite_rereads_nothing(book_copy: Path) -> None:
     facts = book_copy / "capture" / "facts.json"
     facts.write_text(json.dumps(json.loads(facts.read_text()), indent=4))  # same content, new bytes and mtime
     assert reread(build(book_copy)) == []
+
+
+def test_flag_documented_on_two_pages_warns(book_copy: Path) -> None:
+    add_page(book_copy, "```{flag} --colocate\nAgain.\n```")
+    warnings = build(book_copy).warnings
+    assert ("sections/1-2-empty.md: WARNING: the flag --colocate is documented here and in sections/1-1-first. "
+            "Fix: keep the block in the section that teaches the flag") in warnings
+
+
+def test_default_role(book_copy: Path) -> None:
+    add_page(book_copy, "Defaults: {default}`--colocate`, and {default}`--sglang-mem-fraction-static`.")
+    built = build(book_copy)
+    assert "no extracted default for '--sglang-mem-fraction-static'" in built.warnings
+    assert '<code class="m101-default docutils literal notranslate"><span class="pre">false</span></code>' in \
+        built.html("sections/1-2-empty")

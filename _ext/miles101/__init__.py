@@ -62,6 +62,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", chrome.add_toctrees)
     app.connect("env-get-outdated", deps.stale_docs)
     app.connect("env-get-updated", deps.rewritten_docs)
+    app.connect("env-check-consistency", deps.check_consistency)
     app.connect("build-finished", deps.fail_on_problems)
     app.connect("build-finished", assets.write_index)
 

@@ -146,6 +146,9 @@ class Capture:
         """Content hash of what `kind:key` resolves to now ('missing' when it does not resolve)."""
         if kind == "flag":
             rec: Any = self.flag(key)
+        elif kind == "default":
+            flag = self.flag(key)
+            rec = None if flag is None else [[r.get("default"), r.get("default_kind")] for r in flag]
         elif kind == "metric":
             rec = self.metric(key)
         elif kind == "src":

@@ -35,6 +35,15 @@ def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return generated_docs(app, env)
 
 
+def check_consistency(app: Sphinx, env: BuildEnvironment) -> None:
+    """A flag is documented in one section only; a second block is a warning on the second page."""
+    from .messages import warn
+
+    for name, first, other in domain_of(env).duplicate_flags():
+        warn("duplicate", f"the flag {name} is documented here and in {first}.", location=(other, None),
+             fix="keep the block in the section that teaches the flag; use {flag} inline in the other.")
+
+
 def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
     """Unresolved references fail the build even without -W (and even on an incremental build)."""
     if exception is not None:

@@ -68,6 +68,17 @@ class ManualDomain(Domain):
                 found.setdefault(name, (docname, anchor))
         return found
 
+    def duplicate_flags(self) -> list[tuple[str, str, str]]:
+        """(flag, first page, other page) for every flag documented on more than one page."""
+        first: dict[str, str] = {}
+        twice = []
+        for docname in sorted(self.data["docs"]):
+            for name in self.data["docs"][docname]["flags"]:
+                if name in first:
+                    twice.append((name, first[name], docname))
+                first.setdefault(name, docname)
+        return twice
+
     def figures(self) -> Iterator[tuple[str, dict]]:
         for docname, rec in self.data["docs"].items():
             for fig_id, fig in rec["figures"].items():

@@ -6,6 +6,7 @@ Each role resolves while the page is read, records the content hash of what it c
 """
 from __future__ import annotations
 
+import json
 import re
 
 from docutils import nodes
@@ -55,6 +56,27 @@ class FlagRole(ManualRole):
                            refdoc=self.env.docname, refexplicit=True, m101_canonical=canonical)
         domain_of(self.env).note_cite(self.env.docname, "flag", canonical)
         return [ref], []
+
+
+class DefaultRole(ManualRole):
+    """`{default}` --name: the flag's extracted default, as code (so prose never types it)."""
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        name = self.text.strip()
+        capture = capture_of(self.env)
+        self.note("default", name)
+        records = capture.flag(name)
+        if not records or records[0].get("passthrough"):
+            return self.problem("unknown_flag", f"no extracted default for {name!r}.{suggest(name, capture.flag_names)}",
+                                "name a Miles flag from capture/miles/flags.json.")
+        defaults = {json.dumps(r.get("default")) for r in records if r.get("default_kind") != "computed"}
+        if len(defaults) != 1 or records[0].get("default_kind") == "computed":
+            return self.problem("bad_reference", f"{name} has no single static default "
+                                f"({', '.join(sorted(defaults)) or 'computed at run time'}).",
+                                "describe the default in words, or cite the flag block.")
+        value = records[0].get("default")
+        text = json.dumps(value) if not isinstance(value, str) else value
+        return [nodes.literal(self.rawtext, text, classes=["m101-default"])], []
 
 
 class MetricRole(ManualRole):
@@ -186,6 +208,6 @@ class FactRole(ValueRole):
 
 
 ROLES = {
-    "flag": FlagRole(), "metric": MetricRole(), "src": SrcRole(), "issue": IssueRole(),
+    "flag": FlagRole(), "default": DefaultRole(), "metric": MetricRole(), "src": SrcRole(), "issue": IssueRole(),
     "measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(),
 }
