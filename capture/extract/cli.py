@@ -12,8 +12,10 @@ from pathlib import Path
 from . import EXTRACTOR_VERSION
 from .files import extract_files
 from .flags import extract_flags
+from .megatron import megatron_family, parse_args_site
 from .metrics import extract_metrics
 from .models import extract_models
+from .pymodules import Modules
 from .source import Source, SourceError, open_source, read_image
 from .writeout import write_json
 
@@ -30,14 +32,43 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--miles-src", default=os.environ.get("MILES_SRC"), help="checkout or git dir")
     parser.add_argument("--commit", default=None, help="revision to read (default HEAD)")
     parser.add_argument("--image", default=None, help="read /root/miles from this docker image instead")
+    parser.add_argument("--megatron-src", default=os.environ.get("MEGATRON_SRC"),
+                        help="Megatron-LM checkout or git dir (the image's MEGATRON_REPO/BRANCH) for its flags")
     parser.add_argument("--out", default=str(CAPTURE), help="capture directory to write (default capture/)")
     return parser
 
 
-def documents(source: Source) -> dict[str, dict]:
+def dockerfile_arg(source: Source, name: str) -> str | None:
+    """``ARG NAME=value`` in Miles's docker/Dockerfile."""
+    for line in (source.text("docker/Dockerfile") or "").splitlines():
+        if line.strip().startswith(f"ARG {name}="):
+            return line.split("=", 1)[1].strip().strip('"') or None
+    return None
+
+
+def add_megatron(flags: dict, source: Source, megatron: Source | None, previous: Path) -> str:
+    """Add the Megatron family: read from Megatron's source, else kept from the previous flags.json."""
+    if megatron is not None:
+        repo = f"{dockerfile_arg(source, 'MEGATRON_REPO')}@{dockerfile_arg(source, 'MEGATRON_BRANCH')}"
+        names = {n for r in flags["flags"] for n in [r["name"], *r["aliases"]]}
+        flags["families"].append(megatron_family(megatron, names, repo, parse_args_site(Modules(source))))
+        return f"megatron: read {repo} at {megatron.commit[:9]}"
+    try:
+        old = json.loads(previous.read_text(encoding="utf-8"))["families"]
+    except (OSError, ValueError, KeyError):
+        return "megatron: no --megatron-src and no previous flags.json: family left out"
+    kept = [f for f in old if f.get("kind") == "megatron"]
+    flags["families"] += kept
+    return "megatron: no --megatron-src, family kept from the previous flags.json" if kept else \
+        "megatron: no --megatron-src and none before: family left out"
+
+
+def documents(source: Source, megatron: Source | None = None, previous: Path | None = None) -> dict[str, dict]:
     """The four extraction documents, by file name under miles/."""
     prov = source.provenance(EXTRACTOR_VERSION)
     flags = extract_flags(source)
+    print(add_megatron(flags, source, megatron, previous or Path("/nonexistent")))
+    flags["families"].sort(key=lambda f: (f["prefix"] or "", f["file"], f["line"]))
     return {
         "flags.json": {"schema": "miles-flags/1", "provenance": prov, **flags},
         "metrics.json": {"schema": "miles-metrics/1", "provenance": prov, "metrics": extract_metrics(source)},
@@ -55,7 +86,9 @@ def summary(docs: dict[str, dict], seconds: float) -> str:
     lines = [f"Miles {prov['commit'][:9]} ({prov['commit_date']}, read from {prov['read_from']})",
              f"flags: {len(flags)} records, {len({r['name'] for r in flags})} names"]
     lines += [f"  {n:4d}  {path}" for path, n in sorted(by_file.items())]
-    lines.append(f"families: {', '.join(f['prefix'] for f in docs['flags.json']['families'])}")
+    lines.append("families: " + ", ".join(
+        f"{f['prefix']} ({f['kind']}, {'?' if f['members'] is None else len(f['members'])} members)"
+        for f in docs['flags.json']['families']))
     lines.append(f"metric keys: {sum(metrics.values())} ({metrics['literal']} literal, {metrics['pattern']} patterns)")
     lines.append(f"models: {len(docs['models.json']['models'])}")
     lines.append(f"files: {len(docs['files.json']['files'])}")
@@ -75,10 +108,11 @@ def main(argv: list[str]) -> int:
         else:
             print(NO_SOURCE, file=sys.stderr)
             return 2
+        megatron = open_source(args.megatron_src) if args.megatron_src else None
     except SourceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    docs = documents(source)
+    docs = documents(source, megatron, Path(args.out) / "miles" / "flags.json")
     print(summary(docs, time.monotonic() - start))
 
     from capture.derive import derive_all
