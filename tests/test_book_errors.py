@@ -5,9 +5,24 @@ import json
 from pathlib import Path
 
 import pytest
-from sphinx.errors import ConfigError
 
 from conftest import build
+
+
+def fatal(root: Path) -> str:
+    """Build a book that cannot be read: it must stop with exit 2 and say why."""
+    from io import StringIO
+
+    from sphinx.testing.util import SphinxTestApp
+
+    from conftest import ROOT
+
+    warning = StringIO()
+    with pytest.raises(SystemExit) as stop:
+        SphinxTestApp("html", srcdir=root, builddir=root / "_build", status=StringIO(), warning=warning,
+                      confoverrides={"m101_mermaid_root": str(ROOT)})
+    assert stop.value.code == 2
+    return warning.getvalue()
 
 
 def edit_book(root: Path, change) -> None:
@@ -19,24 +34,19 @@ def edit_book(root: Path, change) -> None:
 def test_malformed_json_names_line_and_column(book_copy: Path) -> None:
     text = (book_copy / "manual.json").read_text().replace('"title": "Test Book",', '"title": "Test Book"', 1)
     (book_copy / "manual.json").write_text(text)
-    with pytest.raises(ConfigError) as err:
-        build(book_copy)
-    assert "manual.json: line 4, column 3: invalid JSON: Expecting ',' delimiter." in str(err.value)
-    assert "Fix: fix the JSON syntax there" in str(err.value)
+    text = fatal(book_copy)
+    assert "manual.json:4:3: ERROR: invalid JSON: Expecting ',' delimiter. Fix: fix the JSON syntax" in text
 
 
 def test_missing_required_key_names_json_path(book_copy: Path) -> None:
     edit_book(book_copy, lambda b: b["parts"][1].pop("thesis"))
-    with pytest.raises(ConfigError) as err:
-        build(book_copy)
-    assert "manual.json: $.parts[1]: missing required key 'thesis'. Fix: add 'thesis' to the object at $.parts[1]." in str(err.value)
+    assert ("manual.json:$.parts[1]: ERROR: missing required key 'thesis'. Fix: add 'thesis' to the object at "
+            "$.parts[1]. [manual.book]") in fatal(book_copy)
 
 
 def test_wrong_type(book_copy: Path) -> None:
     edit_book(book_copy, lambda b: b["parts"][0].update(number="1"))
-    with pytest.raises(ConfigError) as err:
-        build(book_copy)
-    assert 'manual.json: $.parts[0].number: expected a value of type integer, found "1".' in str(err.value)
+    assert 'manual.json:$.parts[0].number: ERROR: expected a value of type integer, found "1".' in fatal(book_copy)
 
 
 def test_unknown_accent(book_copy: Path) -> None:
@@ -68,3 +78,19 @@ def test_unlisted_page(book_copy: Path) -> None:
     assert ("sections/9-9-stray.md:1: WARNING: this page is not listed in manual.json. Fix: add it to a "
             "part's sections in manual.json, or delete it. [manual.unlisted_page]") in built.warnings
     assert "isn't included in any toctree" not in built.warnings  # one clear warning, not two
+
+
+def test_cli_reports_without_a_traceback(book_copy: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    (book_copy / "manual.json").write_text("{\n  \"id\": \n}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "_ext")}
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(book_copy),
+                           str(book_copy / "_build")], capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "manual.json:3:1: ERROR: invalid JSON: Expecting value." in done.stderr

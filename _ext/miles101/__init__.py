@@ -13,10 +13,8 @@ __version__ = "1.0.0"
 
 def load_book_into_config(app: Sphinx, config: Config) -> None:
     """Validate manual.json, set the root page, and key the environment on the book's digest."""
-    from sphinx.errors import ConfigError
-
     from .book import load_book
-    from .messages import warn
+    from .messages import logger, warn
     from .state import set_book
 
     book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir))
@@ -24,7 +22,10 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
         if not p.fatal:
             warn(p.subtype, p.message, location=p.location, fix=p.fix)
     if book is None:
-        raise ConfigError("manual.json cannot be read as the book:\n" + "\n".join(f"  {p}" for p in problems))
+        # A book that cannot be read stops the build with the problems alone: no traceback, exit 2.
+        for p in problems:
+            logger.error(f"{p.message} Fix: {p.fix}", type="manual", subtype=p.subtype, location=p.location)
+        raise SystemExit(2)
     set_book(Path(app.srcdir), book)
     config.root_doc = book.root_doc
     config.m101_book_digest = book.digest

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -33,7 +34,10 @@ class BookProblem:
     @property
     def location(self) -> str:
         """`file:place` as Sphinx prints it before a warning: `manual.json:$.parts[1].accent`."""
-        return f"{self.file}:{self.where.removeprefix('line ')}"
+        m = re.fullmatch(r"line (\d+)(?:, column (\d+))?", self.where)
+        if m:
+            return f"{self.file}:{m[1]}" + (f":{m[2]}" if m[2] else "")
+        return f"{self.file}:{self.where}"
 
     def __str__(self) -> str:
         return f"{self.file}: {self.where}: {self.message} Fix: {self.fix}"
