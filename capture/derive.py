@@ -165,6 +165,23 @@ def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict
     return out
 
 
+def bytes_per_param_values() -> dict[str, dict]:
+    """The per-parameter byte counts above, citable on their own (`{computed}`bytes_per_param.trainer_state``)."""
+    sites = "miles/backends/fsdp_utils/arguments.py:39, adaptations/precision.py:40,70, actor.py:178"
+    return {
+        "bytes_per_param.trainer_state": _value(
+            TRAINER_BYTES_PER_PARAM, "bytes", "TRAINER_BYTES_PER_PARAM",
+            {"master_weights": MASTER_WEIGHT_BYTES, "gradients": GRADIENT_BYTES, "adam_moments": ADAM_MOMENT_BYTES,
+             "sites": sites},
+            "Bytes the FSDP trainer holds per parameter: fp32 master, fp32 gradient, two fp32 AdamW moments"),
+        "bytes_per_param.master_weights": _value(
+            MASTER_WEIGHT_BYTES, "bytes", "MASTER_WEIGHT_BYTES", {"sites": sites},
+            "Bytes per parameter of the FSDP trainer's fp32 master weights"),
+        "bytes_per_param.bf16": _value(
+            BF16_BYTES, "bytes", "BF16_BYTES", {}, "Bytes per parameter of bf16 weights (checkpoint, SGLang, update)"),
+    }
+
+
 def derive_all(models: dict, flags: dict) -> dict:
     """computed.json from models.json and flags.json (deterministic: same inputs, same output)."""
     buffer_bytes, buffer_site = _buffer_default(flags)
@@ -176,6 +193,7 @@ def derive_all(models: dict, flags: dict) -> dict:
             skipped[m["name"]] = reason
             continue
         values.update(derive_model(m, buffer_bytes, buffer_site))
+    values.update(bytes_per_param_values())
     return {
         "schema": SCHEMA,
         "provenance": dict(models["provenance"]),
