@@ -177,6 +177,12 @@ def bytes_per_param_values() -> dict[str, dict]:
         "bytes_per_param.master_weights": _value(
             MASTER_WEIGHT_BYTES, "bytes", "MASTER_WEIGHT_BYTES", {"sites": sites},
             "Bytes per parameter of the FSDP trainer's fp32 master weights"),
+        "bytes_per_param.gradients": _value(
+            GRADIENT_BYTES, "bytes", "GRADIENT_BYTES", {"sites": sites},
+            "Bytes per parameter of the FSDP trainer's fp32 gradients"),
+        "bytes_per_param.adam_moments": _value(
+            ADAM_MOMENT_BYTES, "bytes", "ADAM_MOMENT_BYTES", {"sites": sites},
+            "Bytes per parameter of AdamW's two fp32 moments"),
         "bytes_per_param.bf16": _value(
             BF16_BYTES, "bytes", "BF16_BYTES", {}, "Bytes per parameter of bf16 weights (checkpoint, SGLang, update)"),
     }
