@@ -1,0 +1,51 @@
+"""The pages keep the manual's promises as text: no quantity typed by hand, no colour literal."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+PAGES = sorted((ROOT / "sections").glob("*.md")) + [ROOT / "front.md"]
+UNITS = r"(?:GB|GiB|MB|MiB|TB|KB|KiB|ms|s|sec|seconds|minutes|hours|%|tok/s|tokens/s|W|°C|GHz|TFLOPS|bytes)"
+QUANTITY = re.compile(r"(?<![\w.`/#-])\d[\d,]*(?:\.\d+)?\s?" + UNITS + r"(?![\w/])")
+FENCE = re.compile(r"(?ms)^(`{3,}|:{3,})(?P<head>[^\n]*)\n.*?^\1\s*$")
+COLOUR = re.compile(r"(?<![\w/])#[0-9a-fA-F]{6}\b|\b(?:rgb|hsl)a?\(")
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """Lines of prose: code and diagram fences blanked, roles and inline code removed."""
+    def blank(m: re.Match) -> str:
+        head = m["head"]
+        if head.startswith("{flag}"):  # a flag block's text is prose
+            return m.group(0)
+        return "\n" * m.group(0).count("\n")
+
+    text = FENCE.sub(blank, text)
+    out = []
+    for i, line in enumerate(text.splitlines(), 1):
+        line = re.sub(r"\{[a-z-]+\}`[^`]*`", "", line)
+        line = re.sub(r"`[^`]*`", "", line)
+        line = re.sub(r"\]\([^)]*\)", "]", line)
+        out.append((i, line))
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_no_quantity_typed_by_hand(page: Path) -> None:
+    found = [f"{page.name}:{i}: {m.group(0)!r}" for i, line in prose_lines(page.read_text(encoding="utf-8"))
+             for m in QUANTITY.finditer(line)]
+    assert not found, "quantities belong in {measured}, {computed} or {fact}: " + "; ".join(found)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_no_colour_literal(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    assert not COLOUR.search(text), "colour nodes by meaning with the palette classes (AUTHORING.md)"
+
+
+def test_the_lint_catches_a_typed_quantity() -> None:
+    lines = dict(prose_lines("A step takes 12.5 s.\n\n```text\n40 GB in code is fine\n```\n{fact}`x` is 9 GB.\n"))
+    assert QUANTITY.search(lines[1]) and not QUANTITY.search(lines[3]) and QUANTITY.search(lines[6])
