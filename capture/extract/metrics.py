@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -32,14 +33,18 @@ class Found:
     regex: str | None
     file: str
     line: int
+    note: str | None = None
 
     def record(self) -> dict:
-        return {"key": self.key, "kind": self.kind, "regex": self.regex, "file": self.file, "line": self.line,
-                "prefix": self.key.split("/", 1)[0]}
+        out = {"key": self.key, "kind": self.kind, "regex": self.regex, "file": self.file, "line": self.line,
+               "prefix": self.key.split("/", 1)[0]}
+        return out | ({"note": self.note} if self.note else {})
 
 
-def _fstring(node: ast.JoinedStr, consts: dict[str, str]) -> tuple[str, str | None]:
-    """(display key with <field> holes, anchored regex or None when fully constant)."""
+def _fstring(node: ast.JoinedStr, consts: dict[str, str], empty: frozenset = frozenset()) -> tuple[str, str | None]:
+    """(display key with <field> holes, anchored regex or None when fully constant).
+
+    A hole matches ``.+``, or ``.*`` when its name is in ``empty`` (it can be the empty string)."""
     shown, regex, holes = [], [], False
     for part in node.values:
         if isinstance(part, ast.Constant):
@@ -53,8 +58,11 @@ def _fstring(node: ast.JoinedStr, consts: dict[str, str]) -> tuple[str, str | No
             continue
         label = name or ast.unparse(part.value)
         shown.append(f"<{label}>")
-        if not (regex and regex[-1] == ".+"):
-            regex.append(".+")
+        hole = ".*" if name in empty else ".+"
+        if regex and regex[-1] in (".+", ".*"):
+            regex[-1] = ".+" if ".+" in (hole, regex[-1]) else ".*"
+        else:
+            regex.append(hole)
         holes = True
     return "".join(shown), ("^" + "".join(regex) + "$") if holes else None
 
@@ -97,6 +105,70 @@ def _timer_names(trees: dict[str, ast.Module]) -> list[tuple[str, str, int]]:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if any(isinstance(d, ast.Name) and d.id == "timer" for d in node.decorator_list):
                     out.append((node.name, path, node.lineno))
+    return out
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _owners(fn: ast.AST) -> dict[int, ast.AST]:
+    """id(node) -> the innermost def (``fn`` or one nested in it) that contains the node."""
+    owner: dict[int, ast.AST] = {}
+    for scope in [fn] + [d for d in ast.walk(fn) if isinstance(d, _DEFS) and d is not fn]:
+        for node in ast.walk(scope):
+            owner[id(node)] = scope
+    return owner
+
+
+def _param_values(fn: ast.AST) -> tuple[dict[tuple[int, str], list[str]], set[tuple[int, str]]]:
+    """String values the parameters of defs nested in ``fn`` take, from the calls ``fn`` makes to them.
+
+    Returns ((id(def), param) -> values, when every call passes a string literal or leaves the string
+    default), and the (id(def), param) pairs left unresolved whose default is ``""`` (they can be empty)."""
+    values: dict[tuple[int, str], list[str]] = {}
+    empty: set[tuple[int, str]] = set()
+    calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
+    for d in ast.walk(fn):
+        if not isinstance(d, _DEFS) or d is fn:
+            continue
+        sites = [c for c in calls if c.func.id == d.name]
+        params = [a.arg for a in d.args.posonlyargs + d.args.args]
+        defaults = dict(zip(params[len(params) - len(d.args.defaults):], d.args.defaults))
+        defaults |= {a.arg: v for a, v in zip(d.args.kwonlyargs, d.args.kw_defaults) if v is not None}
+        for i, param in enumerate(params + [a.arg for a in d.args.kwonlyargs]):
+            got: set[str] = set()
+            for call in sites:
+                node = next((kw.value for kw in call.keywords if kw.arg == param), None)
+                if node is None and i < len(params) and i < len(call.args):
+                    node = call.args[i]
+                node = defaults.get(param) if node is None else node
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    got.add(node.value)
+                else:
+                    got = set()
+                    break
+            default = defaults.get(param)
+            if sites and got:
+                values[(id(d), param)] = sorted(got)
+            elif isinstance(default, ast.Constant) and default.value == "":
+                empty.add((id(d), param))
+    return values, empty
+
+
+def _keys_in(node: ast.AST, consts: dict[str, str], owner: ast.AST | None = None,
+             params: tuple[dict, set] = ({}, set())) -> list[tuple[str, str | None]]:
+    """The keys one key expression stands for: an f-string hole bound to a parameter of ``owner``
+    expands to each value the parameter takes (see ``_param_values``)."""
+    if not isinstance(node, ast.JoinedStr):
+        got = _key_from(node, consts)
+        return [got] if got else []
+    values, empty = params
+    names = sorted({dotted(p.value) for p in node.values if isinstance(p, ast.FormattedValue)} - {None} - set(consts))
+    bound = [n for n in names if (id(owner), n) in values]
+    maybe_empty = frozenset(n for n in names if (id(owner), n) in empty)
+    out = []
+    for combo in itertools.product(*(values[(id(owner), n)] for n in bound)):
+        out.append(_fstring(node, {**consts, **dict(zip(bound, combo))}, maybe_empty))
     return out
 
 
@@ -194,11 +266,11 @@ class MetricScanner:
             return None
         fpath, fn = target
         local = _local_strings(fn)
+        owners, params = _owners(fn), _param_values(fn)
         out: list[tuple] = []
         for key_node, line in _dict_keys(fn):
-            got = _key_from(key_node, local)
-            if got is not None:
-                out.append((got[0], got[1], fpath, line))
+            for shown, regex in _keys_in(key_node, local, owners.get(id(key_node)), params):
+                out.append((shown, regex, fpath, line))
         for sub in ast.walk(fn):
             merged: list[ast.AST] = []
             if isinstance(sub, ast.AugAssign) and isinstance(sub.op, ast.BitOr):

@@ -1,6 +1,7 @@
 """Metric keys: literals, f-string patterns, prefix expansion through helpers, timer names."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import capture.extract.metrics as metrics_mod
@@ -39,3 +40,17 @@ def test_paths_and_bare_prefixes_are_not_keys(monkeypatch):
     assert not [k for k in found if k.endswith(".pt") or k.endswith("/")]
     assert "perf/<key>_time" not in found  # replaced by the timer names
     assert list(found) == sorted(found)
+
+
+def test_fstring_hole_bound_to_call_site_values(monkeypatch):
+    found = keys(monkeypatch)
+    # key="" (the default) and key="effective_" at the two call sites: literal keys, the empty one included
+    for key in ["perf/tokens_per_sec", "perf/effective_tokens_per_sec", "perf/longest_sample",
+                "perf/longest_effective_sample"]:
+        assert found[key]["kind"] == "literal", key
+        assert found[key]["file"] == "miles/perf_fixture.py"
+    assert not [k for k in found if "<key>tokens" in k]
+    # a call site passes a runtime value, and the default is "": the hole may be empty
+    free = found["perf/<tag>free_rate"]
+    assert (free["kind"], free["regex"]) == ("pattern", "^perf/.*free_rate$")
+    assert re.fullmatch(free["regex"], "perf/free_rate")
