@@ -24,6 +24,9 @@ _KEY = re.compile(r"^(%s)/[A-Za-z0-9_@.\-/:]*[A-Za-z0-9_@)\]-]$" % "|".join(PREF
 _PREFIX_ONLY = re.compile(r"^(%s)/([A-Za-z0-9_@.\-/]*/)?$" % "|".join(PREFIXES))
 _NOT_A_KEY = re.compile(r"\.(pt|pth|json|jsonl|yaml|yml|txt|pkl|safetensors|bin|log)$|\*")
 TIMER_RULE = ("miles/utils/train_metric_utils.py", "perf/", "_time")
+# The rollout batch the trainer logs key by key: the function that builds it and the dict it returns.
+BATCH_RULE = ("miles/ray/rollout/train_data_conversion.py", "convert_samples_to_train_data", "train_data")
+BATCH_TYPE = "RolloutBatch"
 
 
 @dataclass
@@ -180,6 +183,88 @@ def _key_from(node: ast.AST, consts: dict[str, str]) -> tuple[str, str | None] |
     return None
 
 
+def _prefix_param(fn: ast.AST) -> str | None:
+    """The parameter P of a function that builds ``{f"{P}/{key}": ... for key, ... in ...}``."""
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.DictComp) and isinstance(node.key, ast.JoinedStr):
+            parts = node.key.values
+            if (len(parts) == 3 and isinstance(parts[0], ast.FormattedValue) and isinstance(parts[0].value, ast.Name)
+                    and parts[0].value.id in params and isinstance(parts[1], ast.Constant) and parts[1].value == "/"):
+                return parts[0].value.id
+    return None
+
+
+def _arg_value(fn: ast.AST, call: ast.Call, param: str) -> str | None:
+    """The string literal a call passes for one parameter (by keyword or position)."""
+    node = next((kw.value for kw in call.keywords if kw.arg == param), None)
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if node is None and param in params and params.index(param) < len(call.args):
+        node = call.args[params.index(param)]
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _binds_dict(fn: ast.AST, name: str) -> bool:
+    """``name = {...}`` somewhere in the function."""
+    return any(isinstance(n, ast.Assign) and isinstance(n.value, ast.Dict)
+               and any(isinstance(t, ast.Name) and t.id == name for t in n.targets) for n in ast.walk(fn))
+
+
+def _named_dict_keys(fn: ast.AST, name: str) -> list[tuple[ast.AST, int]]:
+    """Key expressions put into the dict ``name``: ``name[k] = ...`` and ``name = {k: ...}``."""
+    out = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
+                out.append((target.slice, node.lineno))
+            elif isinstance(target, ast.Name) and target.id == name and isinstance(node.value, ast.Dict):
+                out += [(k, k.lineno) for k in node.value.keys if k is not None]
+    return out
+
+
+def _annotation(fn: ast.AST, param: str) -> str | None:
+    """The plain name a parameter is annotated with."""
+    for arg in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
+        if arg.arg == param and arg.annotation is not None:
+            return dotted(arg.annotation)
+    return None
+
+
+def _loop_over(fn: ast.AST, key_node: ast.AST) -> tuple[ast.For, str] | None:
+    """(loop, iterated name) when ``key_node`` is the key variable of ``for key, v in name.items()``."""
+    if not isinstance(key_node, ast.Name):
+        return None
+    for loop in ast.walk(fn):
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call):
+            continue
+        func = loop.iter.func
+        target = loop.target.elts[0] if isinstance(loop.target, ast.Tuple) else loop.target
+        if (isinstance(func, ast.Attribute) and func.attr in ("items", "keys") and isinstance(func.value, ast.Name)
+                and isinstance(target, ast.Name) and target.id == key_node.id
+                and any(n is key_node for n in ast.walk(loop))):
+            return loop, func.value.id
+    return None
+
+
+def _loop_key_lists(loop: ast.For) -> tuple[set[str], list[tuple[str, int]]]:
+    """Keys a loop skips (``if key in [...]: continue``) and keys it handles (other ``key in [...]`` tests)."""
+    skipped: set[str] = set()
+    handled: list[tuple[str, int]] = []
+    for node in ast.walk(loop):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+                and isinstance(node.test.ops[0], ast.In) and isinstance(node.test.comparators[0], ast.List)):
+            continue
+        names = [(e.value, e.lineno) for e in node.test.comparators[0].elts
+                 if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if len(node.body) == 1 and isinstance(node.body[0], ast.Continue):
+            skipped |= {n for n, _ in names}
+        else:
+            handled += names
+    return skipped, handled
+
+
 class MetricScanner:
     """Collects literal keys and patterns over a set of parsed modules."""
 
@@ -188,16 +273,17 @@ class MetricScanner:
         self.modules = modules
         self.found: list[Found] = []
 
-    def add(self, key: str, regex: str | None, path: str, line: int) -> None:
+    def add(self, key: str, regex: str | None, path: str, line: int, note: str | None = None) -> None:
         if _NOT_A_KEY.search(key):
             return
         if regex is None and not _KEY.match(key):
             return
-        self.found.append(Found(key, "pattern" if regex else "literal", regex, path, line))
+        self.found.append(Found(key, "pattern" if regex else "literal", regex, path, line, note))
 
     def scan(self) -> list[dict]:
         for path, tree in self.trees.items():
             self._scan_module(path, tree)
+            self._scan_prefix_helpers(path, tree)
         self._expand_timers()
         best: dict[str, Found] = {}
         for item in sorted(self.found, key=lambda f: (f.key, f.file, f.line)):
@@ -225,6 +311,72 @@ class MetricScanner:
                             self.add(shown, regex, path, node.lineno)
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str) and scope is tree:
                     self.add(node.value, None, path, node.lineno)
+
+    # ---- helpers that prefix a caller's dict: gather_log_data("rollout", args, id, log_dict) ----------
+    def _scan_prefix_helpers(self, path: str, tree: ast.Module) -> None:
+        """``helper("<prefix>", ..., d)`` where the helper logs ``f"{param}/{key}"`` over a dict: the prefix
+        plus every key the caller puts in ``d`` (``d["k"] = ...``, ``d = {"k": ...}``)."""
+        for fn in [n for n in ast.walk(tree) if isinstance(n, _DEFS)]:
+            owners = _owners(fn)
+            for call in ast.walk(fn):
+                if not isinstance(call, ast.Call) or owners.get(id(call)) is not fn:
+                    continue
+                target = self._resolve(path, call)
+                param = _prefix_param(target[1]) if target else None
+                if param is None:
+                    continue
+                prefix = _arg_value(target[1], call, param)
+                if prefix not in PREFIXES:
+                    continue
+                for arg in call.args + [kw.value for kw in call.keywords]:
+                    if isinstance(arg, ast.Name) and _binds_dict(fn, arg.id):
+                        for key, regex, kpath, line, note in self._named_keys(path, fn, arg.id, call.lineno):
+                            full_re = None if regex is None else "^" + re.escape(prefix + "/") + regex[1:]
+                            self.add(f"{prefix}/{key}", full_re, kpath, line, note)
+
+    def _named_keys(self, path: str, fn: ast.AST, name: str, before: int) -> list[tuple]:
+        """(key, regex, file, line, note) for each key ``fn`` puts in the dict ``name``."""
+        local, out = _local_strings(fn), []
+        for key_node, line in _named_dict_keys(fn, name):
+            loop = _loop_over(fn, key_node)
+            if loop is not None and _annotation(fn, loop[1]) == BATCH_TYPE:
+                out += self._batch_keys(path, fn, loop, before)
+                continue
+            got = _keys_in(key_node, local)
+            if got:
+                out += [(k, r, path, line, None) for k, r in got]
+            else:
+                out.append(("<key>", "^.+$", path, line, f"key {ast.unparse(key_node)} needs runtime state"))
+        return out
+
+    def _batch_keys(self, path: str, fn: ast.AST, loop: tuple[ast.For, str], before: int) -> list[tuple]:
+        """Keys of the rollout batch a loop logs: what ``BATCH_RULE`` builds, what any ``RolloutBatch``
+        parameter gets assigned (in ``fn`` only before the log call), and the keys ``fn`` tests the loop
+        key against; minus the keys the loop skips (``if key in [...]: continue``)."""
+        for_node, _ = loop
+        skipped, handled = _loop_key_lists(for_node)
+        keys: dict[str, tuple[str, int]] = {}
+        rule_path, rule_fn, rule_var = BATCH_RULE
+        rule = next((n for n in ast.walk(self.trees.get(rule_path, ast.Module(body=[]))) if isinstance(n, _DEFS)
+                     and n.name == rule_fn), None)
+        for key_node, line in _named_dict_keys(rule, rule_var) if rule else []:
+            if isinstance(key_node, ast.Constant) and isinstance(key_node.value, str):
+                keys.setdefault(key_node.value, (rule_path, line))
+        for tpath, tree in self.trees.items():
+            for other in ast.walk(tree):
+                if not isinstance(other, _DEFS):
+                    continue
+                for arg in other.args.posonlyargs + other.args.args + other.args.kwonlyargs:
+                    if _annotation(other, arg.arg) != BATCH_TYPE:
+                        continue
+                    for key_node, line in _named_dict_keys(other, arg.arg):
+                        if other is fn and line > before:
+                            continue
+                        if isinstance(key_node, ast.Constant) and isinstance(key_node.value, str):
+                            keys.setdefault(key_node.value, (tpath, line))
+        for key, line in handled:
+            keys.setdefault(key, (path, line))
+        return [(k, None, kp, ln, None) for k, (kp, ln) in sorted(keys.items()) if k not in skipped]
 
     def _prefix_call(self, path: str, call: ast.Call, funcs: dict, consts: dict[str, str]) -> None:
         """``dict_add_prefix(fn(...), prefix)``: prefix + each key fn's dicts hold (followed into helpers)."""

@@ -54,3 +54,20 @@ def test_fstring_hole_bound_to_call_site_values(monkeypatch):
     free = found["perf/<tag>free_rate"]
     assert (free["kind"], free["regex"]) == ("pattern", "^perf/.*free_rate$")
     assert re.fullmatch(free["regex"], "perf/free_rate")
+
+
+def test_prefixing_helper_and_rollout_batch_keys(monkeypatch):
+    monkeypatch.setattr(metrics_mod, "BATCH_RULE", ("miles/batch_fixture.py", "convert", "train_data"))
+    found = keys(monkeypatch)
+    rollout = {k for k in found if k.startswith("rollout/")} - {"rollout/length/mean", "rollout/length/max",
+                                                                  "rollout/truncated_ratio", "rollout/async/queue",
+                                                                  "rollout/drop_<reason>"}
+    # the builder's keys, a RolloutBatch parameter's key, the keys the loop tests for; minus the skipped ones
+    assert rollout == {"rollout/rewards", "rollout/truncated", "rollout/response_lengths", "rollout/advantages",
+                       "rollout/log_probs"}
+    assert found["rollout/response_lengths"]["file"] == "miles/batch_fixture.py"
+    assert found["rollout/advantages"]["line"] == 17  # where the batch gets it, before the loop's own list
+    assert found["multi_turn/rounds/mean"]["kind"] == "literal"
+    unknown = found["multi_turn/<key>"]
+    assert (unknown["kind"], unknown["regex"]) == ("pattern", "^multi_turn/.+$")
+    assert "extra" in unknown["note"]
