@@ -18,7 +18,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 FAST = ["--poll", "0.2", "--stall-after", "20", "--engine-failures", "2", "--probe-timeout", "1",
-        "--heat-poll", "0.2", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0"]
+        "--heat-poll", "5", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0"]
 
 
 def base_run(run_id: str, model_dir: Path, steps: int = 3) -> dict[str, Any]:

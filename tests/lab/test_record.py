@@ -120,7 +120,7 @@ def test_overheating_pauses_then_stops(lab):
     lab.write_run(base_run("t-hot", lab.model, steps=3))
     lab.temps.write_text("\n".join(["50", "88", "88", "70", "60", "95"]))
     lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
-    res = lab.record("t-hot", extra=["--force", "--stall-after", "60"])
+    res = lab.record("t-hot", extra=["--force", "--stall-after", "60", "--heat-poll", "0.2"])
     assert res.returncode == 1, res.stderr
     rj = assert_failed_kept(lab, "t-hot", old, "95 °C", "stop threshold 92")
     details = [(e["kind"], e["detail"]) for e in rj["events"]]

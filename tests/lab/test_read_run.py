@@ -1,0 +1,65 @@
+"""read_run.py on a healthy log and on one with zero reward and a large log-prob gap."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import mileslog as ml
+from capture.lab.read_run import parse_line, parse_log
+
+SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "read_run.py"
+
+
+def read(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    log = tmp_path / "log.txt"
+    log.write_text("\n".join(lines) + "\n")
+    return subprocess.run([sys.executable, str(SCRIPT), str(log), *args], capture_output=True, text=True, timeout=20)
+
+
+def test_healthy_log_reads_ok(tmp_path):
+    res = read(tmp_path, ml.healthy(12), "--json")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert len(report["steps"]) == 10 and report["steps"][0]["step"] == 0
+    assert report["steps"][0]["reward"] == 0.4 and report["steps"][0]["zero_std"] == 0.3
+    assert {k: v["verdict"] for k, v in report["verdicts"].items()} == {
+        "reward": "ok", "response_length": "ok", "truncation": "ok", "zero_std": "ok", "logprob_gap": "ok",
+        "clip_fraction": "ok", "grad_norm": "ok", "step_time": "ok"}
+
+
+def test_zero_reward_and_large_gap_are_bad(tmp_path):
+    res = read(tmp_path, ml.healthy(4, reward=0.0, gap=0.6), "--steps", "3")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    table, verdicts = out.split("\n\n")
+    assert len(table.splitlines()) == 4  # header + 3 steps
+    lines = {ln.split()[0]: ln for ln in verdicts.splitlines()}
+    assert lines["reward"].split()[1] == "bad" and "no sample earned a reward" in lines["reward"]
+    assert lines["logprob_gap"].split()[1] == "bad"
+    assert lines["clip_fraction"].split()[1] == "ok"
+
+
+def test_no_steps_and_missing_file(tmp_path):
+    assert read(tmp_path, ["hello"]).returncode == 1
+    res = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "nope")], capture_output=True, text=True)
+    assert res.returncode == 2 and "cannot read" in res.stderr
+
+
+def test_parser_reads_miles_reprs():
+    kind, rid, data = parse_line("x - step 7: {'train/grad_norm': nan, 'train/loss': np.float64(0.5), 'train/step': 7}")
+    assert (kind, rid, data["train/loss"], data["train/step"]) == ("train", 7, 0.5, 7)
+    assert data["train/grad_norm"] != data["train/grad_norm"]  # nan
+    assert parse_line("x - critic-step 3: {'train/critic-loss': 1.0}") is None
+    assert parse_line(ml.rollout_perf(2))[0] == "perf_rollout" and parse_line(ml.trainer_perf(2))[0] == "perf_train"
+    kind, _, mem = parse_line(ml.memory_line("after wake_up model", 6.5))
+    assert kind == "memory" and mem["memory/after_wake_up_model/used_GB"] == 6.5
+
+
+def test_several_optimizer_steps_per_rollout():
+    lines = [ml.rollout_perf(0), ml.trainer_rollout(0), ml.train_step(0), ml.train_step(1), ml.trainer_perf(0),
+             ml.rollout_perf(1), ml.trainer_rollout(1), ml.train_step(2), ml.train_step(2), ml.train_step(3),
+             ml.trainer_perf(1)]
+    rows = parse_log(lines)
+    assert [(r["step"], r["train_steps"], r["train"]["train/step"]) for r in rows] == [(0, 2, 1), (1, 2, 3)]

@@ -1,0 +1,115 @@
+"""watchdog.py as a reader runs it: a real process beside a log and a stand-in engine."""
+from __future__ import annotations
+
+import http.server
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import mileslog as ml
+
+SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "watchdog.py"
+
+
+def watchdog(*args: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def engine():
+    """A stand-in engine on 127.0.0.1: /health_generate answers 200 until `state['ok']` is False."""
+    state = {"ok": True, "hits": 0}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            state["hits"] += 1
+            self.send_response(200 if state["ok"] and self.path == "/health_generate" else 503)
+            self.end_headers()
+
+        def log_message(self, *a: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    state["addr"] = f"127.0.0.1:{server.server_address[1]}"
+    yield state
+    server.shutdown()
+
+
+def test_normal_end_exits_0(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_text("\n".join(ml.healthy(3)) + "\n")
+    res = watchdog("--log", str(log), "--poll", "0.1")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "ended normally after 3 steps" in res.stdout
+
+
+def test_retry_exhaustion_stops_the_pid(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_text("\n".join(ml.healthy(3)[:3] + ml.step_lines(0) + [ml.rollout_bar(), *ml.retry_lines()]) + "\n")
+    victim = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        res = watchdog("--log", str(log), "--poll", "0.1", "--pid", str(victim.pid))
+        assert res.returncode == 3
+        assert "watchdog: STOP Miles logged 'Max retries (60) reached'" in res.stdout
+        assert victim.wait(timeout=5) == -15  # SIGTERM
+    finally:
+        victim.kill()
+
+
+def test_dead_engine_runs_on_dead(tmp_path, engine):
+    log = tmp_path / "log.txt"
+    marker = tmp_path / "why.txt"
+    log.write_text("\n".join(ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"])] + ml.step_lines(0)
+                             + [ml.rollout_bar()]) + "\n")
+    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--log", str(log), "--poll", "0.2", "--engine-failures", "2",
+                             "--on-dead", f"echo \"$WATCHDOG_REASON\" > {marker}"], stdout=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    assert proc.poll() is None and engine["hits"] >= 2  # healthy engine: keeps watching
+    engine["ok"] = False
+    out, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 3
+    assert "watchdog: ok 1 steps, phase rollout" in out
+    assert "watchdog: STOP rollout engine http://" in out and "HTTP 503" in out
+    assert "/health_generate" in marker.read_text()
+
+
+def test_probe_failures_while_training_are_not_death(tmp_path, engine):
+    engine["ok"] = False
+    log = tmp_path / "log.txt"
+    lines = ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"]), ml.rollout_bar(), ml.rollout_perf(0)]
+    log.write_text("\n".join(lines) + "\n")
+    res = watchdog("--log", str(log), "--poll", "0.1", "--engine-failures", "2", "--stall-after", "1.5")
+    assert res.returncode == 3
+    assert "STOP no step finished" in res.stdout  # not the engine: it sleeps while the trainer runs
+
+
+def test_task_exceptions_and_steps_option(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_text("\n".join(ml.step_lines(0) + [ml.task_exception()] * 3) + "\n")
+    res = watchdog("--log", str(log), "--poll", "0.1")
+    assert res.returncode == 3 and "3 rollout tasks raised exceptions" in res.stdout
+    log.write_text("\n".join(ml.healthy(2, ray_end=False)) + "\n")
+    assert watchdog("--log", str(log), "--poll", "0.1", "--steps", "2").returncode == 0
+
+
+def test_bad_arguments_exit_2_and_help_explains():
+    assert watchdog("--poll", "1").returncode == 2  # --log missing
+    assert watchdog("--log", "x", "--pid", "1", "--on-dead", "true").returncode == 2
+    assert watchdog("--log", "x", "--stall-after", "-1").returncode == 2
+    helptext = watchdog("--help").stdout
+    for opt in ("--log", "--engine", "--stall-after", "--poll", "--pid", "--on-dead"):
+        assert opt in helptext
+
+
+def test_standalone_stdlib_only():
+    import ast
+    for name in ("watchdog.py", "read_run.py"):
+        tree = ast.parse((SCRIPT.parent / name).read_text())
+        mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert mods <= set(sys.stdlib_module_names) | {"__future__"}, (name, mods)
