@@ -170,21 +170,21 @@ def bytes_per_param_values() -> dict[str, dict]:
     sites = "miles/backends/fsdp_utils/arguments.py:39, adaptations/precision.py:40,70, actor.py:178"
     return {
         "bytes_per_param.trainer_state": _value(
-            TRAINER_BYTES_PER_PARAM, "bytes", "TRAINER_BYTES_PER_PARAM",
+            TRAINER_BYTES_PER_PARAM, "bytes", "bytes_per_param_values",
             {"master_weights": MASTER_WEIGHT_BYTES, "gradients": GRADIENT_BYTES, "adam_moments": ADAM_MOMENT_BYTES,
              "sites": sites},
             "Bytes the FSDP trainer holds per parameter: fp32 master, fp32 gradient, two fp32 AdamW moments"),
         "bytes_per_param.master_weights": _value(
-            MASTER_WEIGHT_BYTES, "bytes", "MASTER_WEIGHT_BYTES", {"sites": sites},
+            MASTER_WEIGHT_BYTES, "bytes", "bytes_per_param_values", {"sites": sites},
             "Bytes per parameter of the FSDP trainer's fp32 master weights"),
         "bytes_per_param.gradients": _value(
-            GRADIENT_BYTES, "bytes", "GRADIENT_BYTES", {"sites": sites},
+            GRADIENT_BYTES, "bytes", "bytes_per_param_values", {"sites": sites},
             "Bytes per parameter of the FSDP trainer's fp32 gradients"),
         "bytes_per_param.adam_moments": _value(
-            ADAM_MOMENT_BYTES, "bytes", "ADAM_MOMENT_BYTES", {"sites": sites},
+            ADAM_MOMENT_BYTES, "bytes", "bytes_per_param_values", {"sites": sites},
             "Bytes per parameter of AdamW's two fp32 moments"),
         "bytes_per_param.bf16": _value(
-            BF16_BYTES, "bytes", "BF16_BYTES", {}, "Bytes per parameter of bf16 weights (checkpoint, SGLang, update)"),
+            BF16_BYTES, "bytes", "bytes_per_param_values", {}, "Bytes per parameter of bf16 weights (checkpoint, SGLang, update)"),
     }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 GITHUB = "https://github.com/radixark/miles"
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
 
 
 class CaptureError(Exception):
@@ -43,7 +44,7 @@ def _read_json(path: Path, root: Path) -> Any:
 def _read_yaml(path: Path, root: Path) -> Any:
     rel = path.relative_to(root).as_posix()
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
