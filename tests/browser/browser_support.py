@@ -1,0 +1,356 @@
+"""Helpers for the real-browser tests: build the manual, serve it, visit pages, read the DOM.
+
+Nothing here asserts; the tests in this folder do. Every helper returns plain data so a failing
+test can print the evidence (page, selector, computed value) instead of a bare `assert False`.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+INSTALL_HINT = (
+    "install Debian's Chromium (`apt-get install chromium`) and the test requirements "
+    "(`pip install -r requirements-test.txt`, which pins playwright; no `playwright install` is needed)"
+)
+
+#: AUTHORING.md's figure classes and the hue each must wear (the spec, not the extension's table).
+MEANING_HUES: dict[str, str] = {
+    "trainer": "blue", "engine": "violet", "data": "green", "lifecycle": "amber",
+    "state": "teal", "failure": "rose", "outside": "grey",
+}
+
+#: What the terminal summary prints: the build (a Site) and the screenshots saved.
+SUMMARY: dict[str, Any] = {"screenshots": [], "site": None}
+
+
+def note_screenshot(path: Path) -> None:
+    """Remember a saved screenshot so the terminal summary prints its path."""
+    SUMMARY["screenshots"].append(path)
+
+
+# --------------------------------------------------------------------------- build
+
+
+@dataclass
+class Site:
+    """A built copy of the manual: where it is, what the build said, and its pages."""
+
+    outdir: Path
+    returncode: int
+    warnings: list[str]
+    log: Path
+    seconds: float
+    pages: list[str] = field(default_factory=list)  # paths relative to outdir, e.g. "sections/1-1-….html"
+    front: str = "front.html"
+
+
+def build_manual(dest: Path) -> Site:
+    """Build the real manual (no -W) into `dest`; warnings are collected, not fatal."""
+    outdir, doctrees, warnfile = dest / "html", dest / "doctrees", dest / "warnings.txt"
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "--keep-going", "-j", "auto", "-q",
+           "-w", str(warnfile), str(ROOT), str(outdir), "-d", str(doctrees)]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    seconds = time.perf_counter() - start
+    log = dest / "build.log"
+    log.write_text(f"$ {' '.join(cmd)}\nexit {proc.returncode}\n\n{proc.stdout}\n{proc.stderr}", encoding="utf-8")
+    raw = warnfile.read_text(encoding="utf-8") if warnfile.is_file() else ""
+    warnings = [ln for ln in re.sub(r"\x1b\[[0-9;]*m", "", raw).splitlines() if ln.strip()]
+    book = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
+    front = Path(book.get("front", "front.md")).with_suffix(".html").as_posix()
+    site = Site(outdir, proc.returncode, warnings, log, seconds, front=front)
+    if outdir.is_dir():
+        site.pages = sorted(
+            p.relative_to(outdir).as_posix() for p in outdir.rglob("*.html")
+            if not p.relative_to(outdir).parts[0].startswith("_")
+        )
+    return site
+
+
+# --------------------------------------------------------------------------- serve
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    """Serve files quietly. The browser's own /favicon.ico probe (no page asks for it) gets 204."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        if self.path.split("?")[0] == "/favicon.ico" and not (Path(self.directory) / "favicon.ico").is_file():
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+class Server:
+    """http.server on 127.0.0.1 with an ephemeral port, in a daemon thread."""
+
+    def __init__(self, directory: Path) -> None:
+        handler = functools.partial(_QuietHandler, directory=str(directory))
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="m101-http", daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+# --------------------------------------------------------------------------- browser
+
+
+def browser_unavailable() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return f"the playwright Python package is missing: {INSTALL_HINT}."
+    if not CHROMIUM.exists() or not os.access(CHROMIUM, os.X_OK):
+        found = shutil.which("chromium")
+        extra = f" (a chromium was found at {found}, but the tests use {CHROMIUM})" if found else ""
+        return f"{CHROMIUM} is missing{extra}: {INSTALL_HINT}."
+    return None
+
+
+def is_local(url: str) -> bool:
+    """True for requests that stay on the test server's host (and inline data/blob URLs)."""
+    parts = urlsplit(url)
+    return parts.scheme in {"data", "blob", "about"} or parts.hostname == "127.0.0.1"
+
+
+@dataclass
+class Visit:
+    """What one page load produced."""
+
+    page: str
+    mode: str
+    console_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    mermaid: dict[str, Any] = field(default_factory=dict)
+    palette: list[dict[str, Any]] = field(default_factory=list)
+    tabs: list[dict[str, Any]] = field(default_factory=list)
+    overflow: dict[str, Any] | None = None
+    mermaid_requests: int = 0
+    error: str | None = None
+
+
+class Recorder:
+    """Listen to a Playwright page and file what it reports under the current Visit."""
+
+    def __init__(self, page: Any) -> None:
+        self.visit: Visit | None = None
+        self.inflight: set[Any] = set()
+        page.on("console", self._console)
+        page.on("requestfinished", lambda req: self.inflight.discard(req))
+        page.on("requestfailed", lambda req: self.inflight.discard(req))
+        page.on("pageerror", lambda exc: self._add("console_errors", f"uncaught: {exc}"))
+        page.on("requestfailed", lambda req: self._add("failed_requests", f"{req.url} ({req.failure})"))
+        page.on("response", self._response)
+        page.on("request", self._request)
+
+    def _add(self, what: str, text: str) -> None:
+        if self.visit is not None:
+            getattr(self.visit, what).append(text)
+
+    def _console(self, msg: Any) -> None:
+        if msg.type == "error":
+            where = msg.location.get("url", "") if msg.location else ""
+            self._add("console_errors", f"{msg.text} [{where}]")
+
+    def _response(self, resp: Any) -> None:
+        if resp.status >= 400:
+            self._add("failed_requests", f"{resp.url} (HTTP {resp.status})")
+
+    def _request(self, req: Any) -> None:
+        self.inflight.add(req)
+        if self.visit is not None and "/_static/mermaid/" in req.url:
+            self.visit.mermaid_requests += 1
+
+
+def route_local_only(context: Any, blocked: list[str]) -> None:
+    """Abort every request that is not to 127.0.0.1; note what was blocked."""
+
+    def handle(route: Any) -> None:
+        url = route.request.url
+        if is_local(url):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort("internetdisconnected")
+
+    context.route("**/*", handle)
+
+
+# --------------------------------------------------------------------------- in-page JavaScript
+
+JS_MERMAID_STATE = """() => {
+  // A finished diagram is an <svg> that is a direct child of pre.mermaid; while mermaid works it
+  // holds a temporary <div id="dmermaid-…"> with a half-drawn svg, which must not count.
+  const done = el => !!el.querySelector(':scope > svg') && !el.querySelector('[id^="dmermaid"]');
+  const all = [...document.querySelectorAll('pre.mermaid')];
+  const shown = all.filter(el => el.offsetParent !== null || el.getClientRects().length > 0);
+  const describe = el => {
+    const svg = done(el) ? el.querySelector(':scope > svg') : null;
+    const fig = el.closest('.m101-diagram');
+    return {figure: fig ? fig.id : null, svg: !!svg,
+            error: !!svg && (svg.getAttribute('aria-roledescription') === 'error'
+                             || !!svg.querySelector('.error-icon, .error-text')),
+            nodes: svg ? svg.querySelectorAll('.node, .actor').length : 0,
+            processed: el.getAttribute('data-processed'), deferred: el.hasAttribute('data-mermaid-deferred'),
+            failed: el.hasAttribute('data-mermaid-render-failed')};
+  };
+  return {total: all.length, shown: shown.length, diagrams: all.map(describe),
+          shownDone: shown.every(el => done(el) || el.hasAttribute('data-mermaid-render-failed'))};
+}"""
+
+JS_PALETTE = """(meanings) => {
+  const probe = document.createElement('span');
+  document.body.appendChild(probe);
+  const norm = v => { probe.style.color = ''; probe.style.color = v.trim(); return getComputedStyle(probe).color; };
+  const out = [];
+  document.querySelectorAll('.m101-diagram pre.mermaid > svg').forEach(svg => {
+    const fig = svg.closest('.m101-diagram');
+    svg.querySelectorAll('.node, .actor').forEach(node => {
+      const classes = (node.getAttribute('class') || '').split(/\\s+/);
+      for (const [meaning, hue] of Object.entries(meanings)) {
+        if (!classes.includes(meaning)) continue;
+        const shape = node.matches('rect, polygon, circle, ellipse, path') ? node
+          : node.querySelector('rect, polygon, circle, ellipse, path.basic, .label-container, path');
+        const cs = shape ? getComputedStyle(shape) : null;
+        const vars = getComputedStyle(shape || node);
+        out.push({figure: fig ? fig.id : null, node: node.id || node.getAttribute('class'), meaning, hue,
+                  shape: shape ? shape.tagName + '.' + (shape.getAttribute('class') || '').replace(/\\s+/g, '.') : null,
+                  fill: cs ? cs.fill : null, stroke: cs ? cs.stroke : null,
+                  ink: norm(vars.getPropertyValue('--m101-' + hue)),
+                  tint: norm(vars.getPropertyValue('--m101-' + hue + '-tint')),
+                  inkVar: vars.getPropertyValue('--m101-' + hue).trim(),
+                  tintVar: vars.getPropertyValue('--m101-' + hue + '-tint').trim()});
+      }
+    });
+  });
+  probe.remove();
+  return out;
+}"""
+
+JS_OVERFLOW = """() => {
+  const root = document.scrollingElement;
+  const width = root.clientWidth;
+  const result = {scrollWidth: root.scrollWidth, clientWidth: width, culprits: []};
+  if (root.scrollWidth <= width + 1) return result;
+  const clips = el => { for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX; if (ox !== 'visible') return true; } return false; };
+  const path = el => { const bits = []; for (let e = el; e && e !== document.body && bits.length < 4; e = e.parentElement) {
+      let s = e.tagName.toLowerCase(); if (e.id) { s += '#' + e.id; bits.unshift(s); break; }
+      const c = (e.getAttribute('class') || '').trim().split(/\\s+/).filter(Boolean).slice(0, 2);
+      if (c.length) s += '.' + c.join('.'); bits.unshift(s); } return bits.join(' > '); };
+  for (const el of document.body.querySelectorAll('*')) {
+    const cs = getComputedStyle(el);
+    if (cs.position === 'fixed' || cs.display === 'none' || cs.visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 1 || clips(el)) continue;
+    const parent = el.parentElement;
+    const pr = parent ? parent.getBoundingClientRect() : null;
+    if (pr && pr.right > width + 1 && !clips(parent) && parent !== document.body) continue;
+    result.culprits.push({selector: path(el), right: Math.round(r.right), width: Math.round(r.width),
+                          text: (el.textContent || '').trim().slice(0, 60)});
+    if (result.culprits.length >= 6) break;
+  }
+  return result;
+}"""
+
+
+def settle(page: Any, recorder: Recorder, quiet_ms: int = 120, timeout_ms: int = 8000) -> None:
+    """Wait until no request of this page is in flight for `quiet_ms` (mermaid imports chunks late)."""
+    quiet, waited = 0, 0
+    while quiet < quiet_ms and waited < timeout_ms:
+        page.wait_for_timeout(20)
+        waited += 20
+        quiet = quiet + 20 if not recorder.inflight else 0
+
+
+def wait_for_mermaid(page: Any, timeout_ms: int = 15000) -> dict[str, Any]:
+    """Wait until every shown mermaid block holds an SVG (or failed); return the final state."""
+    state = page.evaluate(JS_MERMAID_STATE)
+    if state["total"]:
+        try:
+            page.wait_for_function(f"({JS_MERMAID_STATE})().shownDone", timeout=timeout_ms)
+        except Exception as exc:  # playwright TimeoutError: report the state instead of raising
+            state = page.evaluate(JS_MERMAID_STATE)
+            state["timeout"] = f"{timeout_ms} ms: {type(exc).__name__}"
+            return state
+        state = page.evaluate(JS_MERMAID_STATE)
+    return state
+
+
+def open_tabs_with_diagrams(page: Any, timeout_ms: int = 10000) -> list[dict[str, Any]]:
+    """Click every sphinx-design tab whose panel holds a diagram; report whether it rendered."""
+    results = []
+    labels = page.locator(".sd-tab-set > label")
+    for i in range(labels.count()):
+        label = labels.nth(i)
+        panel_has_diagram = label.evaluate(
+            "l => { const p = l.nextElementSibling; return !!(p && p.querySelector('pre.mermaid')); }")
+        if not panel_has_diagram:
+            continue
+        label.click()
+        item: dict[str, Any] = {"tab": label.inner_text().strip()}
+        try:
+            page.wait_for_function(
+                "l => { const p = l.nextElementSibling; return [...p.querySelectorAll('pre.mermaid')].every(el =>"
+                " (el.querySelector(':scope > svg') && !el.querySelector('[id^=dmermaid]'))"
+                " || el.hasAttribute('data-mermaid-render-failed')); }",
+                arg=label.element_handle(), timeout=timeout_ms)
+        except Exception as exc:
+            item["timeout"] = type(exc).__name__
+        item["diagrams"] = label.evaluate(
+            "l => [...l.nextElementSibling.querySelectorAll('pre.mermaid')].map(el => ({svg: !!el.querySelector(':scope > svg'),"
+            " error: !!el.querySelector(':scope > svg[aria-roledescription=error]'),"
+            " failed: el.hasAttribute('data-mermaid-render-failed')}))")
+        results.append(item)
+    return results
+
+
+def visit(page: Any, recorder: Recorder, base: str, rel: str, mode: str, *, overflow: bool = False) -> Visit:
+    """Load one page, let mermaid finish, open tabs with diagrams, and read what the tests check."""
+    v = Visit(rel, mode)
+    recorder.visit = v
+    recorder.inflight.clear()
+    try:
+        page.goto(base + rel, wait_until="load", timeout=20000)
+        v.mermaid = wait_for_mermaid(page)
+        v.tabs = open_tabs_with_diagrams(page)
+        if v.mermaid.get("total"):
+            v.palette = page.evaluate(JS_PALETTE, MEANING_HUES)
+        if overflow:
+            v.overflow = page.evaluate(JS_OVERFLOW)
+        settle(page, recorder)
+    except Exception as exc:
+        v.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    finally:
+        recorder.visit = None
+    return v

@@ -1,0 +1,144 @@
+"""Fixtures for the real-browser tests: one build, one server, one Chromium, a context per mode.
+
+The manual is built once per session into a temp dir with `sphinx-build` *without* -W, so the
+tests run while pages are still being written; build warnings are listed in the summary, apart
+from browser failures. Without Chromium or playwright the tests skip, unless CI is set: then
+they fail, because CI must really run them.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from browser_support import (
+    CHROMIUM, CHROMIUM_ARGS, SUMMARY, Recorder, Server, Site, Visit, browser_unavailable, build_manual,
+    route_local_only, visit,
+)
+
+MODES: dict[str, dict[str, Any]] = {
+    "light": {"color_scheme": "light", "viewport": {"width": 1280, "height": 900}},
+    "dark": {"color_scheme": "dark", "viewport": {"width": 1280, "height": 900}},
+    "phone": {"color_scheme": "light", "viewport": {"width": 390, "height": 844}, "is_mobile": True,
+              "has_touch": True, "device_scale_factor": 1},
+}
+
+@dataclass
+class Tab:
+    """One browser context (a mode) with its reused page and what it heard."""
+
+    mode: str
+    context: Any
+    page: Any
+    recorder: Recorder
+    blocked: list[str]
+
+
+@pytest.fixture(scope="session")
+def browser_ready() -> None:
+    """Skip (locally) or fail (in CI) when Chromium or playwright is missing."""
+    reason = browser_unavailable()
+    if reason is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run, and CI is set: {reason}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {reason}")
+
+
+@pytest.fixture(scope="session")
+def site(browser_ready: None, tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The real manual, built once into a temp dir (warnings kept, not fatal)."""
+    built = build_manual(tmp_path_factory.mktemp("m101-site"))
+    SUMMARY["site"] = built
+    if not (built.outdir / built.front).is_file():
+        tail = "\n".join(built.log.read_text(encoding="utf-8").splitlines()[-30:])
+        pytest.fail(f"sphinx-build wrote no {built.front} (exit {built.returncode}); log {built.log}:\n{tail}",
+                    pytrace=False)
+    return built
+
+
+@pytest.fixture(scope="session")
+def server(site: Site) -> Iterator[Server]:
+    """The built site over http on 127.0.0.1 (ES modules do not load from file://)."""
+    with Server(site.outdir) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def chromium(browser_ready: None) -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright; one for the whole session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def tabs(chromium: Any) -> Iterator[dict[str, Tab]]:
+    """A lazily made context per mode (light, dark, phone), each routed to 127.0.0.1 only."""
+    made: dict[str, Tab] = {}
+
+    class Lazy(dict):
+        def __missing__(self, mode: str) -> Tab:
+            context = chromium.new_context(**MODES[mode])
+            blocked: list[str] = []
+            route_local_only(context, blocked)
+            page = context.new_page()
+            tab = Tab(mode, context, page, Recorder(page), blocked)
+            made[mode] = tab
+            self[mode] = tab
+            return tab
+
+    yield Lazy()
+    for tab in made.values():
+        tab.context.close()
+
+
+def _survey(tab: Tab, server: Server, site: Site, *, overflow: bool = False) -> list[Visit]:
+    return [visit(tab.page, tab.recorder, server.base, rel, tab.mode, overflow=overflow) for rel in site.pages]
+
+
+@pytest.fixture(scope="session")
+def survey(tabs: dict[str, Tab], server: Server, site: Site) -> dict[str, list[Visit]]:
+    """Every built page visited once in light and once in dark mode (desktop width)."""
+    return {mode: _survey(tabs[mode], server, site) for mode in ("light", "dark")}
+
+
+@pytest.fixture(scope="session")
+def phone_survey(tabs: dict[str, Tab], server: Server, site: Site) -> list[Visit]:
+    """Every built page at 390 px wide (mobile emulation), with the sideways-overflow probe."""
+    return _survey(tabs["phone"], server, site, overflow=True)
+
+
+@pytest.fixture
+def page(tabs: dict[str, Tab]) -> Any:
+    """The light desktop page, reused (mouse parked, focus cleared) for interaction tests."""
+    tab = tabs["light"]
+    tab.page.mouse.move(0, 0)
+    return tab.page
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the screenshot paths and the build's warnings (not browser failures)."""
+    built: Site | None = SUMMARY["site"]
+    if built is None and not SUMMARY["screenshots"]:
+        return
+    tr = terminalreporter
+    tr.section("miles101 browser tests")
+    if built is not None:
+        tr.write_line(f"manual built in {built.seconds:.1f} s (sphinx-build exit {built.returncode}, no -W) "
+                      f"into {built.outdir}; {len(built.pages)} pages")
+        tr.write_line(f"build warnings: {len(built.warnings)} (not browser failures; `python3 dev.py docs` "
+                      f"fails on them); full log {built.log}")
+        for line in built.warnings[:15]:
+            tr.write_line(f"  {line[:200]}")
+        if len(built.warnings) > 15:
+            tr.write_line(f"  ... {len(built.warnings) - 15} more")
+    for shot in SUMMARY["screenshots"]:
+        tr.write_line(f"screenshot: {shot}")

@@ -1,0 +1,193 @@
+"""Every built page in a real Chromium: clean console, no failed request, diagrams, palette, 390 px.
+
+Each page is visited once per mode by the session's `survey` fixture; the tests below read that
+survey and list every offending page with its evidence, so one run shows all the problems.
+"""
+from __future__ import annotations
+
+import colorsys
+import json
+import re
+from typing import Any
+
+import pytest
+from browser_support import MEANING_HUES, ROOT, Site, Visit
+
+MODES = ("light", "dark")
+
+
+def _fail_with(problems: list[str], what: str) -> None:
+    if problems:
+        shown = "\n  ".join(problems[:40])
+        more = f"\n  ... and {len(problems) - 40} more" if len(problems) > 40 else ""
+        pytest.fail(f"{what} ({len(problems)}):\n  {shown}{more}", pytrace=False)
+
+
+def _rgb(css: str | None) -> tuple[int, int, int] | None:
+    m = re.match(r"rgba?\((\d+),\s*(\d+),\s*(\d+)", css or "")
+    return (int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+#: Hue angles (degrees) that read as each palette hue; grey is "low saturation" instead.
+HUE_RANGES: dict[str, tuple[float, float]] = {
+    "blue": (195, 250), "violet": (250, 295), "green": (85, 165), "amber": (15, 55),
+    "teal": (160, 195), "rose": (325, 370),
+}
+
+
+def _looks_like(hue: str, rgb: tuple[int, int, int]) -> bool:
+    if hue == "grey":  # chroma, not HLS saturation (which inflates for very dark greys)
+        return (max(rgb) - min(rgb)) / 255 < 0.15
+    h, _lightness, _saturation = colorsys.rgb_to_hls(*(c / 255 for c in rgb))
+    lo, hi = HUE_RANGES[hue]
+    angle = h * 360
+    return lo <= angle <= hi or lo <= angle + 360 <= hi
+
+
+def test_build_lists_every_section(site: Site) -> None:
+    """The build wrote a page for the front page and every section manual.json lists."""
+    book = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
+    expected = [site.front] + [
+        s["file"].removesuffix(".md") + ".html"
+        for part in [*book["parts"], book["reference"]] for s in part["sections"]
+    ]
+    missing = [p for p in expected if p not in site.pages]
+    _fail_with(missing, f"pages manual.json lists but the build did not write (build log {site.log})")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_pages_load_without_console_errors(survey: dict[str, list[Visit]], mode: str) -> None:
+    """No console error, uncaught exception or navigation failure on any page."""
+    problems = []
+    for v in survey[mode]:
+        if v.error:
+            problems.append(f"{v.page}: did not load: {v.error}")
+        problems += [f"{v.page}: console error: {e}" for e in v.console_errors]
+    _fail_with(problems, f"console errors in {mode} mode")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_failed_or_outside_requests(survey: dict[str, list[Visit]], tabs: dict[str, Any], mode: str) -> None:
+    """Every request succeeds, and none leaves 127.0.0.1 (such requests are aborted and listed)."""
+    problems = [f"{v.page}: {r}" for v in survey[mode] for r in v.failed_requests]
+    problems += [f"request to outside 127.0.0.1 (aborted): {url}" for url in tabs[mode].blocked]
+    _fail_with(problems, f"failed requests in {mode} mode")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_diagram_becomes_an_svg(survey: dict[str, list[Visit]], mode: str) -> None:
+    """Each `pre.mermaid` ends as a real SVG (not mermaid's error picture), tabs included once shown."""
+    problems, diagrams = [], 0
+    for v in survey[mode]:
+        for i, d in enumerate(v.mermaid.get("diagrams", [])):
+            diagrams += 1
+            where = f"{v.page} #{d.get('figure') or i} (.m101-diagram pre.mermaid)"
+            if d["deferred"] and not d["svg"]:
+                continue  # in a hidden tab: checked below, after the tab is opened
+            if not d["svg"]:
+                problems.append(f"{where}: no <svg> (data-processed={d['processed']}, failed={d['failed']}"
+                                f"{', wait ' + v.mermaid['timeout'] if 'timeout' in v.mermaid else ''})")
+            elif d["error"]:
+                problems.append(f"{where}: mermaid drew its error SVG (syntax error in the diagram)")
+            elif d["nodes"] == 0:
+                problems.append(f"{where}: the SVG has no nodes")
+        for t in v.tabs:
+            for d in t["diagrams"]:
+                if not d["svg"] or d["error"] or d["failed"]:
+                    problems.append(f"{v.page}: diagram in tab {t['tab']!r} did not render after the tab was "
+                                    f"shown: {d} {t.get('timeout', '')}")
+    if diagrams == 0:
+        pytest.skip("no page has a diagram yet")
+    _fail_with(problems, f"diagrams that did not render in {mode} mode")
+
+
+def test_diagrams_inside_tabs_render_when_shown(survey: dict[str, list[Visit]]) -> None:
+    """A diagram in a tab that starts hidden renders once its tab is clicked (both modes)."""
+    opened = [(mode, v.page, t) for mode in MODES for v in survey[mode] for t in v.tabs]
+    if not opened:
+        pytest.skip("no page puts a diagram inside sphinx-design tabs (nothing to check)")
+    problems = [f"{mode} {page} tab {t['tab']!r}: {t['diagrams']} {t.get('timeout', '')}"
+                for mode, page, t in opened if not all(d["svg"] and not d["error"] for d in t["diagrams"])]
+    _fail_with(problems, "diagrams in tabs that did not render when shown")
+
+
+def test_pages_without_diagrams_do_not_load_mermaid(survey: dict[str, list[Visit]]) -> None:
+    """mermaid's ~700 KB of JS is fetched only by pages that have a diagram."""
+    problems = [f"{v.page}: {v.mermaid_requests} request(s) under _static/mermaid/ with no diagram"
+                for v in survey["light"] if not v.mermaid.get("total") and v.mermaid_requests]
+    _fail_with(problems, "pages without a diagram that load mermaid")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_palette_classes_colour_the_nodes(survey: dict[str, list[Visit]], mode: str) -> None:
+    """A node with class `trainer` (etc.) is filled with --m101-<hue>-tint and stroked with --m101-<hue>."""
+    problems, seen = [], set()
+    for v in survey[mode]:
+        for n in v.palette:
+            seen.add(n["meaning"])
+            where = (f"{v.page} #{n['figure']} .node.{n['meaning']} ({n['node']}) {n['shape']}")
+            if n["shape"] is None:
+                problems.append(f"{where}: no shape to colour")
+                continue
+            if not n["inkVar"] or not n["tintVar"]:
+                problems.append(f"{where}: --m101-{n['hue']} / --m101-{n['hue']}-tint not defined on the page")
+                continue
+            if n["fill"] != n["tint"]:
+                problems.append(f"{where}: fill {n['fill']} != var(--m101-{n['hue']}-tint) "
+                                f"{n['tintVar']!r} = {n['tint']}")
+            if n["stroke"] != n["ink"]:
+                problems.append(f"{where}: stroke {n['stroke']} != var(--m101-{n['hue']}) "
+                                f"{n['inkVar']!r} = {n['ink']}")
+            for role, value in (("fill", n["fill"]), ("stroke", n["stroke"])):
+                rgb = _rgb(value)
+                if rgb and not _looks_like(n["hue"], rgb):
+                    problems.append(f"{where}: {role} {value} does not look {n['hue']}")
+    if not seen:
+        pytest.skip("no diagram uses a palette class yet")
+    if "trainer" not in seen:
+        problems.append(f"no node with class `trainer` in any diagram (classes seen: {sorted(seen)})")
+    _fail_with(problems, f"palette classes not applied in {mode} mode")
+
+
+def test_palette_differs_between_light_and_dark(survey: dict[str, list[Visit]]) -> None:
+    """The same node is coloured differently in light and dark mode (fill and stroke)."""
+    def key(page: str, n: dict[str, Any]) -> tuple[str, str, str, str]:
+        return (page, n["figure"] or "", n["node"] or "", n["meaning"])
+
+    light = {key(v.page, n): n for v in survey["light"] for n in v.palette}
+    dark = {key(v.page, n): n for v in survey["dark"] for n in v.palette}
+    if not light:
+        pytest.skip("no diagram uses a palette class yet")
+    problems = []
+    for k, ln in light.items():
+        dn = dark.get(k)
+        if dn is None:
+            problems.append(f"{k[0]} #{ln['figure']} .node.{ln['meaning']} {ln['node']}: not found in dark mode")
+            continue
+        for role in ("fill", "stroke"):
+            if ln[role] == dn[role]:
+                problems.append(f"{k[0]} #{ln['figure']} .node.{ln['meaning']} {ln['node']}: {role} is "
+                                f"{ln[role]} in both modes")
+    _fail_with(problems, "palette colours identical in light and dark mode")
+
+
+def test_no_page_scrolls_sideways_at_390px(phone_survey: list[Visit]) -> None:
+    """At 390 px wide (mobile emulation) the document is no wider than the viewport (+1 px)."""
+    problems = []
+    for v in phone_survey:
+        if v.error or v.overflow is None:
+            problems.append(f"{v.page}: not measured ({v.error})")
+            continue
+        o = v.overflow
+        if o["scrollWidth"] > o["clientWidth"] + 1:
+            culprits = "; ".join(f"{c['selector']} right={c['right']}px width={c['width']}px "
+                                 f"{c['text']!r}" for c in o["culprits"]) or "no single element found"
+            problems.append(f"{v.page}: scrollWidth {o['scrollWidth']} > clientWidth {o['clientWidth']}: "
+                            f"{culprits}")
+    _fail_with(problems, "pages that scroll sideways at 390 px")
+
+
+def test_phone_pages_load_clean(phone_survey: list[Visit]) -> None:
+    """The 390 px pass also sees no console error and no failed request."""
+    problems = [f"{v.page}: {e}" for v in phone_survey for e in (*v.console_errors, *v.failed_requests)]
+    _fail_with(problems, "console errors or failed requests at 390 px")
