@@ -84,9 +84,9 @@ def record_changes(old: dict, new: dict, key: str, names: set[str]) -> list[Chan
     return out
 
 
-def _neighbours(records: list[dict], rec: dict, gone: set[str]) -> tuple[str | None, str | None]:
-    """The surviving flags just before and after ``rec`` in its file."""
-    same = sorted((r for r in records if r["file"] == rec["file"] and r["name"] not in gone), key=lambda r: r["line"])
+def _neighbours(records: list[dict], rec: dict, both: set[str]) -> tuple[str | None, str | None]:
+    """The flags (of those on both sides) just before and after ``rec`` in its file."""
+    same = sorted((r for r in records if r["file"] == rec["file"] and r["name"] in both), key=lambda r: r["line"])
     before = [r["name"] for r in same if r["line"] < rec["line"]]
     after = [r["name"] for r in same if r["line"] > rec["line"]]
     return (before[-1] if before else None), (after[0] if after else None)
@@ -116,14 +116,13 @@ def find_renames(old: Side, new: Side, removed: list[dict], added: list[dict]) -
         if len(hits) == 1:
             how = "unchanged" if spot.tag == "equal" else "edited"
             take(o, hits[0], f"same definition line ({at(o)} -> line {hits[0]['line']}, line {how} in a line diff)")
-    gone_old = {o["name"] for o in removed}
-    gone_new = {n["name"] for n in added}
+    both = {r["name"] for r in old.flags} & {r["name"] for r in new.flags}
     for o in list(removed):
-        around = _neighbours(old.flags, o, gone_old)
+        around = _neighbours(old.flags, o, both)
         if None in around:
             continue
         hits = [n for n in added if n["file"] == o["file"] and (n["kind"], n["type"]) == (o["kind"], o["type"])
-                and _neighbours(new.flags, n, gone_new) == around]
+                and _neighbours(new.flags, n, both) == around]
         if len(hits) == 1:
             take(o, hits[0], f"same place in {o['file']}, between {around[0]} and {around[1]}")
     return pairs
@@ -153,7 +152,10 @@ def flag_changes(old: Side, new: Side) -> list[Change]:
             renamed.append((o, n, f"the new flag keeps {o['name']} as an alias"))
             removed.remove(o)
             added.remove(n)
-    renamed += find_renames(old, new, removed, added)
+    for o, n, why in find_renames(old, new, removed, added):
+        renamed.append((o, n, why))
+        removed.remove(o)
+        added.remove(n)
     for o, n, why in renamed:
         names = options(o) | options(n)
         extra = [f"{c.category} {c.old} -> {c.new}" if not c.fields else

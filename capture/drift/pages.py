@@ -48,7 +48,7 @@ def stated_in(paragraph: str, values: list[str]) -> list[str]:
     text = prose(paragraph)
     found = []
     for value in values:
-        if value and re.search(r"(?<![\w.\-])" + re.escape(value) + r"(?![\w]|\.\d)", text):
+        if value and re.search(r"(?<![\w.\-])" + re.escape(value) + r"(?![\w\-]|\.\d)", text):
             found.append(value)
     return found
 
