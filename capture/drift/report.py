@@ -109,7 +109,6 @@ def text(report: dict, cited_only: bool = False) -> str:
         for ch in groups[key]:
             out.append(_change_line(ch))
             out += [_cite_line(c) for c in ch.get("cited_by", [])]
-    out += ["", f"note: {report['heuristics']['src']}",
-            "(* = cited by a page.) exit " + str(report["exit"])
-            + (": the manual cites something that changed." if report["exit"] else ": nothing the manual cites changed.")]
+    verdict = "the manual cites something that changed" if report["exit"] else "nothing the manual cites changed"
+    out += ["", f"note: {report['heuristics']['src']}", f"(* = cited by a page.) exit {report['exit']}: {verdict}."]
     return "\n".join(out)
