@@ -13,7 +13,7 @@ LAB_SOURCES = {
     "lab/elapsed": "s: wall time from launch to the end of the step",
     "lab/gpu_temp": "°C: the last GPU temperature the heat guard read before the end of the step",
 }
-# `[Rank 0] Memory-Usage <msg>: {...}` lines (miles/utils/memory_utils.py:39-41), GiB.
+# `[Rank 0] Memory-Usage <msg>: {...}` lines (miles/utils/memory_utils.py:41-43), GiB.
 MEMORY_SOURCE_RE = re.compile(r"memory/[a-z0-9_]+/(total|free|used|allocated|reserved)_GB")
 
 

@@ -11,7 +11,7 @@ Miles prints four dict-valued lines per rollout step (verified at radixark/miles
   rollout N: {...}  trainer: miles/backends/training_utils/log_utils.py:123 (rollout/raw_reward, ...)
   step M: {...}     trainer, once per optimizer step: log_utils.py:542 (train/*)
   perf N: {...}     trainer timers: miles/utils/train_metric_utils.py:56 (perf/step_time, ...)
-and `eval N: {...}` (metrics.py:55). The dicts are Python reprs, written through the logging
+and `eval N: {...}` (metrics.py:53). The dicts are Python reprs, written through the logging
 format of miles/utils/logging_utils.py:35 ("[time name] file.py:line - message").
 """
 from __future__ import annotations
@@ -26,13 +26,13 @@ import sys
 from typing import Any, Iterable
 
 # `perf|rollout|step|eval N: {dict}` at the end of a log line. The kind must follow a space or
-# the line start, so a critic's `critic-step N:` (log_utils.py:543, role_tag) is not read as ours.
+# the line start, so a critic's `critic-step N:` (log_utils.py:523, 542) is not read as ours.
 LINE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): (?P<body>\{.*\})\s*$")
-# `[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:39-41); GB there are GiB.
+# `[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:41-43); GB there are GiB.
 MEMORY_RE = re.compile(r"\[Rank 0\] Memory-Usage (?P<msg>.+?)(?: \(cleared before print\))?: (?P<body>\{.*\})\s*$")
 # The engine's HTTP address (miles/backends/sglang_utils/sglang_engine.py:247).
 ENGINE_RE = re.compile(r"Launch HttpServerEngineAdapter at: (?P<addr>[\w.\-\[\]:]+:\d+)")
-# The rollout manager's `perf N:` line always holds perf/rollout_time (metrics.py:141); the
+# The rollout manager's `perf N:` line always holds perf/rollout_time (metrics.py:142); the
 # trainer's never does (its keys are perf/<timer>_time, train_metric_utils.py:28).
 ROLLOUT_SIDE_KEY = "perf/rollout_time"
 MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB")
@@ -294,7 +294,7 @@ SIGNALS = [
 
 
 def signal_value(row: dict[str, Any], keys: tuple[str, ...]) -> float | None:
-    """A signal's value in one row; zero-std sums the all-0 and all-1 group shares (metrics.py:192-193)."""
+    """A signal's value in one row; zero-std sums the all-0 and all-1 group shares (metrics.py:193-194)."""
     for key in keys:
         if key.endswith("+all_one_percentage"):
             a = _num(lookup(row, "rollout/zero_std/all_zero_percentage"))

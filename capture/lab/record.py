@@ -72,10 +72,14 @@ def main(argv: list[str]) -> int:
     if args.dry_run:
         return 0
     opts = Options(**{k: getattr(args, k) for k in vars(Options())})
-    for run in runs:
-        rc = record(run, args, opts)
-        if rc:
-            return rc
+    try:
+        for run in runs:
+            rc = record(run, args, opts)
+            if rc:
+                return rc
+    except KeyboardInterrupt:
+        print("record: interrupted before a container started; nothing to keep", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -132,8 +132,8 @@ class Session:
     def _watch(self, now: float) -> None:
         if self.dog.engine_url is None and self.live.asm.engine_addr:
             self.dog.engine_url = "http://" + self.live.asm.engine_addr
-        if self.dog.engine_url and self.dog.held_at is None and not self.dog.reason:
-            self.dog.probed(*probe(self.dog.engine_url, self.opts.probe_timeout))
+        if self.dog.wants_probe():
+            self.dog.probed(*probe(self.dog.engine_url or "", self.opts.probe_timeout))
         reason = self.dog.check(time.monotonic())
         if reason:
             self.stop(reason, "watchdog")

@@ -7,8 +7,8 @@
 Standalone (Python 3.9+, standard library only). The Miles 101 recorder uses the same class.
 What it watches, all verified at radixark/miles 31f1ca961:
 - the engine's /health_generate, which really generates (what Miles itself polls,
-  miles/backends/sglang_utils/sglang_engine.py:99, 294-314); probes count only while the
-  engine should be serving a rollout, because a colocated engine is asleep while the trainer runs;
+  miles/backends/sglang_utils/sglang_engine.py:99, 294-314); it probes only while a rollout runs
+  (after the "Rollout generation" bar appears), because a colocated engine sleeps while the trainer runs;
 - Miles giving up on an HTTP call: "Max retries (60) reached, failing... (url=...)"
   (miles/utils/http_utils.py:230). Without fault tolerance a dead engine does not crash the
   run: every group fails and the rollout loop keeps submitting new ones
@@ -57,7 +57,7 @@ class Watchdog:
         self.engine_failures = engine_failures
         self.task_errors = task_errors
         self.last_progress = time.monotonic() if now is None else now
-        self.phase = "start"  # start → rollout ⇄ train
+        self.phase = "start"  # start → rollout → train → update → rollout ...
         self.steps_done = 0
         self.last_step: int | None = None
         self.engine_url: str | None = None
@@ -78,8 +78,8 @@ class Watchdog:
         if m:
             if ROLLOUT_PERF_KEY in line:  # rollout finished; the trainer takes over
                 self.phase, self.step_task_errors = "train", 0
-            else:  # trainer finished the step; weights go back to the engine, next rollout
-                self.phase = "rollout"
+            else:  # trainer finished the step; weights go back to the engine (train.py:129-134)
+                self.phase = "update"
                 self.steps_done += 1
                 self.last_step = int(m["id"])
                 self.last_progress = self._now()
@@ -103,6 +103,11 @@ class Watchdog:
             self.ended = "ok"
         elif JOB_BAD_RE.search(line):
             self.ended = "failed"
+
+    def wants_probe(self) -> bool:
+        """Probe only while the engine serves a rollout: a colocated engine is offloaded while the
+        trainer runs, and Miles pauses its own health monitor then (miles/ray/rollout/rollout_manager.py:286-287)."""
+        return bool(self.engine_url) and self.phase == "rollout" and self.held_at is None and not self.reason
 
     def probed(self, ok: bool, detail: str) -> None:
         """Record one /health_generate probe."""
@@ -215,7 +220,7 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
         if dog.ended == "failed":
             out("watchdog: the log says the job failed or was stopped")
             return 1
-        if dog.engine_url and not dog.reason:
+        if dog.wants_probe():
             dog.probed(*probe(dog.engine_url, args.probe_timeout))
         reason = dog.check()
         if reason:

@@ -53,15 +53,15 @@ def trainer_perf(rid: int, *, step_time: float = 60.0, update: float = 2.0) -> s
 
 
 def eval_line(rid: int, score: float) -> str:
-    """`eval N:` (miles/ray/rollout/metrics.py:55)."""
-    return _prefix("RolloutManager", "metrics.py:55") + f"eval {rid}: {{'eval/gsm8k': {score}, 'eval/gsm8k-truncated_ratio': 0.0}}"
+    """`eval N:` (miles/ray/rollout/metrics.py:53)."""
+    return _prefix("RolloutManager", "metrics.py:53") + f"eval {rid}: {{'eval/gsm8k': {score}, 'eval/gsm8k-truncated_ratio': 0.0}}"
 
 
 def memory_line(msg: str, used: float) -> str:
-    """`[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:39-41)."""
+    """`[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:41-43)."""
     d = {"gpu": "0", "total_GB": 119.7, "free_GB": round(119.7 - used, 2), "used_GB": used,
          "allocated_GB": 1.2, "reserved_GB": 1.5}
-    return _prefix("FSDPTrainRayActor", "memory_utils.py:40") + f"[Rank 0] Memory-Usage {msg}: {d}"
+    return _prefix("FSDPTrainRayActor", "memory_utils.py:42") + f"[Rank 0] Memory-Usage {msg}: {d}"
 
 
 def engine_line() -> str:
@@ -79,8 +79,8 @@ def rollout_bar() -> str:
 
 
 def retry_lines(url: str = "http://127.0.0.1:3456/generate") -> list[str]:
-    """http_utils.py:225-230: the last retry, then giving up."""
-    p = _prefix("RolloutManager", "http_utils.py:225")
+    """http_utils.py:226-230: the last retry, then giving up."""
+    p = _prefix("RolloutManager", "http_utils.py:226")
     return [p + f"Error: All connection attempts failed, retrying... (attempt 60/60, url={url}, response=None)",
             _prefix("RolloutManager", "http_utils.py:230") + f"Max retries (60) reached, failing... (url={url})"]
 
