@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from browser_support import (
+from .browser_support import (
     CHROMIUM, CHROMIUM_ARGS, SUMMARY, Recorder, Server, Site, Visit, browser_unavailable, build_manual,
     route_local_only, visit,
 )

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ROOT, Server, Site, note_screenshot
+from .browser_support import ARTIFACTS, ROOT, Server, Site, note_screenshot
 
 JS_FOCUS_BEFORE = """el => {
   const sel = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
@@ -209,7 +209,7 @@ def test_sidebar_lists_parts_in_manual_order(page: Any, server: Server, site: Si
 @pytest.mark.parametrize("mode", ["light", "dark"])
 def test_screenshots_front_and_1_1(tabs: dict[str, Any], server: Server, site: Site, mode: str) -> None:
     """Save full-page screenshots of the front page and of 1.1 (test-artifacts/browser/, gitignored)."""
-    from browser_support import wait_for_mermaid
+    from .browser_support import wait_for_mermaid
 
     tab = tabs[mode]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
