@@ -171,7 +171,7 @@ def check_args(args: list[str], catalog: Catalog, name: str) -> list[str]:
             j += 1
         recs = catalog.flags.get(opt)
         if recs is None:
-            errors += family_errors(opt, i, catalog, name)
+            errors += family_errors(opt, i, catalog, name, backend)
         else:
             errors += flag_errors(opt, i, values, recs, backend, name, bool(eq))
             action = recs[0].get("action") or "store"
@@ -207,21 +207,29 @@ def flag_errors(opt: str, i: int, values: list[str], recs: list[dict[str, Any]],
     return problems[:1]
 
 
-def family_errors(opt: str, i: int, catalog: Catalog, name: str) -> list[str]:
-    """An option that is not a Miles flag: fine only as a member of a passthrough family."""
+def family_errors(opt: str, i: int, catalog: Catalog, name: str, backend: str) -> list[str]:
+    """An option that is not a Miles flag: fine only as a member of a passthrough family.
+
+    A family whose prefix is bare "--" (Megatron-LM's own parser, in flags.json) is a list of
+    names, not a prefix: an option outside it is simply unknown.
+    """
     fam = catalog.family(opt)
-    if fam is None:
-        near = difflib.get_close_matches(opt, list(catalog.flags), n=3, cutoff=0.6)
+    rest = opt[len(fam["prefix"]):] if fam else ""
+    members = None if fam is None else fam.get("members")
+    norm = None if members is None else {m.lstrip("-").replace("_", "-") for m in members}
+    if fam is None or (fam["prefix"] == "--" and norm is not None and rest not in norm):
+        pool = list(catalog.flags) + [f["prefix"] + m for f in catalog.families if f["prefix"] == "--"
+                                      for m in sorted({x.lstrip("-") for x in f.get("members") or []})]
+        near = difflib.get_close_matches(opt, pool, n=3, cutoff=0.6)
         return [f"{name}: args[{i}] {opt!r}: Miles has no such flag; nearest: {', '.join(near) or 'none'}"]
-    rest = opt[len(fam["prefix"]):]
+    if fam.get("backend") not in (None, "both", backend):
+        return [f"{name}: args[{i}] {opt}: a {fam['backend']} flag ({fam.get('kind', fam['prefix'])}), "
+                f"but this run's --train-backend is {backend}"]
     skipped = {s.replace("_", "-") for s in fam.get("skipped") or []}
     if rest in skipped:
         return [f"{name}: args[{i}] {opt}: Miles sets {rest} itself and does not pass it through"]
-    members = fam.get("members")
-    if members is not None:
-        norm = {m.lstrip("-").replace("_", "-") for m in members}
-        if rest not in norm:
-            near = difflib.get_close_matches(rest, sorted(norm), n=3, cutoff=0.6)
-            return [f"{name}: args[{i}] {opt!r}: {fam['prefix']}* passes {fam.get('kind', 'options')} through, "
-                    f"and there is no {rest!r}; nearest: {', '.join(fam['prefix'] + n for n in near) or 'none'}"]
+    if norm is not None and rest not in norm:
+        near = difflib.get_close_matches(rest, sorted(norm), n=3, cutoff=0.6)
+        return [f"{name}: args[{i}] {opt!r}: {fam['prefix']}* passes {fam.get('kind', 'options')} through, "
+                f"and there is no {rest!r}; nearest: {', '.join(fam['prefix'] + n for n in near) or 'none'}"]
     return []

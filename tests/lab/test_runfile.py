@@ -53,6 +53,24 @@ def test_bad_args(tmp_path, args, expected):
     assert all(e.startswith(str(tmp_path / "t.yaml")) for e in errs)
 
 
+def test_megatron_family(tmp_path):
+    assert with_args(tmp_path, "--num-layers", "28") == []  # default backend: megatron
+    errs = with_args(tmp_path, "--train-backend", "fsdp", "--num-layers", "28")
+    assert any("--num-layers: a megatron flag" in e and "--train-backend is fsdp" in e for e in errs), errs
+    errs = with_args(tmp_path, "--num-layer", "28")
+    assert any("'--num-layer': Miles has no such flag; nearest: --num-layers" in e for e in errs), errs
+
+
+def test_real_extraction_names_the_nearest_flag(tmp_path):
+    flags = HERE.parents[1] / "capture" / "miles" / "flags.json"
+    if not flags.exists():
+        pytest.skip("capture/miles/flags.json not extracted yet")
+    cat = Catalog.load(flags, None)
+    from capture.lab.runfile import check_args
+    errs = check_args(["--train-backend", "fsdp", "--colocat", "--rollout-batch-size", "8"], cat, "f.yaml")
+    assert any("args[2] '--colocat': Miles has no such flag; nearest: --colocate" in e for e in errs), errs
+
+
 def test_good_args(tmp_path):
     assert with_args(tmp_path, "--lr=2e-6", "--eval-prompt-data", "gsm8k", "/d/test.parquet", "--no-offload-train",
                      "--sglang-mem-fraction-static", "0.4", "--router-policy", "round_robin", "--train-backend", "fsdp") == []
