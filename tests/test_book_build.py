@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import build
+from buildutil import build
 
 
 def test_builds_clean(book_copy: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build
+from buildutil import build
 
 
 def fatal(root: Path) -> str:
@@ -15,7 +15,7 @@ def fatal(root: Path) -> str:
 
     from sphinx.testing.util import SphinxTestApp
 
-    from conftest import ROOT
+    from buildutil import ROOT
 
     warning = StringIO()
     with pytest.raises(SystemExit) as stop:
@@ -85,7 +85,7 @@ def test_cli_reports_without_a_traceback(book_copy: Path) -> None:
     import subprocess
     import sys
 
-    from conftest import ROOT
+    from buildutil import ROOT
 
     (book_copy / "manual.json").write_text("{\n  \"id\": \n}\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "_ext")}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, build
+from buildutil import ROOT, build
 
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from buildutil import ROOT
 
 PAGES = sorted((ROOT / "sections").glob("*.md")) + [ROOT / "front.md"]
 UNITS = r"(?:GB|GiB|MB|MiB|TB|KB|KiB|ms|s|sec|seconds|minutes|hours|%|tok/s|tokens/s|W|°C|GHz|TFLOPS|bytes)"

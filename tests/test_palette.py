@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import ROOT
+from buildutil import ROOT
 from miles101.palette import HUES, MEANINGS, PAGE_BACKGROUND, contrast, stylesheet
 
 

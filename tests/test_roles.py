@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from conftest import build
+from buildutil import build
 
 
 def add_page(root: Path, text: str) -> None:

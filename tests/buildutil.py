@@ -1,0 +1,39 @@
+"""Building test roots and copies of the manual (shared by the test modules)."""
+from __future__ import annotations
+
+import re
+import sys
+from io import StringIO
+from pathlib import Path
+
+from sphinx.testing.util import SphinxTestApp
+
+ROOT = Path(__file__).resolve().parent.parent
+for path in (ROOT / "_ext", ROOT):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+
+class Built:
+    """A finished build: the app, its warnings, and helpers to read the output."""
+
+    def __init__(self, app: SphinxTestApp, warnings: str) -> None:
+        self.app, self.warnings = app, warnings
+
+    def html(self, docname: str) -> str:
+        return (Path(self.app.outdir) / f"{docname}.html").read_text(encoding="utf-8")
+
+
+def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confoverrides) -> Built:
+    """Build `srcdir` (already a private copy) and return the result."""
+    status, warning = StringIO(), StringIO()
+    confoverrides.setdefault("m101_mermaid_root", str(ROOT))
+    app = SphinxTestApp(buildername, srcdir=srcdir, builddir=srcdir / "_build", status=status, warning=warning,
+                        parallel=parallel, confoverrides=confoverrides)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    built = Built(app, warning.getvalue())
+    built.status = re.sub(r"\x1b\[[0-9;]*m", "", status.getvalue())
+    return built
