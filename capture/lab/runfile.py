@@ -16,7 +16,6 @@ from capture.lab.catalog import Catalog
 SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "run.schema.json"
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
                     "BooleanOptionalAction"}
-SEED_FLAGS = ("--seed", "--rollout-seed")
 
 
 class RunFileError(Exception):
@@ -56,10 +55,10 @@ def check_run(run: dict[str, Any], stem: str, catalog: Catalog, name: str) -> li
     if "--num-rollout" in given and given["--num-rollout"] != [str(run["steps"])]:
         errors.append(f"{name}: steps is {run['steps']} but --num-rollout is {given['--num-rollout'][-1]}")
     seeds = run.get("seeds") or []
-    for flag in SEED_FLAGS:
-        if flag in given and (len(seeds) > 1 or (seeds and given[flag] != [str(seeds[0])])):
-            errors.append(f"{name}: args give {flag} {given[flag][-1]} but seeds is {seeds}: "
-                          f"leave {flag} out, the recorder passes each seed")
+    # --rollout-seed may stay fixed across seeds (same prompts, other trainer seeds); --seed may not.
+    if "--seed" in given and (len(seeds) > 1 or (seeds and given["--seed"] != [str(seeds[0])])):
+        errors.append(f"{name}: args give --seed {given['--seed'][-1]} but seeds is {seeds}: "
+                      f"leave --seed out, the recorder passes each seed")
     for vname, spec in run["values"].items():
         if not catalog.known_source(spec["source"]):
             errors.append(f"{name}: values/{vname}/source {spec['source']!r}: Miles logs no such key"
