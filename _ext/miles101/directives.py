@@ -31,7 +31,8 @@ class ManualDirective(SphinxDirective):
 
 
 def _show(value: object) -> str:
-    return "—" if value is None else json.dumps(value) if not isinstance(value, str) else value
+    """A default as Python would print it: None stays None, strings stay bare."""
+    return "None" if value is None else value if isinstance(value, str) and value else json.dumps(value)
 
 
 def flag_fields(rec: dict, capture) -> list[tuple[str, nodes.Node]]:

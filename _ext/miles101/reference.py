@@ -74,8 +74,7 @@ def flags_by_job(app: Sphinx, docname: str) -> list[nodes.Node]:
         if not names:
             continue
         heading = nodes.paragraph(classes=["m101-table-heading"])
-        heading += nodes.Text(f"{section.id} ")
-        heading += doc_link(section.docname, docname)
+        heading += doc_link(section.docname, docname)  # the title carries its number
         out.append(heading)
         rows = []
         for name in names:
