@@ -1,4 +1,4 @@
-"""Fixtures for the lab tests: stand-in docker and nvidia-smi on PATH, run files, scenarios."""
+"""Helpers for the lab tests: stand-in docker and nvidia-smi on PATH, run files, scenarios."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 HERE = Path(__file__).resolve().parent
@@ -103,10 +102,3 @@ class Lab:
                 os.kill(int(pid), signal.SIGKILL)
             except ProcessLookupError:
                 pass
-
-
-@pytest.fixture
-def lab(tmp_path: Path):
-    box = Lab(tmp_path)
-    yield box
-    box.cleanup()

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import mileslog as ml
-from conftest import base_run
+from labutil import base_run
 
 
 def old_recording(lab, run_id: str) -> bytes:

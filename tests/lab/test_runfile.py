@@ -8,7 +8,7 @@ import yaml
 
 from capture.lab.catalog import Catalog
 from capture.lab.runfile import RunFileError, load_run
-from conftest import HERE, base_run
+from labutil import HERE, base_run
 
 CAT = Catalog.load(HERE / "fixtures" / "flags.json", HERE / "fixtures" / "metrics.json")
 
