@@ -1,0 +1,556 @@
+#!/usr/bin/env python3
+"""The build benchmark of Miles 101: build times, the extension's overhead, check time, page weight.
+
+    python3 dev.py bench [--runs N] [--keep] [--skip-weight] [--json PATH]
+
+Everything runs in a temp copy of the repo (node_modules is linked, not copied), so the working
+tree is never touched. Each timing is the median of --runs runs (5 by default). See
+benchmarks/README.md for what each row means, the targets and the last recorded numbers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+READING = re.compile(r"reading sources\.\.\. \[\s*\d+%\] (.+?)\s*$")
+COPY_IGNORE = shutil.ignore_patterns(".git", "_build", ".venv", ".tox", "node_modules", "test-artifacts",
+                                     ".pytest_cache", "__pycache__", "*.pyc")
+TARGETS = {"overhead": 1.10, "value_change": 1.5, "check": 3.0, "front_kb": 250.0}
+
+
+# --------------------------------------------------------------------------- a sandbox copy
+
+
+@dataclass
+class Build:
+    """One sphinx-build run: wall time, exit code, the docs it re-read, its warnings."""
+
+    seconds: float
+    returncode: int
+    read: list[str]
+    warnings: list[str]
+    stdout: str
+
+
+@dataclass
+class Sandbox:
+    """A temp copy of the repo where pages and data may be edited freely."""
+
+    root: Path
+    jobs: str | None = None
+    out: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out = self.root / "_build"
+
+    def build(self, *, jobs: str | None = "same", clean: bool = False, srcdir: Path | None = None,
+              outdir: Path | None = None) -> Build:
+        """sphinx-build -b html -n --keep-going (no -W: pages may still be incomplete)."""
+        src = srcdir or self.root
+        out = outdir or self.out
+        if clean:
+            shutil.rmtree(out, ignore_errors=True)
+        j = self.jobs if jobs == "same" else jobs
+        cmd = [PY, "-m", "sphinx", "-b", "html", "-n", "--keep-going", str(src), str(out / "html"),
+               "-d", str(out / "doctrees")]
+        if j:
+            cmd[5:5] = ["-j", j]
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+        seconds = time.perf_counter() - start
+        stdout = ANSI.sub("", proc.stdout)
+        read: list[str] = []
+        for line in stdout.splitlines():
+            m = READING.search(line)
+            if m:
+                read += [d.strip() for d in m[1].split(" .. ") if d.strip()]
+        warnings = [ln for ln in ANSI.sub("", proc.stderr).splitlines() if "WARNING" in ln or "ERROR" in ln]
+        if not (out / "html").is_dir():
+            raise SystemExit(f"bench: sphinx-build failed in {src} (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+        return Build(seconds, proc.returncode, read, warnings, stdout)
+
+
+def make_sandbox(base: Path) -> Sandbox:
+    """Copy the repo (minus .git, builds, venvs) and link node_modules, for the local mermaid copy."""
+    dest = base / "repo"
+    shutil.copytree(ROOT, dest, ignore=COPY_IGNORE, symlinks=True)
+    if (ROOT / "node_modules").is_dir():
+        (dest / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    for p in dest.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            p.chmod(p.stat().st_mode | 0o200)
+    return Sandbox(dest)
+
+
+def median_of(runs: int, once: Callable[[int], float]) -> tuple[float, list[float]]:
+    """Median (and all samples) of `runs` calls of once(i) -> seconds."""
+    samples = [once(i) for i in range(runs)]
+    return statistics.median(samples), samples
+
+
+# --------------------------------------------------------------------------- what pages cite
+
+ROLE_RE = re.compile(r"\{(?P<role>[a-z][\w-]*)\}`(?P<body>[^`]*)`")
+
+
+def book(root: Path) -> dict[str, Any]:
+    return json.loads((root / "manual.json").read_text(encoding="utf-8"))
+
+
+def page_files(root: Path) -> list[Path]:
+    """front.md and every section file manual.json lists."""
+    b = book(root)
+    files = [b.get("front", "front.md")]
+    for part in [*b["parts"], b["reference"]]:
+        files += [s["file"] for s in part["sections"]]
+    return [root / f for f in files]
+
+
+def citing_docs(root: Path, role: str, key: str) -> set[str]:
+    """Docnames whose source cites `{role}`key` or `{role}`key:spec`."""
+    docs = set()
+    for path in page_files(root):
+        for m in ROLE_RE.finditer(path.read_text(encoding="utf-8")):
+            if m["role"] == role and m["body"].split(":", 1)[0].strip() == key:
+                docs.add(path.relative_to(root).with_suffix("").as_posix())
+    return docs
+
+
+def pick_value(root: Path) -> tuple[str, str, Path, set[str]]:
+    """A fact (else a computed value) cited by the fewest pages (at least one)."""
+    best: tuple[int, str, str, Path, set[str]] | None = None
+    for role, rel, section in (("fact", "capture/facts.json", "facts"), ("computed", "capture/computed.json", "values")):
+        data = json.loads((root / rel).read_text(encoding="utf-8")).get(section, {})
+        for key, entry in data.items():
+            if not isinstance(entry, dict) or not isinstance(entry.get("value"), (int, float)):
+                continue
+            docs = citing_docs(root, role, key)
+            if docs and (best is None or len(docs) < best[0]):
+                best = (len(docs), role, key, root / rel, docs)
+        if best is not None:
+            break
+    if best is None:
+        raise SystemExit("bench: no page cites a fact or computed value")
+    return best[1], best[2], best[3], best[4]
+
+
+def edit_value(path: Path, role: str, key: str, i: int) -> None:
+    """Change the value's number (a different one each run) in the copy's data file."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    entry = data["facts" if role == "fact" else "values"][key]
+    entry["value"] = entry["value"] + (1 if i % 2 == 0 else -1)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def problem_docs(warnings: list[str], root: Path) -> set[str]:
+    """Docnames with an unresolved reference ([manual.*] warnings): the extension re-reads them every build."""
+    docs = set()
+    for w in warnings:
+        m = re.match(rf"{re.escape(str(root))}/(\S+?)\.md:\d+: WARNING: .*\[manual\.", w)
+        if m:
+            docs.add(m[1])
+    return docs
+
+
+# --------------------------------------------------------------------------- the no-extension baseline
+
+
+def _extension_names() -> tuple[set[str], set[str]]:
+    """The roles and directives miles101 registers (read from the extension, so the baseline keeps up)."""
+    sys.path.insert(0, str(ROOT / "_ext"))
+    try:
+        from miles101 import front, reference, roles
+
+        role_names = set(roles.ROLES)
+        directive_names = {"flag", "diagram", "listing", "pin", *front.DIRECTIVES, *reference.KINDS}
+    finally:
+        sys.path.pop(0)
+    return role_names, directive_names
+
+
+def _plain_roles(text: str, role_names: set[str], figure_ids: set[str]) -> str:
+    def repl(m: re.Match[str]) -> str:
+        role, body = m["role"], m["body"]
+        if role == "ref" and body in figure_ids:
+            return f"`{body}`"
+        if role not in role_names:
+            return m[0]
+        label = re.match(r"^(.*?)\s*<([^<>]+)>$", body)
+        if label:
+            return label[1]
+        return f"`{body.split(':', 1)[0] if role in {'measured', 'computed', 'fact'} else body}`"
+
+    return ROLE_RE.sub(repl, text)
+
+
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<args>.*)$")
+
+
+def plain_page(text: str, role_names: set[str], directive_names: set[str], figure_ids: set[str]) -> str:
+    """Rewrite roles to inline code/text and the extension's blocks to mermaid, code or paragraphs."""
+    lines, out, i = text.splitlines(), [], 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m or m["name"] not in directive_names:
+            out.append(lines[i])
+            i += 1
+            continue
+        fence, name, args = m["fence"], m["name"], m["args"].strip()
+        close = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        body, i = [], i + 1
+        while i < len(lines) and not close.match(lines[i]):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        options = [b for b in body if re.match(r"^\s*:[\w-]+:", b)]
+        content = [b for b in body if b not in options]
+        if name in {"diagram", "book-plate"} and any(c.strip() for c in content):
+            title = next((o.split(":", 2)[2].strip() for o in options if o.strip().startswith(":title:")), args)
+            out += [f"**{title}**", "", "```{mermaid}", *content, "```", ""]
+        elif name == "flag":
+            out += [f"`{args}`", "", *content, ""]
+        elif name == "listing":
+            out += ["```text", f"(listing of the run {args})", "```", ""]
+        else:
+            out += [f"({name} {args})".replace(" )", ")"), "", *content, ""]
+    return _plain_roles("\n".join(out) + "\n", role_names, figure_ids)
+
+
+BASELINE_CONF = '''"""Baseline for the benchmark: the same theme and extensions, without miles101."""
+from pathlib import Path
+
+exec(compile(Path(__file__).with_name("conf.real.py").read_text(), "conf.real.py", "exec"))
+extensions = [e for e in extensions if e != "miles101"]
+root_doc = {root!r}
+exclude_patterns = exclude_patterns + {excluded!r}
+suppress_warnings = ["myst.xref_missing", "ref.ref"]
+'''
+
+
+def make_baseline(src: Sandbox, base: Path) -> Path:
+    """A second copy with plain pages, a conf.py without miles101 and a hand-written toctree."""
+    dest = base / "baseline"
+    shutil.copytree(src.root, dest, ignore=shutil.ignore_patterns("_build"), symlinks=True)
+    role_names, directive_names = _extension_names()
+    b = book(dest)
+    figure_ids: set[str] = set()
+    for path in page_files(dest):
+        figure_ids |= set(re.findall(r"\{(?:diagram)\}\s+(fig-[\w-]+)", path.read_text(encoding="utf-8")))
+    for path in page_files(dest):
+        path.write_text(plain_page(path.read_text(encoding="utf-8"), role_names, directive_names, figure_ids),
+                        encoding="utf-8")
+    front = dest / b.get("front", "front.md")
+    toctrees = []
+    for part in [*b["parts"], b["reference"]]:
+        caption = f"Part {part['number']} · {part['title']}" if "number" in part else part["title"]
+        entries = "\n".join(s["file"].removesuffix(".md") for s in part["sections"])
+        toctrees.append(f"\n```{{toctree}}\n:caption: {caption}\n:hidden:\n\n{entries}\n```\n")
+    front.write_text(front.read_text(encoding="utf-8") + "".join(toctrees), encoding="utf-8")
+    listed = {p.relative_to(dest).as_posix() for p in page_files(dest)}
+    excluded = sorted(p.relative_to(dest).as_posix() for p in dest.glob("sections/*.md")
+                      if p.relative_to(dest).as_posix() not in listed)
+    (dest / "conf.py").rename(dest / "conf.real.py")
+    root_doc = Path(b.get("front", "front.md")).with_suffix("").as_posix()
+    (dest / "conf.py").write_text(BASELINE_CONF.format(root=root_doc, excluded=excluded + ["conf.real.py"]),
+                                  encoding="utf-8")
+    return dest
+
+
+# --------------------------------------------------------------------------- page weight
+
+
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "link" and (a.get("rel") or "") in {"stylesheet", "preload", "icon"} and a.get("href"):
+            self.refs.append(a["href"])
+        elif tag in {"script", "img"} and a.get("src"):
+            self.refs.append(a["src"])
+
+
+def static_weight(html_dir: Path, rel: str) -> dict[str, int]:
+    """Bytes of a page and of the <link>/<script>/<img> it names, parsed from the built files."""
+    page = html_dir / rel
+    parser = _Refs()
+    parser.feed(page.read_text(encoding="utf-8"))
+    sizes = {rel: page.stat().st_size}
+    for ref in parser.refs:
+        if re.match(r"^[a-z]+:", ref):
+            continue
+        target = (page.parent / ref.split("?")[0].split("#")[0]).resolve()
+        if target.is_file():
+            sizes[target.relative_to(html_dir.resolve()).as_posix()] = target.stat().st_size
+    return sizes
+
+
+def browser_weights(html_dir: Path) -> dict[str, dict[str, Any]] | None:
+    """Per page: bytes the browser fetched (all, and without mermaid), and whether mermaid loaded."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        return None
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from browser.browser_support import CHROMIUM_ARGS, Server, is_local, wait_for_mermaid
+    finally:
+        sys.path.pop(0)
+    pages = sorted(p.relative_to(html_dir).as_posix() for p in html_dir.rglob("*.html")
+                   if not p.relative_to(html_dir).parts[0].startswith("_"))
+    result: dict[str, dict[str, Any]] = {}
+    with Server(html_dir) as srv, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), headless=True, args=CHROMIUM_ARGS)
+        for rel in pages:
+            context = browser.new_context()  # a fresh cache per page: what a first visit costs
+            context.route("**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort())
+            page = context.new_page()
+            got: dict[str, int] = {}
+
+            def done(req: Any, got: dict[str, int] = got) -> None:
+                try:
+                    got[req.url] = req.sizes()["responseBodySize"]
+                except Exception:
+                    got[req.url] = 0
+
+            page.on("requestfinished", done)
+            page.goto(srv.base + rel, wait_until="load")
+            state = wait_for_mermaid(page)
+            page.wait_for_load_state("networkidle")
+            mermaid = sum(v for k, v in got.items() if "/_static/mermaid/" in k)
+            result[rel] = {"bytes": sum(got.values()), "without_mermaid": sum(got.values()) - mermaid,
+                           "mermaid_bytes": mermaid, "requests": len(got), "diagrams": state.get("total", 0)}
+            context.close()
+        browser.close()
+    return result
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+def machine() -> dict[str, str]:
+    """nproc, CPU model, memory, Python and Sphinx versions, and the date."""
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor() or "?"
+    mem = "?"
+    try:
+        kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text())[1])
+        mem = f"{kb / 1024 / 1024:.1f} GiB"
+    except (OSError, TypeError):
+        pass
+    import sphinx
+
+    return {"date": time.strftime("%Y-%m-%d"), "nproc": str(os.cpu_count()), "cpu": cpu, "memory": mem,
+            "python": platform.python_version(), "sphinx": sphinx.__version__}
+
+
+def fmt_s(x: float) -> str:
+    return f"{x:.2f} s"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="runs per timing; the median is shown (default 5)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp copies and print where they are")
+    ap.add_argument("--skip-weight", action="store_true", help="skip the page-weight measurement")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    args = ap.parse_args(argv)
+    runs = max(1, args.runs)
+    base = Path(tempfile.mkdtemp(prefix="m101-bench-"))
+    rows: list[tuple[str, str, str]] = []
+    results: dict[str, Any] = {"machine": machine(), "runs": runs}
+    notes: list[str] = []
+    try:
+        box = make_sandbox(base)
+        log = lambda msg: print(f"[bench] {msg}", file=sys.stderr, flush=True)  # noqa: E731
+        log(f"sandbox {box.root}; {runs} run(s) per timing")
+
+        # Full builds, fresh each time.
+        for label, jobs in (("full build, fresh, serial", None), ("full build, fresh, -j auto", "auto")):
+            med, samples = median_of(runs, lambda i, jobs=jobs: box.build(jobs=jobs, clean=True).seconds)
+            results[label] = samples
+            rows.append((label, fmt_s(med), ""))
+            log(f"{label}: {fmt_s(med)}")
+        full = box.build(jobs="auto", clean=True)  # the state every incremental run starts from
+        problems = problem_docs(full.warnings, box.root)
+        box.jobs = "auto"
+
+        # Incremental: touch one section page.
+        page = box.root / book(box.root)["parts"][0]["sections"][1]["file"]
+        page_doc = page.relative_to(box.root).with_suffix("").as_posix()
+
+        def touch(i: int) -> float:
+            now = time.time()  # never in the future: Sphinx would re-read the page on every later build
+            os.utime(page, (now, now))
+            b = box.build()
+            results.setdefault("touch_read", b.read)
+            return b.seconds
+
+        med, samples = median_of(runs, touch)
+        extra = sorted(set(results["touch_read"]) - {page_doc})
+        rows.append((f"incremental, touch {page_doc}.md", fmt_s(med),
+                     f"re-read {len(results['touch_read'])}: {page_doc}" + (f" + {extra}" if extra else "")))
+        log(f"touch: {fmt_s(med)}")
+
+        # Incremental: change one captured value.
+        role, key, data_file, citing = pick_value(box.root)
+        reads: list[list[str]] = []
+
+        def change(i: int) -> float:
+            edit_value(data_file, role, key, i)
+            b = box.build()
+            reads.append(b.read)
+            return b.seconds
+
+        med, samples = median_of(runs, change)
+        read = set(reads[0])
+        exact = all(set(r) == citing for r in reads)
+        unexplained = read - citing - problems
+        verdict = "exactly the citing pages" if exact else (
+            f"citing {sorted(citing)}; also re-read {sorted(read - citing)}"
+            + (" (pages with unresolved references, re-read every build)" if not unexplained else "")
+            + (f"; NOT re-read {sorted(citing - read)}" if citing - read else ""))
+        rows.append((f"incremental, change {role} {key} ({data_file.relative_to(box.root)})", fmt_s(med),
+                     f"re-read {sorted(read)}: {verdict}"))
+        results["value_change"] = {"key": f"{role}:{key}", "citing": sorted(citing), "read": [sorted(r) for r in reads],
+                                   "samples": samples, "exact": exact, "problem_pages": sorted(problems)}
+        value_med = med
+        log(f"value change: {fmt_s(med)} ({verdict})")
+
+        # Incremental: edit manual.json (a part's summary: no structural change).
+        manual = box.root / "manual.json"
+        original = manual.read_text(encoding="utf-8")
+
+        def edit_manual(i: int) -> float:
+            data = json.loads(original)
+            data["parts"][0]["summary"] += f" (bench {i})"
+            manual.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            b = box.build()
+            results.setdefault("manual_read", len(b.read))
+            return b.seconds
+
+        med, samples = median_of(runs, edit_manual)
+        manual.write_text(original, encoding="utf-8")
+        rows.append(("incremental, edit manual.json (a part summary)", fmt_s(med),
+                     f"re-read {results['manual_read']} of {len(page_files(box.root))} pages"))
+        log(f"manual.json: {fmt_s(med)}")
+
+        # The extension's overhead against a plain baseline (serial, fresh).
+        baseline = make_baseline(box, base)
+        bl_out = base / "baseline-build"
+        first = box.build(jobs=None, outdir=bl_out, srcdir=baseline, clean=True)
+        if first.warnings:
+            notes.append(f"baseline build: {len(first.warnings)} warning(s), e.g. {first.warnings[0][:160]}")
+        real_s, bl_s = [], []
+        for _ in range(runs):  # interleaved, so drift on a shared machine hits both alike
+            real_s.append(box.build(jobs=None, clean=True).seconds)
+            bl_s.append(box.build(jobs=None, outdir=bl_out, srcdir=baseline, clean=True).seconds)
+        ratio = statistics.median(real_s) / statistics.median(bl_s)
+        rows.append(("baseline (no miles101), fresh, serial", fmt_s(statistics.median(bl_s)), ""))
+        rows.append(("extension overhead (real / baseline, serial)", f"{ratio:.2f}x",
+                     f"target <= {TARGETS['overhead']:.2f}x: {'ok' if ratio <= TARGETS['overhead'] else 'OVER'}"))
+        results["overhead"] = {"real": real_s, "baseline": bl_s, "ratio": ratio}
+        log(f"overhead: {ratio:.2f}x")
+
+        # capture/run.py --check
+        check = box.root / "capture" / "check.py"
+        if check.is_file():
+            codes: list[int] = []
+
+            def run_check(i: int) -> float:
+                start = time.perf_counter()
+                proc = subprocess.run([PY, "capture/run.py", "--check"], cwd=box.root, capture_output=True, text=True)
+                codes.append(proc.returncode)
+                return time.perf_counter() - start
+
+            med, samples = median_of(runs, run_check)
+            rows.append(("python3 capture/run.py --check", fmt_s(med),
+                         f"exit {codes[0]}; target <= {TARGETS['check']:.0f} s: "
+                         f"{'ok' if med <= TARGETS['check'] else 'OVER'}"))
+            results["check"] = {"samples": samples, "exit": codes}
+        else:
+            rows.append(("python3 capture/run.py --check", "not available", "capture/check.py does not exist yet"))
+
+        value_row = next(r for r in rows if r[0].startswith("incremental, change"))
+        rows[rows.index(value_row)] = (value_row[0], value_row[1], value_row[2] + (
+            f"; target <= {TARGETS['value_change']} s: {'ok' if value_med <= TARGETS['value_change'] else 'OVER'}"))
+
+        # Page weight.
+        html_dir = box.out / "html"
+        front_rel = Path(book(box.root).get("front", "front.md")).with_suffix(".html").as_posix()
+        weights = None if args.skip_weight else browser_weights(html_dir)
+        if weights:
+            heavy = max(weights, key=lambda r: weights[r]["bytes"])
+            fw = weights[front_rel]
+            rows.append((f"page weight, {front_rel} (browser, first visit)", f"{fw['bytes'] / 1024:.0f} KB",
+                         f"{fw['without_mermaid'] / 1024:.0f} KB without mermaid ({fw['diagrams']} diagram(s), "
+                         f"{fw['requests']} requests); target <= {TARGETS['front_kb']:.0f} KB without mermaid: "
+                         f"{'ok' if fw['without_mermaid'] / 1024 <= TARGETS['front_kb'] else 'OVER'}"))
+            hw = weights[heavy]
+            rows.append((f"page weight, heaviest: {heavy}", f"{hw['bytes'] / 1024:.0f} KB",
+                         f"{hw['without_mermaid'] / 1024:.0f} KB without mermaid, {hw['diagrams']} diagram(s)"))
+            leaky = sorted(r for r, w in weights.items() if not w["diagrams"] and w["mermaid_bytes"])
+            rows.append(("mermaid loaded on pages without a diagram", f"{len(leaky)} page(s)",
+                         ", ".join(leaky) if leaky else "none (as it should be)"))
+            results["weights"] = weights
+        else:
+            sizes = static_weight(html_dir, front_rel)
+            total = sum(sizes.values())
+            rows.append((f"page weight, {front_rel} (parsed files)", f"{total / 1024:.0f} KB",
+                         "HTML + linked CSS/JS/img; Playwright unavailable (or --skip-weight), mermaid modules not counted"))
+            results["weights_static"] = sizes
+
+        results["rows"] = rows
+        print_table(rows, results["machine"], runs, notes)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
+    finally:
+        if args.keep:
+            print(f"[bench] kept {base}", file=sys.stderr)
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+def print_table(rows: list[tuple[str, str, str]], m: dict[str, str], runs: int, notes: list[str]) -> None:
+    """A Markdown table, ready to paste into benchmarks/README.md."""
+    print(f"\nMiles 101 build benchmark, {m['date']}: {m['nproc']} CPUs ({m['cpu']}), {m['memory']}, "
+          f"Python {m['python']}, Sphinx {m['sphinx']}; medians of {runs} run(s)\n")
+    print("| measurement | median | notes |")
+    print("| --- | --- | --- |")
+    for name, value, note in rows:
+        print(f"| {name} | {value} | {note.replace('|', '/')} |")
+    for n in notes:
+        print(f"\nnote: {n}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
