@@ -1,0 +1,46 @@
+"""The recorder's output is exactly what the pages read: a recorded run turns pending into numbers."""
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import mileslog as ml
+import yaml
+from labutil import base_run
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from buildutil import build  # noqa: E402
+
+ROOTS = Path(__file__).resolve().parents[1] / "roots"
+
+
+def test_a_recording_fills_the_page(lab, tmp_path: Path) -> None:
+    book = tmp_path / "book"
+    shutil.copytree(ROOTS / "test-book", book)
+    run = base_run("t-ok", lab.model, steps=3)
+    run["sections"] = ["1.2"]
+    lab.write_run(run)
+    shutil.copy(lab.runs / "t-ok.yaml", book / "capture" / "runs" / "t-ok.yaml")
+    page = book / "sections" / "1-2-empty.md"
+    page.write_text("# Empty section\n\nThe reward is {measured}`t-ok.reward:.2f`.\n\n"
+                    "```{listing} t-ok\n:grep: ^.*rollout \\d+:\n:head: 2\n```\n")
+    before = build(book)
+    assert before.warnings == ""
+    assert 'm101-pending' in before.html("sections/1-2-empty") and "not been recorded yet" in before.html(
+        "sections/1-2-empty")
+
+    lab.scenario(lab.lines(ml.healthy(3), delay=0.01))
+    assert lab.record("t-ok").returncode == 0
+    shutil.copytree(lab.gpu / "t-ok", book / "capture" / "gpu" / "t-ok")
+    after = build(book)
+    html = after.html("sections/1-2-empty")
+    assert after.warnings == ""
+    assert re.findall(r"reading sources\.\.\. \[[ \d]+%\] (\S+)", after.status) == ["sections/1-2-empty"]
+    assert '<span class="m101-shown">0.45</span>' in html
+    assert "median of 3 samples, steps 0-2" in html and "NVIDIA GB10" in html and "31f1ca961" in html
+    assert "m101-pending" not in html
+    listing = html.split('m101-listing', 1)[1]
+    assert "rollout 0:" in listing and "rollout 1:" in listing and "rollout 2:" not in listing
+    assert yaml.safe_load((book / "capture" / "runs" / "t-ok.yaml").read_text())["id"] == "t-ok"
