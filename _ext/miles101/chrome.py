@@ -75,11 +75,11 @@ class ValuesOnPage(SphinxTransform):
             value = capture.value(cite["kind"], cite["key"])
             if value is None:
                 continue
-            from .roles import _tip
+            from .roles import HOME_HARDWARE, _tip
 
             para = nodes.paragraph()
             para += nodes.literal("", f"{cite['kind']}:{cite['key']}")
-            para += nodes.Text(f" — {cite['shown']}. {_tip(value, 'GB10')}")
+            para += nodes.Text(f" — {cite['shown']}. {_tip(value, HOME_HARDWARE)}")
             items += nodes.list_item("", para)
         section += items
         top += section

@@ -8,9 +8,8 @@ from sphinx.util.docutils import SphinxDirective
 from .directives import DiagramDirective
 from .domain import capture_of, domain_of
 from .messages import warn
-from .nodes import value_node
 from .palette import HUES, MEANINGS
-from .roles import _tip
+from .roles import value_inline
 from .state import current_book
 
 
@@ -107,11 +106,7 @@ class PlateDirective(DiagramDirective):
                      location=self.get_location(), fix=f"declare it under values: in capture/runs/{run_id}.yaml.")
                 domain.note_problem(self.env.docname)
                 continue
-            serial = len(domain.record(self.env.docname)["cites"])
-            shown = "pending" if value.pending else f"{value.value} {value.unit}".strip()
-            node = value_node("", kind="measured", text=shown, tip=_tip(value, "GB10"), tip_id=f"m101-tip-{serial}",
-                              classes=["m101-pending"] if value.pending else [])
-            domain.note_cite(self.env.docname, "measured", key, shown=shown, tip_id=f"m101-tip-{serial}")
+            node = value_inline(self.env, value)
             items += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{value.what}: "), node))
         return items
 

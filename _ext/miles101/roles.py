@@ -146,6 +146,10 @@ class IssueRole(ManualRole):
         return [ref], []
 
 
+#: The manual's hardware: recordings from anything else are labelled as such.
+HOME_HARDWARE = "GB10"
+
+
 def _tip(value, hardware_home: str) -> str:
     d = value.detail
     if value.kind == "measured":
@@ -177,22 +181,25 @@ class ValueRole(ManualRole):
                      "computed": "capture/computed.json", "fact": "capture/facts.json"}[self.kind]
             return self.problem("unknown_value", f"no {self.kind} value {key!r}.{suggest(key, capture.value_keys(self.kind))}",
                                 f"declare it in {where}.")
-        doc = domain_of(self.env)
-        serial = len(doc.record(self.env.docname)["cites"])
-        tip_id = f"m101-tip-{serial}"
-        if value.pending:
-            shown, classes = "pending", ["m101-pending"]
-        else:
-            try:
-                number = format_value(value, spec)
-            except (ValueError, TypeError) as exc:
-                return self.problem("bad_format", f"format spec {spec!r} does not fit {key!r} ({exc}).",
-                                    "use a Python format spec for numbers, e.g. .1f or ,.0f.")
-            shown, classes = (f"{number} {value.unit}".strip(), [])
-        node = value_node(self.rawtext, kind=self.kind, text=shown, tip=_tip(value, "GB10"), tip_id=tip_id,
-                          classes=classes)
-        doc.note_cite(self.env.docname, self.kind, key, shown=shown, tip_id=tip_id)
+        try:
+            node = value_inline(self.env, value, spec, self.rawtext)
+        except (ValueError, TypeError) as exc:
+            return self.problem("bad_format", f"format spec {spec!r} does not fit {key!r} ({exc}).",
+                                "use a Python format spec for numbers, e.g. .1f or ,.0f.")
         return [node], []
+
+
+def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
+    """The inline node of a cited value (a pending badge until recorded), noted as a citation of the page."""
+    doc = domain_of(env)
+    tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
+    if value.pending:
+        shown, classes = "pending", ["m101-pending"]
+    else:
+        shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
+    doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
+    return value_node(rawtext, kind=value.kind, text=shown, tip=_tip(value, HOME_HARDWARE), tip_id=tip_id,
+                      classes=classes)
 
 
 class MeasuredRole(ValueRole):
