@@ -16,9 +16,12 @@ from .megatron import megatron_family, parse_args_site
 from .metrics import extract_metrics
 from .models import extract_models
 from .pymodules import Modules
+from .sglang import ROUTER_ARGS, SERVER_ARGS, fill_router, fill_sglang, keep_previous, open_package
 from .source import Source, SourceError, open_source, read_image
 from .writeout import write_json
 
+SGLANG_FILES = (SERVER_ARGS, "sglang/srt/arg_groups/arg_utils.py")
+ROUTER_FILES = (ROUTER_ARGS,)
 CAPTURE = Path(__file__).resolve().parent.parent
 NO_SOURCE = (
     "no Miles source: pass --miles-src PATH (a checkout or a bare git dir) or set MILES_SRC.\n"
@@ -34,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--image", default=None, help="read /root/miles from this docker image instead")
     parser.add_argument("--megatron-src", default=os.environ.get("MEGATRON_SRC"),
                         help="Megatron-LM checkout or git dir (the image's MEGATRON_REPO/BRANCH) for its flags")
+    parser.add_argument("--sglang-src", default=os.environ.get("SGLANG_SRC"),
+                        help="SGLang source for the --sglang-*/--eval-sglang-* members: checkout, git dir, "
+                             "wheel or unpacked package")
+    parser.add_argument("--router-src", default=os.environ.get("SGLANG_ROUTER_SRC"),
+                        help="sglang_router source (sgl-router-for-miles checkout, git dir or wheel) for --router-*")
     parser.add_argument("--out", default=str(CAPTURE), help="capture directory to write (default capture/)")
     return parser
 
@@ -63,11 +71,48 @@ def add_megatron(flags: dict, source: Source, megatron: Source | None, previous:
         "megatron: no --megatron-src and none before: family left out"
 
 
-def documents(source: Source, megatron: Source | None = None, previous: Path | None = None) -> dict[str, dict]:
+def _origin(source: Source, package: Source, image: str) -> str:
+    """What a package source read is, next to what the image builds (from Miles's Dockerfile)."""
+    if image == "sglang":
+        built = (f"the image builds branch {dockerfile_arg(source, 'SGLANG_BRANCH')} "
+                 f"(SGLANG_COMMIT {dockerfile_arg(source, 'SGLANG_COMMIT') or 'unset: the tip at build time'}) "
+                 f"on lmsysorg/sglang:{dockerfile_arg(source, 'SGLANG_IMAGE_TAG')}")
+    else:
+        built = (f"the image's wheel is built from {dockerfile_arg(source, 'SGL_ROUTER_REPO')} "
+                 f"branch {dockerfile_arg(source, 'SGL_ROUTER_BRANCH')}")
+    if not package.read_from.startswith("git"):
+        return f"read from a release, NOT the commit the image uses ({built})"
+    return f"read from git; {built}, and whether this commit is that one is not checked"
+
+
+def add_passthrough(flags: dict, source: Source, sglang: Source | None, router: Source | None,
+                    previous: Path) -> list[str]:
+    """Fill the SGLang and router families' members from their sources, else keep the previous ones."""
+    try:
+        old = json.loads(previous.read_text(encoding="utf-8"))["families"]
+    except (OSError, ValueError, KeyError):
+        old = []
+    names = {n for r in flags["flags"] for n in [r["name"], *r["aliases"]]}
+    out = []
+    if sglang is not None:
+        out += fill_sglang(flags["families"], sglang, source, names, _origin(source, sglang, "sglang"))
+    else:
+        out.append("sglang: no --sglang-src, " + keep_previous(flags["families"], "sglang-passthrough", old))
+    if router is not None:
+        out += fill_router(flags["families"], router, _origin(source, router, "router"))
+    else:
+        out.append("router: no --router-src, " + keep_previous(flags["families"], "router-passthrough", old))
+    return out
+
+
+def documents(source: Source, megatron: Source | None = None, previous: Path | None = None,
+              sglang: Source | None = None, router: Source | None = None) -> dict[str, dict]:
     """The four extraction documents, by file name under miles/."""
     prov = source.provenance(EXTRACTOR_VERSION)
     flags = extract_flags(source)
     print(add_megatron(flags, source, megatron, previous or Path("/nonexistent")))
+    for line in add_passthrough(flags, source, sglang, router, previous or Path("/nonexistent")):
+        print(line)
     flags["families"].sort(key=lambda f: (f["prefix"] or "", f["file"], f["line"]))
     return {
         "flags.json": {"schema": "miles-flags/1", "provenance": prov, **flags},
@@ -109,10 +154,12 @@ def main(argv: list[str]) -> int:
             print(NO_SOURCE, file=sys.stderr)
             return 2
         megatron = open_source(args.megatron_src) if args.megatron_src else None
+        sglang = open_package(args.sglang_src, SGLANG_FILES) if args.sglang_src else None
+        router = open_package(args.router_src, ROUTER_FILES) if args.router_src else None
     except SourceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    docs = documents(source, megatron, Path(args.out) / "miles" / "flags.json")
+    docs = documents(source, megatron, Path(args.out) / "miles" / "flags.json", sglang, router)
     print(summary(docs, time.monotonic() - start))
 
     from capture.derive import derive_all
