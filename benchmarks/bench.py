@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 READING = re.compile(r"reading sources\.\.\. \[\s*\d+%\] (.+?)\s*$")
+WRITING = re.compile(r"writing output\.\.\. \[\s*\d+%\] (.+?)\s*$")
 COPY_IGNORE = shutil.ignore_patterns(".git", "_build", ".venv", ".tox", "node_modules", "test-artifacts",
                                      ".pytest_cache", "__pycache__", "*.pyc")
 TARGETS = {"overhead": 1.10, "value_change": 1.5, "check": 3.0, "front_kb": 250.0}
@@ -47,6 +48,7 @@ class Build:
     read: list[str]
     warnings: list[str]
     stdout: str
+    written: int = 0
 
 
 @dataclass
@@ -81,10 +83,11 @@ class Sandbox:
             m = READING.search(line)
             if m:
                 read += [d.strip() for d in m[1].split(" .. ") if d.strip()]
+        written = sum(len(m[1].split(" .. ")) for m in map(WRITING.search, stdout.splitlines()) if m)
         warnings = [ln for ln in ANSI.sub("", proc.stderr).splitlines() if "WARNING" in ln or "ERROR" in ln]
         if not (out / "html").is_dir():
             raise SystemExit(f"bench: sphinx-build failed in {src} (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
-        return Build(seconds, proc.returncode, read, warnings, stdout)
+        return Build(seconds, proc.returncode, read, warnings, stdout, written)
 
 
 def make_sandbox(base: Path) -> Sandbox:
@@ -103,6 +106,11 @@ def median_of(runs: int, once: Callable[[int], float]) -> tuple[float, list[floa
     """Median (and all samples) of `runs` calls of once(i) -> seconds."""
     samples = [once(i) for i in range(runs)]
     return statistics.median(samples), samples
+
+
+def spread(samples: list[float]) -> str:
+    """min–max of the samples, to show how noisy a median is."""
+    return f"runs {min(samples):.2f}–{max(samples):.2f} s"
 
 
 # --------------------------------------------------------------------------- what pages cite
@@ -397,7 +405,7 @@ def main(argv: list[str]) -> int:
         for label, jobs in (("full build, fresh, serial", None), ("full build, fresh, -j auto", "auto")):
             med, samples = median_of(runs, lambda i, jobs=jobs: box.build(jobs=jobs, clean=True).seconds)
             results[label] = samples
-            rows.append((label, fmt_s(med), ""))
+            rows.append((label, fmt_s(med), spread(samples)))
             log(f"{label}: {fmt_s(med)}")
         full = box.build(jobs="auto", clean=True)  # the state every incremental run starts from
         problems = problem_docs(full.warnings, box.root)
@@ -412,22 +420,26 @@ def main(argv: list[str]) -> int:
             os.utime(page, (now, now))
             b = box.build()
             results.setdefault("touch_read", b.read)
+            results.setdefault("touch_written", b.written)
             return b.seconds
 
         med, samples = median_of(runs, touch)
         extra = sorted(set(results["touch_read"]) - {page_doc})
         rows.append((f"incremental, touch {page_doc}.md", fmt_s(med),
-                     f"re-read {len(results['touch_read'])}: {page_doc}" + (f" + {extra}" if extra else "")))
+                     f"re-read {len(results['touch_read'])}: {page_doc}" + (f" + {extra}" if extra else "")
+                     + f"; {spread(samples)}"))
         log(f"touch: {fmt_s(med)}")
 
         # Incremental: change one captured value.
         role, key, data_file, citing = pick_value(box.root)
         reads: list[list[str]] = []
+        writes: list[int] = []
 
         def change(i: int) -> float:
             edit_value(data_file, role, key, i)
             b = box.build()
             reads.append(b.read)
+            writes.append(b.written)
             return b.seconds
 
         med, samples = median_of(runs, change)
@@ -439,7 +451,7 @@ def main(argv: list[str]) -> int:
             + (" (pages with unresolved references, re-read every build)" if not unexplained else "")
             + (f"; NOT re-read {sorted(citing - read)}" if citing - read else ""))
         rows.append((f"incremental, change {role} {key} ({data_file.relative_to(box.root)})", fmt_s(med),
-                     f"re-read {sorted(read)}: {verdict}"))
+                     f"re-read {sorted(read)}: {verdict}; {spread(samples)}"))
         results["value_change"] = {"key": f"{role}:{key}", "citing": sorted(citing), "read": [sorted(r) for r in reads],
                                    "samples": samples, "exact": exact, "problem_pages": sorted(problems)}
         value_med = med
@@ -454,13 +466,17 @@ def main(argv: list[str]) -> int:
             data["parts"][0]["summary"] += f" (bench {i})"
             manual.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
             b = box.build()
-            results.setdefault("manual_read", len(b.read))
+            results.setdefault("manual_read", b.read)
+            results.setdefault("manual_written", b.written)
             return b.seconds
 
         med, samples = median_of(runs, edit_manual)
         manual.write_text(original, encoding="utf-8")
         rows.append(("incremental, edit manual.json (a part summary)", fmt_s(med),
-                     f"re-read {results['manual_read']} of {len(page_files(box.root))} pages"))
+                     f"re-read {len(results['manual_read'])} of {len(page_files(box.root))} pages "
+                     f"({', '.join(d.rsplit('/', 1)[-1] for d in results['manual_read'][:8])}"
+                     f"{', ...' if len(results['manual_read']) > 8 else ''}); "
+                     f"{spread(samples)}"))
         log(f"manual.json: {fmt_s(med)}")
 
         # The extension's overhead against a plain baseline (serial, fresh).
@@ -474,7 +490,8 @@ def main(argv: list[str]) -> int:
             real_s.append(box.build(jobs=None, clean=True).seconds)
             bl_s.append(box.build(jobs=None, outdir=bl_out, srcdir=baseline, clean=True).seconds)
         ratio = statistics.median(real_s) / statistics.median(bl_s)
-        rows.append(("baseline (no miles101), fresh, serial", fmt_s(statistics.median(bl_s)), ""))
+        rows.append(("baseline (no miles101), fresh, serial", fmt_s(statistics.median(bl_s)),
+                     f"{spread(bl_s)}; the real build interleaved with it: {fmt_s(statistics.median(real_s))}"))
         rows.append(("extension overhead (real / baseline, serial)", f"{ratio:.2f}x",
                      f"target <= {TARGETS['overhead']:.2f}x: {'ok' if ratio <= TARGETS['overhead'] else 'OVER'}"))
         results["overhead"] = {"real": real_s, "baseline": bl_s, "ratio": ratio}
@@ -493,7 +510,7 @@ def main(argv: list[str]) -> int:
 
             med, samples = median_of(runs, run_check)
             rows.append(("python3 capture/run.py --check", fmt_s(med),
-                         f"exit {codes[0]}; target <= {TARGETS['check']:.0f} s: "
+                         f"exit {codes[0]}; {spread(samples)}; target <= {TARGETS['check']:.0f} s: "
                          f"{'ok' if med <= TARGETS['check'] else 'OVER'}"))
             results["check"] = {"samples": samples, "exit": codes}
         else:
