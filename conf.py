@@ -32,6 +32,8 @@ html_theme_options = {"navigation_with_keys": True}
 html_copy_source = False
 html_show_sourcelink = False
 
+html_math_renderer = "mathml"  # MathML written at build time (miles101.mathml): no CDN script
+
 mermaid_use_local = "mermaid/mermaid.esm.min.mjs"
 mermaid_version = "11.12.1"
 mermaid_init_config = {"startOnLoad": False, "securityLevel": "strict"}

@@ -38,7 +38,7 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
 
 
 def on_builder_inited(app: Sphinx) -> None:
-    from .assets import install_assets
+    from .assets import install_assets, mermaid_only_where_drawn
     from .messages import warn
     from .state import reload_capture, set_app
 
@@ -48,10 +48,11 @@ def on_builder_inited(app: Sphinx) -> None:
         where = problem.where if ":" in problem.where else f"{problem.where}:1"
         warn("capture", problem.message, location=where, fix=problem.fix)
     install_assets(app)
+    mermaid_only_where_drawn(app)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from . import assets, chrome, deps, directives, front, nodes, reference, roles
+    from . import assets, chrome, deps, mathml, directives, front, nodes, reference, roles
     from .domain import ManualDomain
 
     app.add_config_value("m101_book", "manual.json", "env", types=[str])
@@ -67,6 +68,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", deps.fail_on_problems)
     app.connect("build-finished", assets.write_index)
 
+    app.add_html_math_renderer("mathml", (mathml.visit_math, None), (mathml.visit_math_block, None))
     app.add_domain(ManualDomain)
     app.add_node(nodes.value_node, **nodes.VALUE_VISITORS)
     app.add_node(nodes.m101_generated)

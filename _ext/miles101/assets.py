@@ -75,3 +75,24 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     front = out / f"{app.config.root_doc}.html"
     if front.is_file():
         _write_if_changed(out / "index.html", front.read_text(encoding="utf-8"))
+
+
+def mermaid_only_where_drawn(app: Sphinx) -> None:
+    """Load mermaid only on pages that draw a diagram.
+
+    sphinxcontrib-mermaid adds its loader to every page without a doctree (search, genindex).
+    Its handler is wrapped so those pages, which never draw, stay light.
+    """
+    try:
+        from sphinxcontrib.mermaid import install_js
+    except ImportError:
+        return
+    for listener in list(app.events.listeners.get("html-page-context", [])):
+        if listener.handler is install_js:
+            app.disconnect(listener.id)
+
+            def install_where_drawn(app: Sphinx, pagename, templatename, context, doctree) -> None:
+                if doctree is not None:
+                    install_js(app, pagename, templatename, context, doctree)
+
+            app.connect("html-page-context", install_where_drawn, priority=listener.priority)

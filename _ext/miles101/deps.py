@@ -7,7 +7,7 @@ from sphinx.environment import BuildEnvironment
 from .data import fingerprint
 from .domain import domain_of
 from .messages import logger
-from .reference import generated_docs
+from .reference import generated_docs, table_inputs
 from .state import current_capture
 
 
@@ -32,23 +32,12 @@ def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set
 
 
 def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """The Reference pages with generated tables, when anything their tables show has changed."""
-    digest = generated_inputs_digest(env)
-    if getattr(env, "m101_generated_digest", None) == digest:
-        return []
-    env.m101_generated_digest = digest
-    return generated_docs(app, env)
-
-
-def generated_inputs_digest(env: BuildEnvironment) -> str:
-    """A hash of everything the generated tables read: every page's records and the capture data."""
-    capture = current_capture(env)
-    records = {doc: {k: v for k, v in rec.items() if k != "deps"} for doc, rec in domain_of(env).data["docs"].items()}
-    data = [capture.provenance, capture.flags, capture.families, capture.metrics,
-            [rec for _, rec in capture.metric_patterns], capture.runs, capture.recordings, capture.attempts,
-            {f"{k}:{n}": [v.value, v.unit, v.what, v.detail] for (k, n), v in capture.values.items()},
-            sorted(env.titles.keys()), {d: env.titles[d].astext() for d in env.titles}]
-    return fingerprint([records, data])
+    """The Reference pages whose generated tables would change: their inputs' digest moved."""
+    before: dict[str, str] = getattr(env, "m101_generated_digests", {})
+    now = {doc: fingerprint([table_inputs(env, kind) for kind in kinds])
+           for doc, kinds in generated_docs(env).items()}
+    env.m101_generated_digests = now
+    return sorted(doc for doc, digest in now.items() if before.get(doc) != digest)
 
 
 def check_consistency(app: Sphinx, env: BuildEnvironment) -> None:

@@ -27,7 +27,8 @@ class GeneratedDirective(SphinxDirective):
     """```{flags-by-job}``` and friends: a placeholder filled after reading."""
 
     def run(self) -> list[nodes.Node]:
-        domain_of(self.env).record(self.env.docname)["generated"] = True
+        record = domain_of(self.env).record(self.env.docname)
+        record["generated"] = sorted({*record.get("generated", []), self.name})
         return [generated("", kind=self.name)]
 
 
@@ -254,6 +255,25 @@ class FillGenerated(SphinxPostTransform):
             node.replace_self(box)
 
 
-def generated_docs(app: Sphinx, env) -> list[str]:
-    """The pages holding generated tables: rewritten on every build, since any page can change them."""
-    return [d for d, rec in domain_of(env).data["docs"].items() if rec.get("generated")]
+def generated_docs(env) -> dict[str, list[str]]:
+    """The pages holding generated tables, and which tables each holds."""
+    return {d: rec["generated"] for d, rec in domain_of(env).data["docs"].items() if rec.get("generated")}
+
+
+def table_inputs(env, kind: str) -> object:
+    """Everything one kind of generated table reads, as JSON-able data (its digest decides rewrites)."""
+    capture, domain = capture_of(env), domain_of(env)
+    titles = {d: env.titles[d].astext() for d in env.titles}
+    if kind == "flags-by-job":
+        return [capture.provenance, capture.flags, capture.families, domain.documented_flags(), titles]
+    if kind == "metrics-table":
+        return [capture.provenance, capture.metrics, [r for _, r in capture.metric_patterns],
+                list(domain.cites("metric")), titles]
+    if kind == "lab-notes":
+        return [capture.runs, capture.recordings, capture.attempts, titles]
+    if kind == "sources-list":
+        facts = {k: v.detail for (kind_, k), v in capture.values.items() if kind_ == "fact"}
+        return [capture.provenance, [list(domain.cites(k)) for k in ("src", "issue", "fact")], facts, titles]
+    if kind == "figure-index":
+        return [sorted(domain.figures()), titles]
+    raise KeyError(kind)

@@ -156,6 +156,7 @@ def _tip(value, hardware_home: str) -> str:
         if value.pending:
             return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
                     f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
+                    f"To record it: python3 capture/run.py record {d['run']} (on the Spark). "
                     "R.3 Lab notes lists every pending run.")
         hw = d.get("hardware") or "unknown hardware"
         label = "" if hardware_home in str(hw) else " (not the manual's hardware)"
