@@ -318,6 +318,9 @@ def open_tabs_with_diagrams(page: Any, timeout_ms: int = 10000) -> list[dict[str
         if not panel_has_diagram:
             continue
         label.click()
+        # A reader who opens a tab scrolls to what it shows; mermaid draws a deferred diagram when it
+        # comes into view, so bring the panel's first diagram into view as the reader would.
+        label.evaluate("l => l.nextElementSibling.querySelector('pre.mermaid').scrollIntoView({block: 'center'})")
         item: dict[str, Any] = {"tab": label.inner_text().strip()}
         try:
             page.wait_for_function(
