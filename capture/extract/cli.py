@@ -5,6 +5,7 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -141,6 +142,10 @@ def summary(docs: dict[str, dict], seconds: float) -> str:
     return "\n".join(lines)
 
 
+#: The image the manual pins (manual.json pin.version); read when no source is given and docker exists.
+DEFAULT_IMAGE = "radixark/miles:latest"
+
+
 def main(argv: list[str]) -> int:
     """Extract, print a summary, derive, and write the capture files that changed."""
     args = build_parser().parse_args(argv)
@@ -150,6 +155,10 @@ def main(argv: list[str]) -> int:
             source = read_image(args.image)
         elif args.miles_src:
             source = open_source(args.miles_src, args.commit)
+        elif shutil.which("docker"):
+            # The GPU host: `tox -e capture` with no arguments reads the pinned image.
+            print(f"no --miles-src or MILES_SRC: reading Miles from the image {DEFAULT_IMAGE}", file=sys.stderr)
+            source = read_image(DEFAULT_IMAGE)
         else:
             print(NO_SOURCE, file=sys.stderr)
             return 2
