@@ -71,6 +71,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_html_math_renderer("mathml", (mathml.visit_math, None), (mathml.visit_math_block, None))
     app.add_domain(ManualDomain)
     app.add_node(nodes.value_node, **nodes.VALUE_VISITORS)
+    app.add_node(nodes.flag_facts, **nodes.FACTS_VISITORS)
     app.add_node(nodes.m101_generated)
     for name, role in roles.ROLES.items():
         app.add_role(name, role)

@@ -13,6 +13,7 @@ from sphinxcontrib.mermaid import mermaid
 from .data import suggest
 from .domain import capture_of, domain_of, flag_anchor
 from .messages import warn
+from .nodes import Fact, flag_facts
 from .state import current_book
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -35,35 +36,30 @@ def _show(value: object) -> str:
     return "None" if value is None else value if isinstance(value, str) and value else json.dumps(value)
 
 
-def flag_fields(rec: dict, capture) -> list[tuple[str, nodes.Node]]:
-    """The facts of one flag record as (label, node) rows."""
+def flag_fields(rec: dict, capture) -> list[Fact]:
+    """The facts of one flag record, each a `Fact(label, text, code, href)`."""
+    where = Fact("Defined at", f"{rec['file']}:{rec['line']}", href=capture.src_url(rec["file"], rec["line"]))
     if rec.get("passthrough"):
-        where = nodes.reference("", f"{rec['file']}:{rec['line']}", refuri=capture.src_url(rec["file"], rec["line"]))
-        return [("Passed through", nodes.Text(f"to the engine's own option (prefix {rec['passthrough']})")),
-                ("Defined at", where)]
-    default = rec.get("default")
-    kind = rec.get("default_kind")
-    if kind == "computed":
+        return [Fact("Passed through", f"to the engine's own option (prefix {rec['passthrough']})"), where]
+    if rec.get("default_kind") == "computed":
         shown = f"computed: {rec.get('default_expr') or 'at run time'}"
     elif rec.get("required"):
         shown = "required"
     else:
-        shown = _show(default)
-    rows: list[tuple[str, nodes.Node]] = [("Default", nodes.literal("", shown))]
+        shown = _show(rec.get("default"))
+    facts = [Fact("Default", shown, code=True)]
     if rec.get("type"):
-        rows.append(("Type", nodes.Text(str(rec["type"]))))
+        facts.append(Fact("Type", str(rec["type"])))
     if rec.get("action") and rec["action"] != "store":
-        rows.append(("Action", nodes.Text(str(rec["action"]))))
+        facts.append(Fact("Action", str(rec["action"])))
     if rec.get("choices"):
-        rows.append(("Choices", nodes.literal("", ", ".join(map(str, rec["choices"])))))
+        facts.append(Fact("Choices", ", ".join(map(str, rec["choices"])), code=True))
     if rec.get("aliases"):
-        rows.append(("Also", nodes.literal("", ", ".join(rec["aliases"]))))
-    rows.append(("Backend", nodes.Text(rec.get("backend") or "both")))
+        facts.append(Fact("Also", ", ".join(rec["aliases"]), code=True))
+    facts.append(Fact("Backend", rec.get("backend") or "both"))
     if rec.get("conditional"):
-        rows.append(("Only", nodes.Text(rec["conditional"])))
-    url = capture.src_url(rec["file"], rec["line"])
-    rows.append(("Defined at", nodes.reference("", f"{rec['file']}:{rec['line']}", refuri=url)))
-    return rows
+        facts.append(Fact("Only", rec["conditional"]))
+    return [*facts, where]
 
 
 class FlagDirective(ManualDirective):
@@ -91,10 +87,7 @@ class FlagDirective(ManualDirective):
         box = nodes.container(classes=["m101-flag-block"], ids=[anchor])
         box += nodes.paragraph("", "", nodes.literal(canonical, canonical, classes=["m101-flag-name"]))
         for rec in records:
-            rows = nodes.field_list(classes=["m101-flag-facts"])
-            for label, value in flag_fields(rec, capture):
-                rows += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", "", value)))
-            box += rows
+            box += flag_facts("", facts=flag_fields(rec, capture))
         body = nodes.container(classes=["m101-flag-text"])
         self.state.nested_parse(self.content, self.content_offset, body)
         box += body

@@ -2,13 +2,41 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from docutils import nodes
 
 
 class value_node(nodes.General, nodes.Inline, nodes.Element):
     """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
+
+
+class Fact(NamedTuple):
+    """One labelled fact about a flag: shown as code or text, optionally a link."""
+
+    label: str
+    text: str
+    code: bool = False
+    href: str | None = None
+
+    def html(self) -> str:
+        inner = f"<code>{escape(self.text)}</code>" if self.code else escape(self.text)
+        return f'<a class="reference external" href="{escape(self.href)}">{inner}</a>' if self.href else inner
+
+
+class flag_facts(nodes.General, nodes.Element):
+    """A flag's extracted facts: one node (not a field list of dozens), written by each builder."""
+
+
+def visit_facts_html(self: Any, node: flag_facts) -> None:
+    rows = "".join(f"<dt>{escape(f.label)}</dt><dd>{f.html()}</dd>" for f in node["facts"])
+    self.body.append(f'<dl class="m101-flag-facts">{rows}</dl>\n')
+    raise nodes.SkipNode
+
+
+def visit_facts_text(self: Any, node: flag_facts) -> None:
+    self.add_text("; ".join(f"{f.label}: {f.text}" for f in node["facts"]))
+    raise nodes.SkipNode
 
 
 class m101_generated(nodes.General, nodes.Element):
@@ -40,5 +68,14 @@ VALUE_VISITORS = {
     "text": (visit_value_text, None),
     "latex": (skip, None),
     "man": (visit_value_text, None),
+    "texinfo": (skip, None),
+}
+
+
+FACTS_VISITORS = {
+    "html": (visit_facts_html, None),
+    "text": (visit_facts_text, None),
+    "latex": (skip, None),
+    "man": (visit_facts_text, None),
     "texinfo": (skip, None),
 }

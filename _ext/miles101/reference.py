@@ -1,22 +1,22 @@
 """The Reference part's tables, built from the data and from what every page cites.
 
-Each directive leaves a `generated` placeholder; `fill_generated` replaces it once every page
-has been read (like sphinx.ext.todo's todolist), and these pages are rewritten on every build.
+Each directive leaves a placeholder; `FillGenerated` replaces it once every page has been read
+(like sphinx.ext.todo's todolist). The tables are written as HTML directly: they hold hundreds
+of rows, and one raw node (which Sphinx's search still indexes) costs a fraction of a docutils
+table. A page is rewritten only when the inputs of its own tables change (`table_inputs`).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from html import escape
 
 from docutils import nodes
-from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import make_refnode
 
 from .directives import flag_fields
 from .domain import capture_of, domain_of, flag_anchor, metric_anchor
-from .front import doc_link
 from .nodes import m101_generated as generated
 from .state import current_app, current_book
 
@@ -32,41 +32,60 @@ class GeneratedDirective(SphinxDirective):
         return [generated("", kind=self.name)]
 
 
-def table(headers: list[str], rows: Iterable[list[nodes.Node | str]], classes: list[str] | None = None) -> nodes.table:
-    """A docutils table from header strings and rows of nodes or strings."""
-    tbl = nodes.table(classes=["m101-table", *(classes or [])])
-    group = nodes.tgroup(cols=len(headers))
-    tbl += group
-    group.extend(nodes.colspec(colwidth=1) for _ in headers)
-    head = nodes.thead()
-    head += nodes.row("", *[nodes.entry("", nodes.paragraph("", h)) for h in headers])
-    group += head
-    body = nodes.tbody()
-    for row in rows:
-        cells = []
-        for cell in row:
-            node = nodes.paragraph("", cell) if isinstance(cell, str) else nodes.paragraph("", "", cell)
-            cells.append(nodes.entry("", node))
-        body += nodes.row("", *cells)
-    group += body
-    return tbl
+class Page:
+    """HTML pieces for one page: links relative to it, code, tables, headings."""
+
+    def __init__(self, app, docname: str) -> None:
+        self.app, self.env, self.docname = app, app.env, docname
+
+    def href(self, docname: str, anchor: str = "") -> str:
+        uri = self.app.builder.get_relative_uri(self.docname, docname)
+        return escape(uri + (f"#{anchor}" if anchor else ""))
+
+    def doc(self, docname: str) -> str:
+        title = self.env.titles[docname].astext() if docname in self.env.titles else docname
+        return f'<a class="reference internal" href="{self.href(docname)}">{escape(title)}</a>'
+
+    def docs(self, docnames: Iterable[str]) -> str:
+        return ", ".join(self.doc(d) for d in docnames)
+
+    @staticmethod
+    def code(text: str, anchor: str | None = None) -> str:
+        ident = f' id="{escape(anchor)}"' if anchor else ""
+        return f'<code class="docutils literal notranslate"{ident}>{escape(text)}</code>'
+
+    @staticmethod
+    def ext(url: str, text: str) -> str:
+        return f'<a class="reference external" href="{escape(url)}">{escape(text)}</a>'
+
+    @staticmethod
+    def heading(inner_html: str, rubric: bool = False) -> str:
+        return f'<p class="{"rubric" if rubric else "m101-table-heading"}">{inner_html}</p>'
+
+    @staticmethod
+    def table(headers: list[str], rows: Iterable[list[str]]) -> str:
+        """Cells are HTML already; headers are plain text."""
+        head = "".join(f'<th class="head">{escape(h)}</th>' for h in headers)
+        body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+        return (f'<div class="table-wrapper"><table class="docutils m101-table">'
+                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
-def _flag_row(rec: dict, capture, anchor: str | None) -> list:
-    facts = dict(flag_fields(rec, capture))
-    name = nodes.literal("", rec["name"])
-    if anchor:
-        name = nodes.inline("", "", name, ids=[anchor])
-    return [name, facts.get("Default", nodes.Text("—")), rec.get("type") or "—", rec.get("backend") or "both",
-            facts["Defined at"]]
+def _flag_row(page: Page, rec: dict, capture, name_html: str) -> list[str]:
+    facts = {f.label: f for f in flag_fields(rec, capture)}
+    default = facts["Default"].html() if "Default" in facts else "—"
+    return [name_html, default, escape(rec.get("type") or "—"), escape(rec.get("backend") or "both"),
+            facts["Defined at"].html()]
 
 
-def flags_by_job(app: Sphinx, docname: str) -> list[nodes.Node]:
-    env = app.env
+FLAG_HEADERS = ["Flag", "Default", "Type", "Backend", "Defined at"]
+
+
+def flags_by_job(page: Page) -> list[str]:
+    env = page.env
     capture, domain, book = capture_of(env), domain_of(env), current_book(env)
     documented = domain.documented_flags()
-    out: list[nodes.Node] = []
-    headers = ["Flag", "Default", "Type", "Backend", "Defined at"]
+    out: list[str] = []
     by_doc: dict[str, list[str]] = defaultdict(list)
     for name, (doc, _) in documented.items():
         by_doc[doc].append(name)
@@ -74,83 +93,70 @@ def flags_by_job(app: Sphinx, docname: str) -> list[nodes.Node]:
         names = sorted(by_doc.get(section.docname, []))
         if not names:
             continue
-        heading = nodes.paragraph(classes=["m101-table-heading"])
-        heading += doc_link(section.docname, docname)  # the title carries its number
-        out.append(heading)
+        out.append(page.heading(page.doc(section.docname)))  # the title carries its number
         rows = []
         for name in names:
-            for rec in capture.flags.get(name, []) or capture.flag(name) or []:
-                row = _flag_row(rec, capture, None)
-                row[0] = make_refnode(app.builder, docname, section.docname, documented[name][1], row[0])
-                rows.append(row)
-        out.append(table(headers, rows))
+            link = f'<a class="reference internal" href="{page.href(section.docname, documented[name][1])}">' \
+                   f"{page.code(name)}</a>"
+            rows.extend(_flag_row(page, rec, capture, link) for rec in capture.flags.get(name) or capture.flag(name))
+        out.append(page.table(FLAG_HEADERS, rows))
     groups: dict[str, list[dict]] = defaultdict(list)
     for rec in sorted({id(r): r for rs in capture.flags.values() for r in rs}.values(),
                       key=lambda r: (r["name"], r["file"], r["line"])):
         if rec["name"] not in documented:
             groups[rec.get("group") or "other"].append(rec)
-    out.append(nodes.rubric("", "Every other Miles flag, by argument group"))
+    out.append(page.heading("Every other Miles flag, by argument group", rubric=True))
     seen: set[str] = set()
     for group in sorted(groups):
-        out.append(nodes.paragraph("", "", nodes.strong("", group), classes=["m101-table-heading"]))
+        out.append(page.heading(f"<strong>{escape(group)}</strong>"))
         rows = []
         for rec in groups[group]:
             anchor = None if rec["name"] in seen else flag_anchor(rec["name"])
             seen.add(rec["name"])
-            rows.append(_flag_row(rec, capture, anchor))
-        out.append(table(headers, rows))
+            rows.append(_flag_row(page, rec, capture, page.code(rec["name"], anchor)))
+        out.append(page.table(FLAG_HEADERS, rows))
     for fam in capture.families:
-        out.append(nodes.paragraph("", f"Passthrough family {fam['prefix']}*: ", nodes.reference(
-            "", f"{fam.get('file')}:{fam.get('line')}", refuri=capture.src_url(fam.get("file", ""), fam.get("line")))))
+        members = fam.get("members")
+        count = "members not extracted" if members is None else f"{len(members)} options"
+        out.append(f"<p>Passthrough family {page.code(fam['prefix'] + '*')} ({escape(fam.get('kind', ''))}, "
+                   f"{count}): {page.ext(capture.src_url(fam.get('file', ''), fam.get('line')), str(fam.get('file')) + ':' + str(fam.get('line')))}</p>")
     return out
 
 
-def metrics_table(app: Sphinx, docname: str) -> list[nodes.Node]:
-    env = app.env
-    capture, domain = capture_of(env), domain_of(env)
+def metrics_table(page: Page) -> list[str]:
+    capture, domain = capture_of(page.env), domain_of(page.env)
     explained: dict[str, list[str]] = defaultdict(list)
     for doc, cite in domain.cites("metric"):
         if doc not in explained[cite["key"]]:
             explained[cite["key"]].append(doc)
     records = sorted([*capture.metrics.values(), *(rec for _, rec in capture.metric_patterns)], key=lambda r: r["key"])
+    headers = ["Key", "Kind", "Logged at", "Explained in"]
 
-    def row(rec: dict, pages: list[str]) -> list:
-        where = nodes.reference("", f"{rec['file']}:{rec['line']}", refuri=capture.src_url(rec["file"], rec["line"]))
-        key = nodes.inline("", "", nodes.literal("", rec["key"]), ids=[metric_anchor(rec["key"])])
-        links = nodes.inline()
-        for i, page in enumerate(pages):
-            if i:
-                links += nodes.Text(", ")
-            links += doc_link(page, docname)
-        return [key, rec.get("kind", "literal"), where, links]
+    def row(rec: dict) -> list[str]:
+        where = page.ext(capture.src_url(rec["file"], rec["line"]), f"{rec['file']}:{rec['line']}")
+        return [page.code(rec["key"], metric_anchor(rec["key"])), escape(rec.get("kind", "literal")), where,
+                page.docs(explained.get(rec["key"], []))]
 
-    out: list[nodes.Node] = [nodes.rubric("", "Metrics this manual explains")]
-    out.append(table(["Key", "Kind", "Logged at", "Explained in"],
-                     [row(r, explained[r["key"]]) for r in records if r["key"] in explained]))
+    out = [page.heading("Metrics this manual explains", rubric=True),
+           page.table(headers, [row(r) for r in records if r["key"] in explained])]
     by_prefix: dict[str, list[dict]] = defaultdict(list)
     for rec in records:
         if rec["key"] not in explained:
             by_prefix[rec.get("prefix") or rec["key"].split("/")[0]].append(rec)
-    out.append(nodes.rubric("", "Every other key Miles logs"))
+    out.append(page.heading("Every other key Miles logs", rubric=True))
     for prefix in sorted(by_prefix):
-        out.append(nodes.paragraph("", "", nodes.strong("", f"{prefix}/"), classes=["m101-table-heading"]))
-        out.append(table(["Key", "Kind", "Logged at", "Explained in"], [row(r, []) for r in by_prefix[prefix]]))
+        out.append(page.heading(f"<strong>{escape(prefix)}/</strong>"))
+        out.append(page.table(headers, [row(r) for r in by_prefix[prefix]]))
     return out
 
 
-def lab_notes(app: Sphinx, docname: str) -> list[nodes.Node]:
-    env = app.env
-    capture, book = capture_of(env), current_book(env)
+def lab_notes(page: Page) -> list[str]:
+    capture, book = capture_of(page.env), current_book(page.env)
     ids = {s.id: s.docname for s in book.sections}
-    out: list[nodes.Node] = []
     rows = []
     for run_id, run in sorted(capture.runs.items()):
         rec = capture.recordings.get(run_id)
-        sections = nodes.inline()
-        for i, sid in enumerate(run.get("sections") or []):
-            if i:
-                sections += nodes.Text(", ")
-            sections += doc_link(ids[sid], docname) if sid in ids else nodes.Text(sid)
+        cited = ", ".join(page.doc(ids[s]) if s in ids else escape(str(s)) for s in run.get("sections") or [])
         if rec:
             r = rec["run"]
             status = f"recorded {str(r.get('end', ''))[:10]}"
@@ -159,83 +165,60 @@ def lab_notes(app: Sphinx, docname: str) -> list[nodes.Node]:
             events = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in r.get("events", [])) or "none"
         else:
             status, host, where, events = "pending", "—", str(run.get("image", "—")), "—"
-        n_values = len(run.get("values") or {})
-        rows.append([nodes.literal("", run_id), run.get("title", ""), sections, status, host, where, events,
-                     f"{n_values} value(s)"])
-    out.append(table(["Run", "What", "Cited by", "Status", "Host", "Image and commit", "Events", "Yields"], rows))
-    failed = [a for a in capture.attempts]
-    if failed:
-        out.append(nodes.rubric("", "Failed and interrupted attempts (never read as data)"))
-        out.append(table(["Attempt", "Run", "Reason", "Ended"],
-                         [[a["dir"], a.get("id", "?"), str(a.get("reason", "?")), str(a.get("end", "?"))] for a in failed]))
+        rows.append([page.code(run_id), escape(run.get("title", "")), cited, escape(status), escape(host),
+                     escape(where), escape(events), f"{len(run.get('values') or {})} value(s)"])
+    out = [page.table(["Run", "What", "Cited by", "Status", "Host", "Image and commit", "Events", "Yields"], rows)]
+    if capture.attempts:
+        out.append(page.heading("Failed and interrupted attempts (never read as data)", rubric=True))
+        out.append(page.table(["Attempt", "Run", "Reason", "Ended"], [
+            [escape(a["dir"]), escape(str(a.get("id", "?"))), escape(str(a.get("reason", "?"))),
+             escape(str(a.get("end", "?")))] for a in capture.attempts]))
     pending = [f"{rid}.{name}" for rid, run in sorted(capture.runs.items()) if rid not in capture.recordings
                for name in (run.get("values") or {})]
-    out.append(nodes.rubric("", f"Pending values ({len(pending)})"))
+    out.append(page.heading(f"Pending values ({len(pending)})", rubric=True))
     if pending:
-        items = nodes.bullet_list()
-        for key in pending:
-            items += nodes.list_item("", nodes.paragraph("", "", nodes.literal("", key)))
-        out.append(items)
+        out.append('<ul class="simple">' + "".join(f"<li><p>{page.code(k)}</p></li>" for k in pending) + "</ul>")
     else:
-        out.append(nodes.paragraph("", "None: every declared value has a valid recording."))
+        out.append("<p>None: every declared value has a valid recording.</p>")
     return out
 
 
-def sources_list(app: Sphinx, docname: str) -> list[nodes.Node]:
-    env = app.env
-    capture, domain, book = capture_of(env), domain_of(env), current_book(env)
-    out: list[nodes.Node] = [nodes.rubric("", "Sources named in manual.json")]
-    out.append(table(["Source", "Where", "Used for"],
-                     [[s["name"], s["path"], s["usedFor"]] for s in book.data["sources"]]))
-    files: dict[str, set[str]] = defaultdict(set)
-    for doc, cite in domain.cites("src"):
-        files[cite["key"]].add(doc)
-    out.append(nodes.rubric("", f"Miles files cited ({len(files)})"))
-    out.append(table(["File", "Cited in"], [
-        [nodes.reference("", path, refuri=capture.src_url(path)), _doc_links(sorted(docs), docname)]
-        for path, docs in sorted(files.items())]))
-    issues: dict[str, set[str]] = defaultdict(set)
-    for doc, cite in domain.cites("issue"):
-        issues[cite["key"]].add(doc)
-    out.append(nodes.rubric("", f"Issues and pull requests cited ({len(issues)})"))
-    out.append(table(["Issue", "Cited in"], [
-        [nodes.reference("", ref, refuri="https://github.com/{}/issues/{}".format(*ref.split("#"))),
-         _doc_links(sorted(docs), docname)] for ref, docs in sorted(issues.items())]))
-    facts: dict[str, set[str]] = defaultdict(set)
-    for doc, cite in domain.cites("fact"):
-        facts[cite["key"]].add(doc)
-    out.append(nodes.rubric("", f"Public facts cited ({len(facts)})"))
+def sources_list(page: Page) -> list[str]:
+    capture, domain, book = capture_of(page.env), domain_of(page.env), current_book(page.env)
+    out = [page.heading("Sources named in manual.json", rubric=True),
+           page.table(["Source", "Where", "Used for"],
+                      [[escape(s["name"]), escape(s["path"]), escape(s["usedFor"])] for s in book.data["sources"]])]
+    cited: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in ("src", "issue", "fact")}
+    for kind, found in cited.items():
+        for doc, cite in domain.cites(kind):
+            found[cite["key"]].add(doc)
+    out.append(page.heading(f"Miles files cited ({len(cited['src'])})", rubric=True))
+    out.append(page.table(["File", "Cited in"], [[page.ext(capture.src_url(path), path), page.docs(sorted(docs))]
+                                                 for path, docs in sorted(cited["src"].items())]))
+    out.append(page.heading(f"Issues and pull requests cited ({len(cited['issue'])})", rubric=True))
+    out.append(page.table(["Issue", "Cited in"], [
+        [page.ext("https://github.com/{}/issues/{}".format(*ref.split("#")), ref), page.docs(sorted(docs))]
+        for ref, docs in sorted(cited["issue"].items())]))
+    out.append(page.heading(f"Public facts cited ({len(cited['fact'])})", rubric=True))
     rows = []
-    for key, docs in sorted(facts.items()):
+    for key, docs in sorted(cited["fact"].items()):
         value = capture.value("fact", key)
         src = (value.detail.get("source") if value else "") or ""
-        rows.append([nodes.literal("", key), nodes.reference("", value.detail.get("source_title") or src, refuri=src)
-                     if src else nodes.Text("—"), str(value.detail.get("read", "—")) if value else "—",
-                     _doc_links(sorted(docs), docname)])
-    out.append(table(["Fact", "Source", "Read", "Cited in"], rows))
+        title = (value.detail.get("source_title") if value else "") or src
+        rows.append([page.code(key), page.ext(src, title) if src else "—",
+                     escape(str(value.detail.get("read", "—"))) if value else "—", page.docs(sorted(docs))])
+    out.append(page.table(["Fact", "Source", "Read", "Cited in"], rows))
     return out
 
 
-def _doc_links(docs: list[str], fromdoc: str) -> nodes.inline:
-    box = nodes.inline()
-    for i, doc in enumerate(docs):
-        if i:
-            box += nodes.Text(", ")
-        box += doc_link(doc, fromdoc)
-    return box
-
-
-def figure_index(app: Sphinx, docname: str) -> list[nodes.Node]:
-    env = app.env
-    book = current_book(env)
+def figure_index(page: Page) -> list[str]:
+    book = current_book(page.env)
     order = {s.docname: i for i, s in enumerate(book.sections)}
     order[book.root_doc] = -1
-    figures = sorted(domain_of(env).figures(), key=lambda f: (order.get(f[1]["docname"], 999), f[0]))
-    rows = []
-    for fig_id, fig in figures:
-        link = make_refnode(app.builder, docname, fig["docname"], fig_id, nodes.literal("", fig_id))
-        rows.append([link, fig["title"], doc_link(fig["docname"], docname)])
-    return [table(["Figure", "Title", "Page"], rows), nodes.paragraph("", f"{len(rows)} figures in the book.")]
+    figures = sorted(domain_of(page.env).figures(), key=lambda f: (order.get(f[1]["docname"], 999), f[0]))
+    rows = [[f'<a class="reference internal" href="{page.href(fig["docname"], fig_id)}">{page.code(fig_id)}</a>',
+             escape(fig["title"]), page.doc(fig["docname"])] for fig_id, fig in figures]
+    return [page.table(["Figure", "Title", "Page"], rows), f"<p>{len(rows)} figures in the book.</p>"]
 
 
 BUILDERS = {"flags-by-job": flags_by_job, "metrics-table": metrics_table, "lab-notes": lab_notes,
@@ -248,10 +231,14 @@ class FillGenerated(SphinxPostTransform):
     default_priority = 5
 
     def run(self, **kwargs) -> None:
+        app = current_app(self.env)
         for node in list(self.document.findall(generated)):
-            content = BUILDERS[node["kind"]](current_app(self.env), self.env.docname)
             box = nodes.container(classes=["m101-generated", f"m101-{node['kind']}"])
-            box.extend(content)
+            if app.builder.format == "html":
+                html = "\n".join(BUILDERS[node["kind"]](Page(app, self.env.docname)))
+                box += nodes.raw("", html, format="html")
+            else:
+                box += nodes.paragraph("", "This table is generated for the HTML edition of the manual.")
             node.replace_self(box)
 
 
