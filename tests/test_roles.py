@@ -139,3 +139,13 @@ def test_default_role(book_copy: Path) -> None:
     assert "no extracted default for '--sglang-mem-fraction-static'" in built.warnings
     assert '<code class="m101-default docutils literal notranslate"><span class="pre">false</span></code>' in \
         built.html("sections/1-2-empty")
+
+
+def test_run_command_is_the_run_file(book_copy: Path) -> None:
+    add_page(book_copy, "```{run-command} tiny-recorded\n---\nprefix: |\n  ray job submit\nsuffix: 2>&1 | tee log\n---\n```\n\n"
+                        "```{run-command} tiny-recorded\n:array: ARGS\n```\n\n```{run-command} nope\n```")
+    built = build(book_copy)
+    html = re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty"))
+    assert "ray job submit \\\npython3 train.py \\\n  --colocate \\\n  --seed 1 \\\n  --rollout-seed 1 \\\n  2&gt;&amp;1 | tee log" in html
+    assert "ARGS=(\n  --colocate\n)" in html
+    assert "no run 'nope' is declared." in built.warnings

@@ -79,6 +79,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("diagram", directives.DiagramDirective)
     app.add_directive("listing", directives.ListingDirective)
     app.add_directive("pin", directives.PinDirective)
+    app.add_directive("run-command", directives.RunCommandDirective)
     for name, cls in front.DIRECTIVES.items():
         app.add_directive(name, cls)
     for name in reference.KINDS:
@@ -86,4 +87,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(chrome.SectionChrome)
     app.add_transform(chrome.ValuesOnPage)
     app.add_post_transform(reference.FillGenerated)
-    return {"version": __version__, "env_version": 1, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": __version__, "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}

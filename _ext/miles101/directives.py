@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import ClassVar
 
 from docutils import nodes
@@ -179,6 +180,64 @@ class ListingDirective(ManualDirective):
         text = "\n".join(lines)
         block = nodes.literal_block(text, text, classes=["m101-listing"])
         block["language"] = "text"
+        return [block]
+
+
+SEED_FLAGS = ("--seed", "--rollout-seed")  # what the recorder adds per seed, unless the args fix it
+
+
+def command_lines(args: list[str]) -> list[str]:
+    """A Miles argument list as one flag (with its values) per line."""
+    lines: list[str] = []
+    for arg in map(str, args):
+        if arg.startswith("--") or not lines:
+            lines.append(arg)
+        else:
+            lines[-1] += " " + (shlex.quote(arg) if arg else "''")
+    return lines
+
+
+class RunCommandDirective(ManualDirective):
+    """```{run-command} run-id```: the exact Miles command a run file records, as a copyable block.
+
+    The page never retypes the command, so what it teaches is what the lab records. Options add
+    the shell around it: ``prefix`` (lines before), ``program`` (default: the run file's entry)
+    and ``suffix`` (after the last argument); ``array: NAME`` renders the arguments alone as a
+    bash array (without the recorder's seed flags) for later pages to reuse.
+    """
+
+    required_arguments = 1
+    option_spec: ClassVar = {"prefix": directives.unchanged, "program": directives.unchanged,
+                             "suffix": directives.unchanged, "array": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        run_id = self.arguments[0].strip()
+        capture = capture_of(self.env)
+        self.note("run", run_id)
+        run = capture.runs.get(run_id)
+        if run is None:
+            return self.problem("unknown_value", f"no run {run_id!r} is declared.{suggest(run_id, list(capture.runs))}",
+                                "add capture/runs/<run>.yaml.")
+        if self.options.get("array"):  # the arguments alone, as a bash array other pages reuse
+            body = "\n".join("  " + ln for ln in command_lines(run.get("args") or []))
+            text = f"{self.options['array']}=(\n{body}\n)"
+            block = nodes.literal_block(text, text, classes=["m101-run-command"])
+            block["language"] = "bash"
+            return [block]
+        program = self.options.get("program") or " ".join(map(str, run.get("entry") or []))
+        lines = [ln.rstrip(" \\") for ln in (self.options.get("prefix") or "").strip().splitlines() if ln.strip()]
+        lines.append(program)
+        args = [str(a) for a in run.get("args") or []]
+        seeds = run.get("seeds") or []
+        if len(seeds) == 1:  # the recorder passes the seed too (capture/lab/docker.py seed_args): show it
+            args += [a for flag in SEED_FLAGS if flag not in args for a in (flag, str(seeds[0]))]
+        lines += ["  " + ln for ln in command_lines(args)]
+        if self.options.get("suffix"):
+            lines.append("  " + self.options["suffix"].strip())
+        text = " \\\n".join(lines)
+        block = nodes.literal_block(text, text, classes=["m101-run-command"])
+        block["language"] = "bash"
+        self.set_source_info(block)
         return [block]
 
 

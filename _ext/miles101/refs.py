@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "issue")
 ROLE = re.compile(r"\{(?P<kind>" + "|".join(ROLE_KINDS) + r")\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)", re.S)
-DIRECTIVE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing)\}\s+(?P<arg>\S+)\s*$")
+DIRECTIVE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command)\}\s+(?P<arg>\S+)\s*$")
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
 
