@@ -52,7 +52,17 @@ def on_builder_inited(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from . import assets, chrome, deps, mathml, directives, front, nodes, reference, roles
+    from . import (
+        assets,
+        chrome,
+        deps,
+        directives,
+        front,
+        mathml,
+        nodes,
+        reference,
+        roles,
+    )
     from .domain import ManualDomain
 
     app.add_config_value("m101_book", "manual.json", "env", types=[str])

@@ -5,7 +5,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
-from .domain import domain_of
+from .domain import capture_of, domain_of
+from .roles import HOME_HARDWARE, provenance_text
 from .state import current_book
 
 
@@ -58,8 +59,6 @@ class ValuesOnPage(SphinxTransform):
                  if c["kind"] in ("measured", "computed", "fact")]
         if not cites:
             return
-        from .domain import capture_of
-
         capture = capture_of(self.env)
         top = next(iter(self.document.findall(nodes.section)), None)
         if top is None:
@@ -75,11 +74,9 @@ class ValuesOnPage(SphinxTransform):
             value = capture.value(cite["kind"], cite["key"])
             if value is None:
                 continue
-            from .roles import HOME_HARDWARE, _tip
-
             para = nodes.paragraph()
             para += nodes.literal("", f"{cite['kind']}:{cite['key']}")
-            para += nodes.Text(f" — {cite['shown']}. {_tip(value, HOME_HARDWARE)}")
+            para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
             items += nodes.list_item("", para)
         section += items
         top += section

@@ -150,7 +150,7 @@ class IssueRole(ManualRole):
 HOME_HARDWARE = "GB10"
 
 
-def _tip(value, hardware_home: str) -> str:
+def provenance_text(value, hardware_home: str) -> str:
     d = value.detail
     if value.kind == "measured":
         if value.pending:
@@ -199,7 +199,7 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
     doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
-    return value_node(rawtext, kind=value.kind, text=shown, tip=_tip(value, HOME_HARDWARE), tip_id=tip_id,
+    return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
                       classes=classes)
 
 

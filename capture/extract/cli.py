@@ -17,7 +17,14 @@ from .megatron import megatron_family, parse_args_site
 from .metrics import extract_metrics
 from .models import extract_models
 from .pymodules import Modules
-from .sglang import ROUTER_ARGS, SERVER_ARGS, fill_router, fill_sglang, keep_previous, open_package
+from .sglang import (
+    ROUTER_ARGS,
+    SERVER_ARGS,
+    fill_router,
+    fill_sglang,
+    keep_previous,
+    open_package,
+)
 from .source import Source, SourceError, open_source, read_image
 from .writeout import write_json
 

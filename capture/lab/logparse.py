@@ -6,7 +6,11 @@ import re
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from capture.lab.read_run import StepAssembler, parse_line, parse_log  # the reader's parser, shared
+from capture.lab.read_run import (  # the reader's parser, shared
+    StepAssembler,
+    parse_line,
+    parse_log,
+)
 
 __all__ = ["LiveLog", "parse_line", "parse_log", "read_steps"]
 

@@ -13,7 +13,8 @@ from typing import Any, BinaryIO, Callable
 from capture.lab import docker as dk
 from capture.lab.heat import HeatGuard, read_temperature
 from capture.lab.logparse import LiveLog
-from capture.lab.progress import Progress, line as progress_line
+from capture.lab.progress import Progress
+from capture.lab.progress import line as progress_line
 from capture.lab.watchdog import Watchdog, probe
 
 

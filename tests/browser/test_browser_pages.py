@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from .browser_support import MEANING_HUES, ROOT, Site, Visit
+from .browser_support import ROOT, Site, Visit
 
 MODES = ("light", "dark")
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import signal
 import time
-from pathlib import Path
 
 import mileslog as ml
 from labutil import base_run
