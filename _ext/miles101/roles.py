@@ -13,7 +13,7 @@ from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.util.docutils import SphinxRole
 
-from .data import format_value, suggest
+from .data import Value, format_value, suggest
 from .domain import capture_of, domain_of
 from .messages import warn
 from .nodes import value_node
@@ -150,7 +150,8 @@ class IssueRole(ManualRole):
 HOME_HARDWARE = "GB10"
 
 
-def provenance_text(value, hardware_home: str) -> str:
+def provenance_text(value: Value, hardware_home: str) -> str:
+    """Where a value comes from, in one sentence: the tooltip and the page's list of values."""
     d = value.detail
     if value.kind == "measured":
         if value.pending:
