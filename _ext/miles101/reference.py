@@ -118,6 +118,8 @@ def flags_by_job(page: Page) -> list[str]:
     for fam in capture.families:
         members = fam.get("members")
         count = "members not extracted" if members is None else f"{len(members)} options"
+        if fam.get("members_source"):
+            count += f"; read from {fam['members_source']}"
         out.append(f"<p>Passthrough family {page.code(fam['prefix'] + '*')} ({escape(fam.get('kind', ''))}, "
                    f"{count}): {page.ext(capture.src_url(fam.get('file', ''), fam.get('line')), str(fam.get('file')) + ':' + str(fam.get('line')))}</p>")
     return out
