@@ -149,3 +149,9 @@ def test_run_command_is_the_run_file(book_copy: Path) -> None:
     assert "ray job submit \\\npython3 train.py \\\n  --colocate \\\n  --seed 1 \\\n  --rollout-seed 1 \\\n  2&gt;&amp;1 | tee log" in html
     assert "ARGS=(\n  --colocate\n)" in html
     assert "no run 'nope' is declared." in built.warnings
+
+
+def test_flag_index_lists_documented_flags(book_copy: Path) -> None:
+    html = (build(book_copy).app.outdir / "m101-flags.html").read_text(encoding="utf-8")
+    assert 'href="sections/1-1-first.html#flag-colocate"' in html and "--colocate" in html
+    assert "--rollout-batch-size" not in html  # only documented flags

@@ -11,7 +11,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.builders import Builder
-from sphinx.domains import Domain
+from sphinx.domains import Domain, Index, IndexEntry
 from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import make_refnode
 
@@ -30,12 +30,32 @@ def _empty_record() -> dict[str, Any]:
     return {"deps": {}, "flags": {}, "figures": {}, "cites": [], "problems": 0}
 
 
+class FlagIndex(Index):
+    """A-to-Z of the flags the manual documents, each with the section that teaches it."""
+
+    name = "flags"
+    localname = "Miles flags documented in this manual"
+    shortname = "flags"
+
+    def generate(self, docnames: Iterable[str] | None = None) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
+        env = self.domain.env
+        by_letter: dict[str, list[IndexEntry]] = {}
+        for name, (docname, anchor) in sorted(self.domain.documented_flags().items()):
+            if docnames is not None and docname not in docnames:
+                continue
+            letter = name.lstrip("-")[:1].upper()
+            title = env.titles[docname].astext() if docname in env.titles else docname
+            by_letter.setdefault(letter, []).append(IndexEntry(name, 0, docname, anchor, title, "", ""))
+        return sorted(by_letter.items()), False
+
+
 class ManualDomain(Domain):
     """Per-page records: data dependencies, documented flags, figures, citations, problems."""
 
     name = "m101"
     label = "Miles 101"
     initial_data: dict[str, Any] = {"docs": {}}
+    indices = [FlagIndex]
     data_version = 1
 
     # -- per-document records ----------------------------------------------------
