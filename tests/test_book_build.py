@@ -28,6 +28,7 @@ def test_front_page_renders_the_book(book_copy: Path) -> None:
     assert 'm101-card m101-accent-plum' in html
     assert html.count('class="m101-swatch m101-accent-') == 2
     assert 'id="plate-test"' in html and "The test plate" in html
+    assert "The caption describes the run tiny-pending, which has not been recorded" in html
     assert "1111111111" in html and "The pin and the capture differ" in html  # pin mismatch said plainly
     assert 'First section</span>' in html or "First section" in html  # card links carry page titles
 

@@ -81,6 +81,13 @@ class PlateDirective(DiagramDirective):
         values = self.plate_values()
         if values:
             fig += values
+            run_id = values["m101_run"]
+            if run_id not in capture_of(self.env).recordings:
+                fig += nodes.paragraph(
+                    "", "", nodes.Text(f"The caption describes the run {run_id}, which has not been recorded in "
+                                       "this edition's lab yet: its numbers show as pending until "),
+                    nodes.literal("", f"python3 capture/run.py record {run_id}"),
+                    nodes.Text(" runs on a DGX Spark."), classes=["m101-pending-box"])
         return [fig]
 
     @property
@@ -96,7 +103,7 @@ class PlateDirective(DiagramDirective):
         run_id, run = runs[0]
         domain = domain_of(self.env)
         domain.note_dep(self.env.docname, "run", run_id, capture.fingerprint_of("run", run_id))
-        items = nodes.bullet_list(classes=["m101-plate-values"])
+        items = nodes.bullet_list(classes=["m101-plate-values"], m101_run=run_id)
         for name in run["plate"]:
             key = f"{run_id}.{name}"
             value = capture.value("measured", key)
