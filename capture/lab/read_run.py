@@ -225,22 +225,28 @@ def judge_length(v: list[float]) -> tuple[str, str]:
     return "ok", f"mean length {v[0]:.0f} → {v[-1]:.0f} tokens"
 
 
+def _grade(m: float, bad_at: float, watch_at: float, bad: str, watch: str, ok: str) -> tuple[str, str]:
+    """bad at or above `bad_at`, watch at or above `watch_at`, else ok; each with its message."""
+    if m >= bad_at:
+        return "bad", bad
+    if m >= watch_at:
+        return "watch", watch
+    return "ok", ok
+
+
 def judge_truncation(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
-    if m >= 0.25:
-        return "bad", f"median {m:.0%} of responses hit the length cap (raise --rollout-max-response-len or shorten answers)"
-    if m >= 0.05:
-        return "watch", f"median {m:.0%} of responses hit the length cap"
-    return "ok", f"median {m:.0%} truncated"
+    return _grade(m, 0.25, 0.05,
+                  f"median {m:.0%} of responses hit the length cap (raise --rollout-max-response-len or shorten answers)",
+                  f"median {m:.0%} of responses hit the length cap", f"median {m:.0%} truncated")
 
 
 def judge_zero_std(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
-    if m >= 0.9:
-        return "bad", f"median {m:.0%} of groups have one reward for every sample: GRPO learns nothing from them"
-    if m >= 0.5:
-        return "watch", f"median {m:.0%} of groups carry no signal (all samples scored alike)"
-    return "ok", f"median {m:.0%} of groups without signal"
+    return _grade(m, 0.9, 0.5,
+                  f"median {m:.0%} of groups have one reward for every sample: GRPO learns nothing from them",
+                  f"median {m:.0%} of groups carry no signal (all samples scored alike)",
+                  f"median {m:.0%} of groups without signal")
 
 
 def judge_gap(v: list[float]) -> tuple[str, str]:
@@ -254,11 +260,8 @@ def judge_gap(v: list[float]) -> tuple[str, str]:
 
 def judge_clipfrac(v: list[float]) -> tuple[str, str]:
     m = max(v)
-    if m > 0.5:
-        return "bad", f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)"
-    if m >= 0.2:
-        return "watch", f"up to {m:.0%} of tokens clipped"
-    return "ok", f"at most {m:.0%} clipped"
+    return _grade(m, 0.5, 0.2, f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)",
+                  f"up to {m:.0%} of tokens clipped", f"at most {m:.0%} clipped")
 
 
 def judge_grad_norm(v: list[float]) -> tuple[str, str]:
