@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "_ext"))
 
 from miles101.book import load_book  # noqa: E402
-from miles101.data import load_capture, suggest  # noqa: E402
+from miles101.data import VALUE_KINDS, load_capture, suggest  # noqa: E402
 from miles101.refs import scan_pages  # noqa: E402
 
 SCHEMAS = {  # capture file (glob, relative to capture/) → schema file
@@ -35,6 +35,7 @@ SCHEMAS = {  # capture file (glob, relative to capture/) → schema file
     "miles/files.json": "files.schema.json",
     "computed.json": "computed.schema.json",
     "facts.json": "facts.schema.json",
+    "references/*.json": "references.schema.json",
     "runs/*.yaml": "run.schema.json",
     "gpu/*/run.json": "recording.schema.json",
     "gpu/*/host.json": "recording.schema.json",
@@ -188,18 +189,28 @@ def check_pages(root: Path, report: Report) -> int:
         elif ref.kind == "metric" and capture.metric(ref.key) is None:
             report.fail(f"{where}: Miles logs no metric {ref.key!r}.{suggest(ref.key, sorted(capture.metrics))}")
         elif ref.kind == "src":
-            if ref.key not in capture.files:
-                report.fail(f"{where}: Miles has no file {ref.key!r}.{suggest(ref.key, list(capture.files))}")
-            else:
-                lines = re.findall(r"[0-9]+", ref.text.rpartition(":")[2] if ":" in ref.text else "")
-                if any(int(n) > capture.files[ref.key] for n in lines[:2]):
-                    report.fail(f"{where}: {ref.key} has {capture.files[ref.key]} lines; {ref.text!r} points past them.")
-        elif ref.kind in ("measured", "computed", "fact") and capture.value(ref.kind, ref.key) is None:
+            target = ref.text.rpartition("<")[2].rstrip(">") if "<" in ref.text else ref.text
+            lines = re.findall(r"[0-9]+", target.partition(":")[2])
+            start = int(lines[0]) if lines else None
+            why = capture.src_problem(ref.key, start, int(lines[1]) if len(lines) > 1 else start)
+            if why:
+                report.fail(f"{where}: {why}")
+        elif ref.kind in VALUE_KINDS and capture.value(ref.kind, ref.key) is None:
             report.fail(f"{where}: no {ref.kind} value {ref.key!r}.{suggest(ref.key, capture.value_keys(ref.kind))}")
+        elif ref.kind == "run-arg":
+            run_id, _, flag = ref.key.partition(" ")
+            shown, why = capture.run_arg(run_id, flag.strip())
+            if shown is None:
+                report.fail(f"{where}: {why}")
         elif ref.kind == "issue" and not ISSUE.match(ref.key):
             report.fail(f"{where}: {ref.key!r} is not owner/repo#N.")
         elif ref.kind == "run" and ref.key not in capture.runs:
             report.fail(f"{where}: no run {ref.key!r} is declared in capture/runs/.")
+    for key in capture.value_keys("reference"):
+        src = capture.value("reference", key).detail.get("src")
+        why = capture.src_spec_problem(src) if src else None
+        if why:
+            report.fail(f"{capture.value('reference', key).detail['file']}: reference {key}: {why}")
     return len(refs)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 from buildutil import build
@@ -28,7 +29,9 @@ def test_front_page_renders_the_book(book_copy: Path) -> None:
     assert 'm101-card m101-accent-plum' in html
     assert html.count('class="m101-swatch m101-accent-') == 2
     assert 'id="plate-test"' in html and "The test plate" in html
-    assert "The caption describes the run tiny-pending, which has not been recorded" in html
+    assert "<strong>The run this figure will show, once it is recorded on a DGX Spark:</strong> What to notice" in html
+    assert "Not recorded yet: the run tiny-pending has not been made on a DGX Spark" in html
+    assert "runs recorded on a DGX Spark: 1 of 2" in html and "status: ready" not in html
     assert "1111111111" in html and "The pin and the capture differ" in html  # pin mismatch said plainly
     assert 'First section</span>' in html or "First section" in html  # card links carry page titles
 
@@ -70,3 +73,19 @@ def test_parallel_build_matches_serial(tmp_path: Path, book_copy: Path) -> None:
 
 def _article(html: str) -> str:
     return html.split("<article", 1)[1].split("</article>", 1)[0]
+
+
+def test_front_page_follows_the_plate_recording(book_copy: Path) -> None:
+    """Once the plate's run is recorded, its caption stands as written and the pending note goes."""
+    gpu = book_copy / "capture" / "gpu"
+    shutil.copytree(gpu / "tiny-recorded", gpu / "tiny-pending")
+    run = json.loads((gpu / "tiny-pending" / "run.json").read_text())
+    run["id"] = "tiny-pending"
+    (gpu / "tiny-pending" / "run.json").write_text(json.dumps(run))
+    values = {"schema": "values/1",
+              "values": {"tokens": {"value": 99.5, "unit": "tok/s", "statistic": "median", "n": 3, "steps": "1-3"}}}
+    (gpu / "tiny-pending" / "values.json").write_text(json.dumps(values))
+    html = build(book_copy).html("front")
+    assert "once it is recorded" not in html and "Not recorded yet" not in html
+    assert "runs recorded on a DGX Spark: 2 of 2" in html
+    assert '<span class="m101-shown">99.5 tok/s</span>' in html

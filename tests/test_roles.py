@@ -79,7 +79,7 @@ def test_unknown_value_and_bad_format(book_copy: Path) -> None:
 def test_unknown_source_line(book_copy: Path) -> None:
     add_page(book_copy, "See {src}`miles/utils/arguments.py:99` and {src}`miles/nope.py`.")
     warnings = build(book_copy).warnings
-    assert "miles/utils/arguments.py has 20 lines; 'miles/utils/arguments.py:99' points past them." in warnings
+    assert "miles/utils/arguments.py has 20 lines; 99 is not a range of them." in warnings
     assert "Miles has no file 'miles/nope.py'." in warnings
 
 
@@ -155,3 +155,46 @@ def test_flag_index_lists_documented_flags(book_copy: Path) -> None:
     html = (build(book_copy).app.outdir / "m101-flags.html").read_text(encoding="utf-8")
     assert 'href="sections/1-1-first.html#flag-colocate"' in html and "--colocate" in html
     assert "--rollout-batch-size" not in html  # only documented flags
+
+
+def test_reference_is_labelled_as_not_ours(book_copy: Path) -> None:
+    add_page(book_copy, "Pending {measured}`tiny-pending.tokens` beside {reference}`test.ci-threshold`; "
+                        "a baseline {reference}`test.baseline:.0%`; a band {reference}`test.band`.")
+    built = build(book_copy)
+    assert built.app.statuscode == 0, built.warnings
+    html = built.html("sections/1-2-empty")
+    assert re.search(r'class="m101-value m101-reference" tabindex="0"[^>]*><span class="m101-ref-tag">public ref</span> '
+                     r'<span class="m101-shown">≥ 0.5 fraction correct</span> <span class="m101-ref-source">\(Test CI\)</span>', html)
+    assert '<span class="m101-shown">71% fraction correct</span> <span class="m101-ref-source">(Test paper, H100 ×8)</span>' in html
+    assert '<span class="m101-shown">0.1–0.3 ratio</span>' in html
+    assert "Public reference, not this manual&#x27;s GB10 measurement" in html
+    assert "a rule, not a measurement" in html and "measured on H100 ×8" in html
+
+
+def test_reference_errors(book_copy: Path) -> None:
+    refs = book_copy / "capture" / "references" / "test.json"
+    data = json.loads(refs.read_text())
+    data["references"]["test.ci-threshold"]["src"] = "miles/utils/arguments.py:12-10"
+    refs.write_text(json.dumps(data))
+    (book_copy / "capture" / "references" / "more.json").write_text(json.dumps(
+        {"schema": "references/1", "references": {"test.band": data["references"]["test.band"]}}))
+    add_page(book_copy, "{reference}`test.ci-threshold` and {reference}`test.nope`.")
+    built = build(book_copy)
+    assert "reference 'test.ci-threshold' (capture/references/test.json): miles/utils/arguments.py has 20 lines; " \
+           "12-10 is not a range of them." in built.warnings
+    assert "no reference value 'test.nope'." in built.warnings
+    assert "the reference key 'test.band' is also defined in capture/references/more.json" in built.warnings
+    assert built.app.statuscode == 1
+
+
+def test_wording_follows_the_recording(book_copy: Path) -> None:
+    text = ("::::{until-recorded} tiny-pending\nNot recorded yet: {run-arg}`tiny-pending --num-rollout` steps.\n::::\n\n"
+            "::::{once-recorded} tiny-pending\nThe values come from that run.\n::::\n\n"
+            "::::{once-recorded} tiny-recorded\nRecorded, in {run-arg}`tiny-recorded --colocate`.\n::::\n\n"
+            "::::{until-recorded} nope\nx\n::::\n")
+    add_page(book_copy, text)
+    built = build(book_copy)
+    html = re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty"))
+    assert "Not recorded yet" in html and "The values come from that run" not in html
+    assert "--colocate takes no value in capture/runs/tiny-recorded.yaml." in built.warnings
+    assert "no run 'nope' is declared." in built.warnings

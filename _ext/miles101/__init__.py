@@ -90,6 +90,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("listing", directives.ListingDirective)
     app.add_directive("pin", directives.PinDirective)
     app.add_directive("run-command", directives.RunCommandDirective)
+    app.add_directive("until-recorded", directives.UntilRecordedDirective)
+    app.add_directive("once-recorded", directives.OnceRecordedDirective)
     for name, cls in front.DIRECTIVES.items():
         app.add_directive(name, cls)
     for name in reference.KINDS:

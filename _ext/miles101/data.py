@@ -17,6 +17,8 @@ from typing import Any
 import yaml
 
 GITHUB = "https://github.com/radixark/miles"
+#: The kinds of cited number, each with its own role and its own look on the page.
+VALUE_KINDS = ("measured", "computed", "fact", "reference")
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
 
 
@@ -65,9 +67,9 @@ def fingerprint(obj: Any) -> str:
 
 @dataclass
 class Value:
-    """A number a page can cite: measured (maybe pending), computed or fact."""
+    """A number a page can cite: measured (maybe pending), computed, fact or a public reference."""
 
-    kind: str  # measured | computed | fact
+    kind: str  # measured | computed | fact | reference
     key: str
     value: float | int | None  # None = pending
     unit: str
@@ -76,7 +78,7 @@ class Value:
 
     @property
     def pending(self) -> bool:
-        return self.value is None
+        return self.kind == "measured" and self.value is None
 
 
 @dataclass
@@ -137,6 +139,42 @@ class Capture:
     def value_keys(self, kind: str) -> list[str]:
         return sorted(k for (kd, k) in self.values if kd == kind)
 
+    def recorded(self, run_id: str) -> bool:
+        """Whether the run has a valid recording under capture/gpu/."""
+        return run_id in self.recordings
+
+    def run_arg(self, run_id: str, flag: str) -> tuple[str | None, str]:
+        """The value run file `run_id` passes for `flag`, or (None, why not)."""
+        run = self.runs.get(run_id)
+        if run is None:
+            return None, f"no run {run_id!r} is declared.{suggest(run_id, list(self.runs))}"
+        args = [str(a) for a in run.get("args") or []]
+        for i, arg in enumerate(args):
+            if arg == flag:
+                if i + 1 < len(args) and not args[i + 1].startswith("--"):
+                    return args[i + 1], ""
+                return None, f"{flag} takes no value in capture/runs/{run_id}.yaml."
+            if arg.startswith(flag + "="):
+                return arg.partition("=")[2], ""
+        return None, f"capture/runs/{run_id}.yaml does not pass {flag}.{suggest(flag, [a for a in args if a.startswith('--')])}"
+
+    def src_problem(self, path: str, start: int | None = None, end: int | None = None) -> str | None:
+        """Why `path[:start[-end]]` is not a line range of a Miles file at the captured commit, or None."""
+        if path not in self.files:
+            return f"Miles has no file {path!r}.{suggest(path, list(self.files))}"
+        length, end = self.files[path], end if end is not None else start
+        if start is not None and (start < 1 or end < start or end > length):
+            span = f"{start}" if end == start else f"{start}-{end}"
+            return f"{path} has {length} lines; {span} is not a range of them."
+        return None
+
+    def src_spec_problem(self, spec: str) -> str | None:
+        """`src_problem` for a `path[:start[-end]]` string (a reference's `src`)."""
+        path, _, lines = spec.partition(":")
+        start, _, end = lines.partition("-")
+        first = int(start) if start else None
+        return self.src_problem(path, first, int(end) if end else first)
+
     def src_url(self, path: str, start: int | None = None, end: int | None = None) -> str:
         url = f"{GITHUB}/blob/{self.provenance.get('commit', 'main')}/{path}"
         if start:
@@ -156,7 +194,7 @@ class Capture:
             rec = [self.provenance.get("commit"), self.files.get(key)]
         elif kind == "run":
             rec = [self.runs.get(key), self.recordings.get(key)]
-        elif kind in ("measured", "computed", "fact"):
+        elif kind in VALUE_KINDS:
             v = self.value(kind, key)
             rec = None if v is None else [v.value, v.unit, v.what, v.detail]
         elif kind == "pin":
@@ -242,6 +280,18 @@ def load_capture(root: Path) -> Capture:
         if isinstance(att, dict):
             attempts.append({**att, "dir": run_json.parent.name})
     values = _measured(runs, recordings)
+    for path in sorted((cap_dir / "references").glob("*.json")):
+        doc = get(_read_json, path, {})
+        rel = path.relative_to(root).as_posix()
+        for key, rec in (doc.get("references") or {}).items() if isinstance(doc, dict) else ():
+            if ("reference", key) in values:
+                problems.append(CaptureError(rel, f"the reference key {key!r} is also defined in "
+                                             f"{values[('reference', key)].detail['file']}.",
+                                             "give each reference one key, in one file."))
+                continue
+            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
+            values[("reference", key)] = Value("reference", key, rec.get("value"), rec.get("unit", ""),
+                                               rec.get("what", key), {**detail, "file": rel})
     for kind, doc in (("computed", computed_doc.get("values", {})), ("fact", facts_doc.get("facts", {}))):
         for key, rec in doc.items():
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
@@ -254,12 +304,22 @@ def load_capture(root: Path) -> Capture:
     )
 
 
-def format_value(value: Value, spec: str) -> str:
-    """Format a value with a Python format spec; raise ValueError when the spec does not fit."""
+def format_number(number: float | int, spec: str = "") -> str:
+    """A number with a Python format spec, or a readable default; ValueError when the spec does not fit."""
     if spec:
-        return format(value.value, spec)
-    if isinstance(value.value, float):
-        return f"{value.value:.3g}" if abs(value.value) < 1000 else f"{value.value:,.0f}"
-    if isinstance(value.value, int):
-        return f"{value.value:,}"
-    return str(value.value)
+        return format(number, spec)
+    if isinstance(number, float):
+        return f"{number:.3g}" if abs(number) < 1000 else f"{number:,.0f}"
+    if isinstance(number, int):
+        return f"{number:,}"
+    return str(number)
+
+
+def format_value(value: Value, spec: str) -> str:
+    """Format a value; a reference with a range or a bound reads "0.3–0.5", "≥ 0.7" or "≤ 0.2"."""
+    if value.kind == "reference" and value.value is None:
+        low, high = value.detail.get("low"), value.detail.get("high")
+        if low is not None and high is not None:
+            return f"{format_number(low, spec)}–{format_number(high, spec)}"
+        return f"≥ {format_number(low, spec)}" if low is not None else f"≤ {format_number(high, spec)}"
+    return format_number(value.value, spec)

@@ -116,7 +116,7 @@ class DiagramDirective(ManualDirective):
             return self.problem("bad_reference", f"the figure {fig_id} has no diagram.", "add the mermaid code.")
         return [self.figure(fig_id, self.options["title"], self.options["caption"], "\n".join(self.content))]
 
-    def figure(self, fig_id: str, title: str, caption: str, code: str) -> nodes.Node:
+    def figure(self, fig_id: str, title: str, caption: str, code: str, caption_label: str = "") -> nodes.Node:
         record = domain_of(self.env).record(self.env.docname)
         for other_doc, rec in domain_of(self.env).data["docs"].items():
             if fig_id in rec["figures"] and other_doc != self.env.docname:
@@ -133,6 +133,8 @@ class DiagramDirective(ManualDirective):
         diagram["alt"] = f"{title}. {caption}"
         fig += diagram
         cap = nodes.paragraph("", "", classes=["m101-figure-caption"])
+        if caption_label:
+            cap += [nodes.strong("", caption_label), nodes.Text(" ")]
         inline, messages = self.state.inline_text(caption, self.lineno)
         cap.extend(inline)
         fig += cap
@@ -239,6 +241,36 @@ class RunCommandDirective(ManualDirective):
         block["language"] = "bash"
         self.set_source_info(block)
         return [block]
+
+
+class RecordingStateDirective(ManualDirective):
+    """Text that is true in one state of a run: ```{until-recorded} run``` or ```{once-recorded} run```.
+
+    The page is read again when the run's recording arrives, so the wording follows the data.
+    """
+
+    required_arguments = 1
+    has_content = True
+    shown_when_recorded: ClassVar[bool] = False
+
+    def run(self) -> list[nodes.Node]:
+        run_id = self.arguments[0].strip()
+        capture = capture_of(self.env)
+        self.note("run", run_id)
+        if run_id not in capture.runs:
+            return self.problem("unknown_value", f"no run {run_id!r} is declared.{suggest(run_id, list(capture.runs))}",
+                                "name a run of capture/runs/.")
+        if capture.recorded(run_id) != self.shown_when_recorded:
+            return []
+        return self.parse_content_to_nodes(allow_section_headings=True)
+
+
+class UntilRecordedDirective(RecordingStateDirective):
+    shown_when_recorded = False
+
+
+class OnceRecordedDirective(RecordingStateDirective):
+    shown_when_recorded = True
 
 
 class PinDirective(ManualDirective):

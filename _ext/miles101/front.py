@@ -37,10 +37,20 @@ class CoverDirective(BookDirective):
         box = nodes.container(classes=["m101-cover"])
         box += _para(d["subtitle"], "m101-subtitle")
         box += _para(d["summary"], "m101-summary")
+        capture = capture_of(self.env)
+        domain = domain_of(self.env)
+        for run_id in capture.runs:  # the line below follows every recording
+            domain.note_dep(self.env.docname, "run", run_id, capture.fingerprint_of("run", run_id))
+        done = sum(capture.recorded(run_id) for run_id in capture.runs)
         meta = nodes.paragraph(classes=["m101-edition"])
         meta += nodes.Text(f"Edition {d['edition']} · ")
-        meta += nodes.inline("", f"status: {d['status']}", classes=["m101-badge", f"m101-status-{d['status']}"])
+        state = "none-recorded" if done == 0 else "all-recorded" if done == len(capture.runs) else "some-recorded"
+        meta += nodes.inline("", f"runs recorded on a DGX Spark: {done} of {len(capture.runs)}",
+                             classes=["m101-badge", f"m101-status-{state}"])
         box += meta
+        if done < len(capture.runs):
+            box += _para("Until a run is recorded, its numbers show as pending. Beside them you find public "
+                         "references (someone else's hardware, or a rule in code), labelled as such.", "m101-honesty")
         return [box]
 
 
@@ -76,19 +86,24 @@ class PlateDirective(DiagramDirective):
             warn("bad_reference", "the plate has no diagram.", location=self.get_location(),
                  fix="write the plate's mermaid code inside {book-plate}.")
             return []
-        fig = self.figure(plate["figure"], plate["title"], plate["caption"], code)
+        run_id = self.plate_run()
+        recorded = run_id is None or capture_of(self.env).recorded(run_id)
+        label = "" if recorded else "The run this figure will show, once it is recorded on a DGX Spark:"
+        fig = self.figure(plate["figure"], plate["title"], plate["caption"], code, caption_label=label)
         fig["classes"].append("m101-plate")
         values = self.plate_values()
         if values:
             fig += values
-            run_id = values["m101_run"]
-            if run_id not in capture_of(self.env).recordings:
+            if not recorded:
                 fig += nodes.paragraph(
-                    "", "", nodes.Text(f"The caption describes the run {run_id}, which has not been recorded in "
-                                       "this edition's lab yet: its numbers show as pending until "),
-                    nodes.literal("", f"python3 capture/run.py record {run_id}"),
-                    nodes.Text(" runs on a DGX Spark."), classes=["m101-pending-box"])
+                    "", "", nodes.Text(f"Not recorded yet: the run {run_id} has not been made on a DGX Spark, so its "
+                                       "numbers below show as pending."),
+                    classes=["m101-pending-box"])
         return [fig]
+
+    def plate_run(self) -> str | None:
+        """The run whose values the plate shows (the run file with a `plate:` list), if any."""
+        return next((rid for rid, run in capture_of(self.env).runs.items() if run.get("plate")), None)
 
     @property
     def book(self):

@@ -46,16 +46,20 @@ class m101_generated(nodes.General, nodes.Element):
 def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
     classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
+    source = node.get("source")
+    label = f'<span class="m101-ref-tag">public ref</span> ' if source else ""
+    where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
     self.body.append(
-        f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">'
-        f'<span class="m101-shown">{escape(node["text"])}</span>'
+        f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">{label}'
+        f'<span class="m101-shown">{escape(node["text"])}</span>{where}'
         f'<span class="m101-tip" role="tooltip" id="{tip_id}">{escape(node["tip"])}</span></span>'
     )
     raise nodes.SkipNode
 
 
 def visit_value_text(self: Any, node: value_node) -> None:
-    self.add_text(node["text"])
+    source = node.get("source")
+    self.add_text(f"{node['text']} (public reference: {source})" if source else node["text"])
     raise nodes.SkipNode
 
 

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "issue")
+ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "issue", "run-arg")
 ROLE = re.compile(r"\{(?P<kind>" + "|".join(ROLE_KINDS) + r")\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)", re.S)
-DIRECTIVE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command)\}\s+(?P<arg>\S+)\s*$")
+DIRECTIVE = re.compile(
+    r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command|until-recorded|once-recorded)\}\s+(?P<arg>\S+)\s*$")
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
 
@@ -21,7 +22,7 @@ EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 class Ref:
     """One reference: what kind, the key it names, and where it stands."""
 
-    kind: str  # flag | metric | src | measured | computed | fact | issue | run
+    kind: str  # flag | default | metric | src | measured | computed | fact | reference | issue | run | run-arg
     key: str  # for src: the path; for values: the key without the format spec
     file: str  # relative to the project root
     line: int
@@ -74,7 +75,7 @@ def scan_text(text: str, file: str) -> Iterator[Ref]:
         if kind == "src":
             explicit = EXPLICIT.match(raw)
             key = (explicit["target"] if explicit else raw).split(":", 1)[0].strip()
-        elif kind in ("measured", "computed", "fact"):
+        elif kind in ("measured", "computed", "fact", "reference"):
             key = raw.partition(":")[0]
         idx = line_of(m.start())
         yield Ref(kind, key, file, idx + 1, raw, paragraph(idx))

@@ -118,13 +118,10 @@ class SrcRole(ManualRole):
         end = int(m["end"]) if m["end"] else start
         capture = capture_of(self.env)
         self.note("src", path)
-        if path not in capture.files:
-            return self.problem("unknown_source", f"Miles has no file {path!r}.{suggest(path, list(capture.files))}",
-                                "check the path at the captured commit (capture/miles/files.json).")
-        length = capture.files[path]
-        if start and (end < start or end > length):
-            return self.problem("unknown_source", f"{path} has {length} lines; {target!r} points past them.",
-                                "check the line at the captured commit.")
+        why = capture.src_problem(path, start, end)
+        if why:
+            return self.problem("unknown_source", why, "check the path and lines at the captured commit "
+                                "(capture/miles/files.json).")
         url = capture.src_url(path, start, end)
         child: nodes.Node = nodes.literal(text, text) if not explicit else nodes.Text(text)
         ref = nodes.reference(self.rawtext, "", child, refuri=url, classes=["m101-src"])
@@ -165,6 +162,11 @@ def provenance_text(value: Value, hardware_home: str) -> str:
                 f"Run {d['run']} on {hw}{label}, Miles {str(d.get('commit'))[:9]}, image {d.get('image')}, {d.get('date')}.")
     if value.kind == "computed":
         return f"{value.what}. Computed by {d.get('formula')} from Miles's extracted data."
+    if value.kind == "reference":
+        where = f"measured on {d['hardware']}" if d.get("hardware") else "a rule, not a measurement"
+        return (f"Public reference, not this manual's GB10 measurement. {value.what} "
+                f"({d.get('label')}; {where}; {d.get('setting')}). "
+                f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
     return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
 
 
@@ -180,9 +182,15 @@ class ValueRole(ManualRole):
         value = capture.value(self.kind, key)
         if value is None:
             where = {"measured": "a run file's values (capture/runs/<run>.yaml)",
-                     "computed": "capture/computed.json", "fact": "capture/facts.json"}[self.kind]
+                     "computed": "capture/computed.json", "fact": "capture/facts.json",
+                     "reference": "a file of capture/references/"}[self.kind]
             return self.problem("unknown_value", f"no {self.kind} value {key!r}.{suggest(key, capture.value_keys(self.kind))}",
                                 f"declare it in {where}.")
+        if self.kind == "reference" and value.detail.get("src"):
+            why = capture.src_spec_problem(value.detail["src"])
+            if why:
+                return self.problem("unknown_source", f"reference {key!r} ({value.detail['file']}): {why}",
+                                    "fix its src at the captured commit.")
         try:
             node = value_inline(self.env, value, spec, self.rawtext)
         except (ValueError, TypeError) as exc:
@@ -200,8 +208,12 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
     doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
+    source = None
+    if value.kind == "reference":
+        d = value.detail
+        source = f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
-                      classes=classes)
+                      classes=classes, source=source)
 
 
 class MeasuredRole(ValueRole):
@@ -216,7 +228,31 @@ class FactRole(ValueRole):
     kind = "fact"
 
 
+class ReferenceRole(ValueRole):
+    """`{reference}` key: someone else's number or a rule in code, labelled with its source and hardware."""
+
+    kind = "reference"
+
+
+class RunArgRole(ManualRole):
+    """`{run-arg}` run-id --flag: the value a run file passes for a flag, so prose never retypes it."""
+
+    def run(self) -> tuple[list[nodes.Node], list]:
+        run_id, _, flag = self.text.strip().partition(" ")
+        flag = flag.strip()
+        if not flag.startswith("--"):
+            return self.problem("bad_reference", f"cannot read {self.text!r} as a run file's flag.",
+                                "write {run-arg}`<run-id> --flag`, e.g. {run-arg}`first-grpo --num-rollout`.")
+        capture = capture_of(self.env)
+        self.note("run", run_id)
+        shown, why = capture.run_arg(run_id, flag)
+        if shown is None:
+            return self.problem("unknown_value", why, "name a flag that the run file passes with a value.")
+        return [nodes.inline(self.rawtext, shown, classes=["m101-run-arg"])], []
+
+
 ROLES = {
     "flag": FlagRole(), "default": DefaultRole(), "metric": MetricRole(), "src": SrcRole(), "issue": IssueRole(),
-    "measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(),
+    "measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
+    "run-arg": RunArgRole(),
 }

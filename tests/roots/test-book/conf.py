@@ -1,6 +1,7 @@
 # Test root: a two-part book with synthetic capture data (test data, never the manual's).
 # tests/conftest.py puts _ext/ on sys.path and points m101_mermaid_root at the project.
 extensions = ["myst_parser", "sphinxcontrib.mermaid", "miles101"]
+myst_enable_extensions = ["colon_fence"]
 exclude_patterns = ["_build", "capture"]
 html_theme = "furo"
 mermaid_use_local = "mermaid/mermaid.esm.min.mjs"
