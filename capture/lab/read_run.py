@@ -513,7 +513,7 @@ SYMPTOMS_JSON = r'''{
     "no kernel image is available for execution on the device"
    ],
    "check": "cuobjdump --list-elf $(python3 -c \"import sgl_kernel,os;print(os.path.dirname(sgl_kernel.__file__))\")/*/common_ops.abi3.so | grep -o 'sm_[0-9]*[a-z]*' | sort -u",
-   "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend (--sglang-attention-backend)."
+   "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options."
   },
   {
    "id": "gb10-capability-warning",

@@ -58,7 +58,7 @@ def render(src: str) -> str:
 
 # --- the page -------------------------------------------------------------------------------
 
-ENTRY_RE = re.compile(r"^\((?P<label>[a-z0-9-]+)\)=\n### (?P<title>.+)\n(?P<body>.*?)(?=^\([a-z0-9-]+\)=\n|^## |\Z)",
+ENTRY_RE = re.compile(r"^\((?P<label>[a-z0-9-]+)\)=\n### (?P<title>[^\n]+)\n(?P<body>.*?)(?=^\([a-z0-9-]+\)=\n|^## |\Z)",
                       re.M | re.S)
 
 
