@@ -2,6 +2,8 @@
 """Read the first steps of a Miles GRPO log and say which signals look wrong.
 
     python3 read_run.py LOG [--steps 10] [--json]
+    python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
+    python3 read_run.py LOG --compare       # the first steps beside the public references
 
 Standalone (Python 3.9+, standard library only): download it beside your log and run it.
 The Miles 101 recorder imports the same parser to turn a live log into steps.jsonl.
@@ -13,6 +15,13 @@ Miles prints four dict-valued lines per rollout step (verified at radixark/miles
   perf N: {...}     trainer timers: miles/utils/train_metric_utils.py:56 (perf/step_time, ...)
 and `eval N: {...}` (metrics.py:53). The dicts are Python reprs, written through the logging
 format of miles/utils/logging_utils.py:35 ("[time name] file.py:line - message").
+
+Each well-formed line is read on its own; Ray's `(pid=...)` / `(RolloutManager pid=...)` prefixes,
+ANSI colours and Ray's `[repeated Nx across cluster]` suffix are stripped first. A line that looks
+like a step line but does not parse, and every nan/inf value, is reported with its line number.
+
+The symptom table and the cut-offs below are generated from Miles 101's capture/symptoms.json and
+capture/references/reader.json (a test keeps them equal), so this file runs alone.
 """
 from __future__ import annotations
 
@@ -28,6 +37,11 @@ from typing import Any, Iterable
 # `perf|rollout|step|eval N: {dict}` at the end of a log line. The kind must follow a space or
 # the line start, so a critic's `critic-step N:` (log_utils.py:523, 542) is not read as ours.
 LINE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): (?P<body>\{.*\})\s*$")
+# The start of such a line, to report one whose dict does not parse (cut off, `...` inside).
+LOOKS_LIKE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): \{")
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+# Ray's log deduplication appends this to a repeated line.
+REPEATED_RE = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
 # `[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:41-43); GB there are GiB.
 MEMORY_RE = re.compile(r"\[Rank 0\] Memory-Usage (?P<msg>.+?)(?: \(cleared before print\))?: (?P<body>\{.*\})\s*$")
 # The engine's HTTP address (miles/backends/sglang_utils/sglang_engine.py:247).
@@ -35,6 +49,10 @@ ENGINE_RE = re.compile(r"Launch HttpServerEngineAdapter at: (?P<addr>[\w.\-\[\]:
 # The rollout manager's `perf N:` line always holds perf/rollout_time (metrics.py:142); the
 # trainer's never does (its keys are perf/<timer>_time, train_metric_utils.py:28).
 ROLLOUT_SIDE_KEY = "perf/rollout_time"
+# Miles at 31f1ca961 logs the mean reward as rollout/raw_reward (log_utils.py:123 with the
+# rollout_data key of the same name); some newer Miles-based logs name it rollout/episode_raw_reward.
+# Read the older key, and the newer one where the older is absent.
+NEWER_REWARD_KEY = "rollout/episode_raw_reward"
 MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB")
 
 _NAMES = {"nan": math.nan, "inf": math.inf, "True": True, "False": False, "None": None}
@@ -69,11 +87,17 @@ def parse_dict(body: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def clean(line: str) -> str:
+    """A log line without ANSI colours, Ray's dedup suffix and the trailing newline."""
+    return REPEATED_RE.sub("", ANSI_RE.sub("", line.rstrip("\r\n")))
+
+
 def parse_line(line: str) -> tuple[str, int | None, dict[str, Any]] | None:
     """One log line → (kind, rollout id or None, dict), or None for other lines.
 
     kind is perf_rollout, perf_train, rollout, train, eval, memory or engine.
     """
+    line = clean(line)
     m = LINE_RE.search(line)
     if m:
         data = parse_dict(m["body"])
@@ -109,38 +133,57 @@ class StepAssembler:
 
     A row closes when a line of a later rollout arrives (its eval comes after its training,
     train.py:136-137) or at close(). A step is finished when the trainer's perf line arrives.
+    A `step M:` line before any rollout/perf/eval line (a log that holds only step lines) makes
+    its own row, numbered M. Lines that look like step lines but do not parse go to `malformed`,
+    nan/inf values to `nonfinite`, each with its line number.
     """
 
     def __init__(self) -> None:
         self.rows: dict[int, dict[str, Any]] = {}
         self.current: int | None = None
+        self.anchored = False  # a rollout/perf/eval line has been seen
         self.finished: list[int] = []
         self.engine_addr: str | None = None
         self.last_reward: float | None = None
+        self.lineno = 0
+        self.malformed: list[dict[str, Any]] = []
+        self.nonfinite: list[dict[str, Any]] = []
 
-    def feed(self, line: str) -> list[dict[str, Any]]:
-        """Feed one line; return the rows it closed."""
-        parsed = parse_line(line)
+    def feed(self, line: str, lineno: int | None = None) -> list[dict[str, Any]]:
+        """Feed one line; return the rows it closed. Never raises on log content."""
+        self.lineno = lineno if lineno is not None else self.lineno + 1
+        try:
+            parsed = parse_line(line)
+        except Exception:  # noqa: BLE001 - a reader must survive any line
+            parsed = None
         if parsed is None:
+            m = LOOKS_LIKE_RE.search(clean(line))
+            if m:
+                self.malformed.append({"line": self.lineno, "kind": m["kind"], "id": int(m["id"]),
+                                       "text": clean(line)[m.start():][:160]})
             return []
         kind, rid, data = parsed
         if kind == "engine":
             self.engine_addr = self.engine_addr or data["addr"]
             return []
+        for key, value in data.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                self.nonfinite.append({"line": self.lineno, "key": key, "value": repr(value)})
         if kind == "memory":
             row = self._row(self.current if self.current is not None else 0)
             row.setdefault("memory", {}).update(data)
             return []
-        if kind == "train":
+        if kind == "train" and self.anchored and self.current is not None:
             # `step M:` counts optimizer steps (rollout_id * steps_per_rollout + step_id,
             # log_utils.py:522): it belongs to the rollout the trainer is working on.
-            if self.current is None:
-                return []
             rid = self.current
+        elif kind != "train":
+            self.anchored = True
         assert rid is not None
         closed = [self.rows.pop(k) for k in sorted(self.rows) if k < rid]
         fresh = rid not in self.rows
         row = self._row(rid)
+        row.setdefault("lines", []).append(self.lineno)
         self.current = rid
         if kind == "eval":
             # An eval before any line of its rollout is the one train.py:96-97 runs before training.
@@ -156,8 +199,9 @@ class StepAssembler:
             row["train"] = data
         elif kind == "rollout":
             row["rollout"].update(data)
-            if isinstance(data.get("rollout/raw_reward"), (int, float)):
-                self.last_reward = float(data["rollout/raw_reward"])
+            reward = _num(data.get("rollout/raw_reward", data.get(NEWER_REWARD_KEY)))
+            if reward is not None:
+                self.last_reward = reward
         else:
             row["perf"].update(data)
             if kind == "perf_train":
@@ -176,13 +220,18 @@ class StepAssembler:
         return closed
 
 
-def parse_log(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """All step rows of a log, in order."""
+def read_log(lines: Iterable[str]) -> tuple[list[dict[str, Any]], StepAssembler]:
+    """All step rows of a log, in order, and the assembler (for malformed and nonfinite lines)."""
     asm = StepAssembler()
     rows: list[dict[str, Any]] = []
-    for line in lines:
-        rows.extend(asm.feed(line))
-    return rows + asm.close()
+    for n, line in enumerate(lines, 1):
+        rows.extend(asm.feed(line, n))
+    return rows + asm.close(), asm
+
+
+def parse_log(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """All step rows of a log, in order."""
+    return read_log(lines)[0]
 
 
 def lookup(row: dict[str, Any], key: str) -> Any:
@@ -207,8 +256,31 @@ def _series(rows: list[dict[str, Any]], *keys: str) -> tuple[str | None, list[fl
     return None, []
 
 
-# Thresholds are this lab's judgment; the Miles guide's "what to watch" table
-# (docs/user-guide/monitoring.md:39-47) gives the direction of each.
+# The reader's cut-offs: this lab's judgment, not Miles's. The Miles guide's "what to watch" table
+# (docs/user-guide/monitoring.md:39-47) gives the direction of each; the grad-norm clip is Miles's
+# --clip-grad default (miles/utils/arguments.py:1353). Published as public references in
+# capture/references/reader.json (a test keeps the two equal).
+# --- cut-offs: generated from capture/references/reader.json; do not edit by hand ---
+CUTOFFS: dict[str, float] = {
+    "reader.length_shrink": 0.5,
+    "reader.length_grow": 2.0,
+    "reader.truncation_watch": 0.05,
+    "reader.truncation_bad": 0.25,
+    "reader.zero_std_watch": 0.5,
+    "reader.zero_std_bad": 0.9,
+    "reader.logprob_gap_watch": 0.05,
+    "reader.logprob_gap_bad": 0.2,
+    "reader.logprob_gap_growth": 2.0,
+    "reader.logprob_gap_floor": 0.02,
+    "reader.clipfrac_watch": 0.2,
+    "reader.clipfrac_bad": 0.5,
+    "reader.grad_norm_clip": 1.0,
+    "reader.step_time_spike": 3.0,
+}
+# --- end cut-offs ---
+C = CUTOFFS
+
+
 def judge_reward(v: list[float]) -> tuple[str, str]:
     if all(x == 0 for x in v):
         return "bad", "raw reward is 0 in every step: no sample earned a reward (check --rm-type, the label key, the answer format)"
@@ -218,9 +290,9 @@ def judge_reward(v: list[float]) -> tuple[str, str]:
 
 
 def judge_length(v: list[float]) -> tuple[str, str]:
-    if v[-1] < 0.5 * v[0]:
+    if v[-1] < C["reader.length_shrink"] * v[0]:
         return "watch", f"responses shrank from {v[0]:.0f} to {v[-1]:.0f} tokens"
-    if v[-1] > 2 * v[0]:
+    if v[-1] > C["reader.length_grow"] * v[0]:
         return "watch", f"responses grew from {v[0]:.0f} to {v[-1]:.0f} tokens"
     return "ok", f"mean length {v[0]:.0f} → {v[-1]:.0f} tokens"
 
@@ -236,14 +308,14 @@ def _grade(m: float, bad_at: float, watch_at: float, bad: str, watch: str, ok: s
 
 def judge_truncation(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
-    return _grade(m, 0.25, 0.05,
+    return _grade(m, C["reader.truncation_bad"], C["reader.truncation_watch"],
                   f"median {m:.0%} of responses hit the length cap (raise --rollout-max-response-len or shorten answers)",
                   f"median {m:.0%} of responses hit the length cap", f"median {m:.0%} truncated")
 
 
 def judge_zero_std(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
-    return _grade(m, 0.9, 0.5,
+    return _grade(m, C["reader.zero_std_bad"], C["reader.zero_std_watch"],
                   f"median {m:.0%} of groups have one reward for every sample: GRPO learns nothing from them",
                   f"median {m:.0%} of groups carry no signal (all samples scored alike)",
                   f"median {m:.0%} of groups without signal")
@@ -251,41 +323,44 @@ def judge_zero_std(v: list[float]) -> tuple[str, str]:
 
 def judge_gap(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
-    if m >= 0.2:
+    if m >= C["reader.logprob_gap_bad"]:
         return "bad", f"median gap {m:.3g} between trainer and rollout log-probs: the two sides compute different models"
-    if m >= 0.05 or (len(v) > 2 and v[-1] > 2 * v[0] and v[-1] > 0.02):
+    grows = len(v) > 2 and v[-1] > C["reader.logprob_gap_growth"] * v[0] and v[-1] > C["reader.logprob_gap_floor"]
+    if m >= C["reader.logprob_gap_watch"] or grows:
         return "watch", f"gap {v[0]:.3g} → {v[-1]:.3g} (small and stable is healthy)"
     return "ok", f"median gap {m:.3g}"
 
 
 def judge_clipfrac(v: list[float]) -> tuple[str, str]:
     m = max(v)
-    return _grade(m, 0.5, 0.2, f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)",
+    return _grade(m, C["reader.clipfrac_bad"], C["reader.clipfrac_watch"],
+                  f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)",
                   f"up to {m:.0%} of tokens clipped", f"at most {m:.0%} clipped")
 
 
 def judge_grad_norm(v: list[float]) -> tuple[str, str]:
     if any(math.isnan(x) or math.isinf(x) for x in v):
         return "bad", "gradient norm is NaN or infinite"
-    over = sum(1 for x in v if x >= 1.0)  # --clip-grad is reset to 1.0 (miles/utils/arguments.py:1353)
+    clip = C["reader.grad_norm_clip"]
+    over = sum(1 for x in v if x >= clip)
     if over > len(v) / 2:
-        return "bad", f"{over} of {len(v)} steps at or above the default clip of 1.0"
+        return "bad", f"{over} of {len(v)} steps at or above the default clip of {clip:g} (max {max(v):.3g})"
     if over:
-        return "watch", f"{over} of {len(v)} steps at or above the default clip of 1.0"
+        return "watch", f"{over} of {len(v)} steps at or above the default clip of {clip:g} (max {max(v):.3g})"
     return "ok", f"max {max(v):.3g}"
 
 
 def judge_step_time(v: list[float]) -> tuple[str, str]:
     rest = v[1:] or v
     m = statistics.median(rest)
-    if len(rest) > 2 and max(rest) > 3 * m:
+    if len(rest) > 2 and max(rest) > C["reader.step_time_spike"] * m:
         return "watch", f"a step took {max(rest):.0f} s against a median of {m:.0f} s"
     return "ok", f"median {m:.1f} s after the first step"
 
 
 # (name, column header, keys in order of preference, judge, format)
 SIGNALS = [
-    ("reward", "reward", ("rollout/raw_reward",), judge_reward, "{:.3f}"),
+    ("reward", "reward", ("rollout/raw_reward", NEWER_REWARD_KEY), judge_reward, "{:.3f}"),
     ("response_length", "resp len", ("rollout/response_len/mean", "rollout/response_lengths"), judge_length, "{:.0f}"),
     ("truncation", "trunc", ("rollout/truncated_ratio", "rollout/truncated"), judge_truncation, "{:.0%}"),
     ("zero_std", "zero-std", ("rollout/zero_std/all_zero_percentage+all_one_percentage",), judge_zero_std, "{:.0%}"),
@@ -339,27 +414,682 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+# ---- --diagnose: the log's lines against 7.1's symptoms -------------------------------------
+
+# Where 7.1 is published: no base URL is configured for the manual (conf.py has no html_baseurl),
+# so the tool prints the page's path inside the built manual, with the entry's anchor.
+PAGE_PATH = "sections/7-1-troubleshoot-by-symptom.html"
+
+# --- symptoms: generated from capture/symptoms.json by `python3 -m capture.lab.symptoms --write`; do not edit ---
+SYMPTOMS_JSON = r'''{
+ "schema": "symptoms/1",
+ "page": "sections/7-1-troubleshoot-by-symptom.md",
+ "symptoms": [
+  {
+   "id": "args-rollout-batch-size-required",
+   "section": "Arguments Miles rejects",
+   "title": "`the following arguments are required: --rollout-batch-size`",
+   "grep": [
+    "the following arguments are required: --rollout-batch-size"
+   ],
+   "check": "tail -n 3 \"$LOG\"",
+   "fix": "Set --rollout-batch-size; 1.1 shows a complete one-GPU command."
+  },
+  {
+   "id": "args-global-batch-size",
+   "section": "Arguments Miles rejects",
+   "title": "`global_batch_size ... is not equal to rollout_batch_size ... * n_samples_per_prompt ... // num_steps_per_rollout`",
+   "grep": [
+    "global_batch_size ... is not equal to rollout_batch_size ... // num_steps_per_rollout"
+   ],
+   "check": "grep -n -o 'global_batch_size .*' \"$LOG\"",
+   "fix": "Drop --global-batch-size and let Miles derive it, or make rollout_batch_size * n_samples_per_prompt // steps per rollout equal it."
+  },
+  {
+   "id": "args-num-rollout",
+   "section": "Arguments Miles rejects",
+   "title": "`num_epoch is not set, but num_rollout is not set, please set --num-rollout or --num-epoch`",
+   "grep": [
+    "num_epoch is not set, but num_rollout is not set"
+   ],
+   "check": "grep -n -e '--num-rollout' -e '--num-epoch' launch.sh",
+   "fix": "Set --num-rollout for a fixed number of steps."
+  },
+  {
+   "id": "args-max-tokens-per-gpu",
+   "section": "Arguments Miles rejects",
+   "title": "`max_tokens_per_gpu must be set when use_dynamic_batch_size is set`",
+   "grep": [
+    "max_tokens_per_gpu must be set when use_dynamic_batch_size is set"
+   ],
+   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' launch.sh",
+   "fix": "Set --max-tokens-per-gpu (slime's FAQ: start from the response cap divided by the context-parallel size)."
+  },
+  {
+   "id": "args-fully-async-colocate",
+   "section": "Arguments Miles rejects",
+   "title": "`--fully-async cannot colocate: rollout must keep generating while training runs`",
+   "grep": [
+    "--fully-async cannot colocate"
+   ],
+   "check": "grep -n -e '--fully-async' -e '--colocate' launch.sh",
+   "fix": "Drop fully async on one GPU (see 4.1)."
+  },
+  {
+   "id": "args-p2p-colocate",
+   "section": "Arguments Miles rejects",
+   "title": "`P2P weight transfer mode is not compatible with --colocate.`",
+   "grep": [
+    "P2P weight transfer mode is not compatible with --colocate."
+   ],
+   "check": "grep -n -e '--update-weight-transfer-mode' launch.sh",
+   "fix": "Leave the weight transfer mode at its default (see 2.4)."
+  },
+  {
+   "id": "args-ref-load-missing",
+   "section": "Arguments Miles rejects",
+   "title": "`ref_load ... does not exist, please check the path.`",
+   "grep": [
+    "ref_load ... does not exist, please check the path."
+   ],
+   "check": "docker exec <container> ls <ref-load path>",
+   "fix": "Mount the reference checkpoint and point --ref-load at it, or drop the KL term (--kl-coef 0, no --use-kl-loss)."
+  },
+  {
+   "id": "gb10-ptxas-sm121a",
+   "section": "Images and hardware",
+   "title": "`ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'`",
+   "grep": [
+    "Value 'sm_121a' is not defined for option 'gpu-name'"
+   ],
+   "check": "grep -n 'Repro command' \"$LOG\" | grep -o '[^ ]*/bin/ptxas'",
+   "fix": "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas and pass it into the container with -e."
+  },
+  {
+   "id": "gb10-no-kernel-image",
+   "section": "Images and hardware",
+   "title": "`RMSNorm failed with error code no kernel image is available for execution on the device`",
+   "grep": [
+    "no kernel image is available for execution on the device"
+   ],
+   "check": "cuobjdump --list-elf $(python3 -c \"import sgl_kernel,os;print(os.path.dirname(sgl_kernel.__file__))\")/*/common_ops.abi3.so | grep -o 'sm_[0-9]*[a-z]*' | sort -u",
+   "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options."
+  },
+  {
+   "id": "gb10-capability-warning",
+   "section": "Images and hardware",
+   "title": "`Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.`",
+   "grep": [
+    "Found GPU0 NVIDIA GB10 which is of"
+   ],
+   "check": "python3 -c \"import torch;print(torch.cuda.get_device_capability(), torch.version.cuda)\"",
+   "fix": "With a cu130 PyTorch build, ignore the warning."
+  },
+  {
+   "id": "gb10-flash-attn-sm121",
+   "section": "Images and hardware",
+   "title": "`FATAL: kernel built for sm80-sm100, but running on sm121`",
+   "grep": [
+    "kernel built for sm80-sm100, but running on sm121"
+   ],
+   "check": "grep -n 'flash_attn' \"$LOG\" | head",
+   "fix": "Use an attention backend that runs on sm_121 (FlashInfer for SGLang)."
+  },
+  {
+   "id": "gb10-nvidia-smi-not-supported",
+   "section": "Images and hardware",
+   "title": "`Memory-Usage` reads `Not Supported` in `nvidia-smi`",
+   "grep": [],
+   "check": "grep -E 'MemTotal|MemAvailable' /proc/meminfo",
+   "fix": "Watch /proc/meminfo and Miles's Memory-Usage lines, not nvidia-smi (see 8.4)."
+  },
+  {
+   "id": "ray-placement-group-wait",
+   "section": "Ray",
+   "title": "`Creating placement group with` ... and nothing after it",
+   "grep": [
+    "Creating placement group with"
+   ],
+   "check": "ray status",
+   "fix": "On one GPU set --actor-num-gpus-per-node 1 and --num-gpus-per-node 1 with --colocate."
+  },
+  {
+   "id": "ray-oom-killed",
+   "section": "Ray",
+   "title": "`ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node running low on memory.`",
+   "grep": [
+    "ray.exceptions.OutOfMemoryError",
+    "killed due to the node running low on memory"
+   ],
+   "check": "grep -i -A3 'memory' /tmp/ray/session_latest/logs/raylet.out | tail -n 20",
+   "fix": "Set RAY_memory_usage_threshold / RAY_memory_monitor_refresh_ms where the raylet starts (see 2.3)."
+  },
+  {
+   "id": "ray-oom-memory-pressure",
+   "section": "Ray",
+   "title": "`Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons`",
+   "grep": [
+    "Workers (tasks / actors) killed due to memory pressure (OOM)"
+   ],
+   "check": "grep -n -e 'Timer save_model' -e 'killed due to memory pressure' \"$LOG\"",
+   "fix": "Lower the host-memory peak at save time (see 2.2 and 2.3)."
+  },
+  {
+   "id": "engine-terminated",
+   "section": "Engine",
+   "title": "`Server process terminated unexpectedly.`",
+   "grep": [
+    "Server process terminated unexpectedly."
+   ],
+   "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
+   "fix": "Lower --sglang-mem-fraction-static, then see 2.1."
+  },
+  {
+   "id": "engine-no-available-workers",
+   "section": "Engine",
+   "title": "`No available workers (all circuits open or unhealthy)`",
+   "grep": [
+    "No available workers (all circuits open or unhealthy)"
+   ],
+   "check": "docker exec <container> env | grep -i proxy",
+   "fix": "Unset the proxy or set no_proxy=127.0.0.1,localhost."
+  },
+  {
+   "id": "engine-403-forbidden",
+   "section": "Engine",
+   "title": "`Client error '403 Forbidden' for url`",
+   "grep": [
+    "Client error '403 Forbidden' for url"
+   ],
+   "check": "docker exec <container> env | grep -i proxy",
+   "fix": "Set no_proxy for the local addresses."
+  },
+  {
+   "id": "engine-max-retries",
+   "section": "Engine",
+   "title": "`Max retries (60) reached, failing...`",
+   "grep": [
+    "Max retries (60) reached, failing..."
+   ],
+   "check": "curl -s -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:<port>/health_generate",
+   "fix": "Stop the run and fix the engine's cause; 1.2's watchdog stops such a run for you."
+  },
+  {
+   "id": "engine-skipping-health-check",
+   "section": "Engine",
+   "title": "`Skipping health check for engine 0 (None)` repeated",
+   "grep": [
+    "Skipping health check for engine ... (None)"
+   ],
+   "check": "grep -c 'Health check failed for rollout engine' \"$LOG\"",
+   "fix": "On one GPU leave --use-fault-tolerance off and let the run fail fast (see 6.3)."
+  },
+  {
+   "id": "engine-port-in-use",
+   "section": "Engine",
+   "title": "`Port ... is already in use \u2014 a stale router process may still be running.`",
+   "grep": [
+    "is already in use \u2014 a stale router process may still be running."
+   ],
+   "check": "ss -ltnp | grep <port>",
+   "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
+  },
+  {
+   "id": "engine-generate-timeout",
+   "section": "Engine",
+   "title": "`ray.exceptions.RayTaskError(TimeoutError): ray::RolloutManager.generate()`",
+   "grep": [
+    "RayTaskError(TimeoutError): ray::RolloutManager.generate()"
+   ],
+   "check": "grep -n 'Rollout generation:' \"$LOG\" | tail -n 3",
+   "fix": "Cap --rollout-max-response-len (see 4.2)."
+  },
+  {
+   "id": "engine-train-hang",
+   "section": "Engine",
+   "title": "`Timer actor_train start` and then only `\"GET /metrics HTTP/1.1\" 200 OK`",
+   "grep": [],
+   "check": "py-spy dump --pid <pid>\nray list actors --detail",
+   "fix": "None known; post both dumps with the issue."
+  },
+  {
+   "id": "mem-torch-oom-switch",
+   "section": "Memory",
+   "title": "`torch.OutOfMemoryError: CUDA out of memory` at the switch from rollout to training",
+   "grep": [
+    "torch.OutOfMemoryError: CUDA out of memory"
+   ],
+   "check": "grep -n -e 'Timer' -e 'OutOfMemoryError' \"$LOG\" | tail -n 5",
+   "fix": "Lower --sglang-mem-fraction-static; then see 2.2."
+  },
+  {
+   "id": "mem-logprob-fragmentation",
+   "section": "Memory",
+   "title": "`Tried to allocate` ... `is free` while computing log-probs",
+   "grep": [
+    "Tried to allocate ... is free"
+   ],
+   "check": "grep -n -B2 -A2 'log_prob' \"$LOG\" | grep -n 'Tried to allocate'",
+   "fix": "Lower --max-tokens-per-gpu (see 2.1)."
+  },
+  {
+   "id": "mem-cumemcreate-resume",
+   "section": "Memory",
+   "title": "`cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue` then `Fatal Python error: Aborted`",
+   "grep": [
+    "cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue",
+    "func=cu_mem_create"
+   ],
+   "check": "grep -n -A4 'Fatal Python error: Aborted' \"$LOG\" | grep 'in resume'",
+   "fix": "Lower --sglang-mem-fraction-static or the trainer's footprint."
+  },
+  {
+   "id": "mem-cudaerror-resume",
+   "section": "Memory",
+   "title": "`cudaError error: 2 (out of memory)  file=csrc/core.cpp func=resume`",
+   "grep": [
+    "cudaError error: 2 (out of memory) ... func=resume"
+   ],
+   "check": "grep -n -e 'Timer' -e 'func=resume' \"$LOG\"",
+   "fix": "Fix the release/resume ordering; in stock Miles, report it with the log."
+  },
+  {
+   "id": "mem-grows-after-update",
+   "section": "Memory",
+   "title": "Memory grows a little after every weight update",
+   "grep": [],
+   "check": "grep -n 'Memory-Usage' \"$LOG\" | head -n 40",
+   "fix": "If it grows, report it upstream with those lines."
+  },
+  {
+   "id": "mem-illegal-access",
+   "section": "Memory",
+   "title": "`an illegal memory access was encountered` in SGLang",
+   "grep": [
+    "an illegal memory access was encountered"
+   ],
+   "check": "grep -n -B5 'an illegal memory access was encountered' \"$LOG\" | head -n 20",
+   "fix": "Lower --sglang-mem-fraction-static."
+  },
+  {
+   "id": "weights-checker-400",
+   "section": "Weights and logprobs",
+   "title": "`\"POST /weights_checker HTTP/1.1\" 400 Bad Request`",
+   "grep": [
+    "POST /weights_checker HTTP/1.1 ... 400 Bad Request"
+   ],
+   "check": "grep -n -A5 'equal tensors' \"$LOG\"",
+   "fix": "Skip buffers, or allow quantization error with --check-weight-update-allow-quant-error (see 5.2)."
+  },
+  {
+   "id": "logprob-gap-jump",
+   "section": "Weights and logprobs",
+   "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
+   "grep": [],
+   "check": "python3 read_run.py \"$LOG\" --steps 3",
+   "fix": "Update SGLang.",
+   "signal": "logprob_gap"
+  },
+  {
+   "id": "logprob-gap-creep",
+   "section": "Weights and logprobs",
+   "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
+   "grep": [],
+   "check": "python3 read_run.py \"$LOG\" --steps 30",
+   "fix": "None confirmed; see 4.4."
+  },
+  {
+   "id": "ppo-kl-step0",
+   "section": "Weights and logprobs",
+   "title": "{metric}`train/ppo_kl` is not zero at step 0",
+   "grep": [],
+   "check": "grep -n -o \"'train/ppo_kl': [^,]*\" \"$LOG\" | head -n 3",
+   "fix": "Read 5.2 for the FSDP equivalent of Miles's CI check."
+  },
+  {
+   "id": "reward-flat-zero",
+   "section": "Rewards",
+   "title": "{metric}`rollout/raw_reward` flat at 0 while the answers look right",
+   "grep": [],
+   "check": "python3 read_run.py \"$LOG\"",
+   "fix": "Use --rm-type math for non-thinking models (see 3.1).",
+   "signal": "reward"
+  },
+  {
+   "id": "reward-sync-custom-rm",
+   "section": "Rewards",
+   "title": "`TypeError: object float can't be used in 'await' expression`",
+   "grep": [
+    "object float can't be used in 'await' expression"
+   ],
+   "check": "grep -n -B3 \"can't be used in 'await' expression\" \"$LOG\"",
+   "fix": "Declare the custom reward function async def (see 3.5)."
+  },
+  {
+   "id": "reward-rm-type-missing",
+   "section": "Rewards",
+   "title": "`NotImplementedError: Rule-based RM type is not specified.`",
+   "grep": [
+    "Rule-based RM type is not specified."
+   ],
+   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' launch.sh",
+   "fix": "Set --rm-type or --custom-rm-path."
+  },
+  {
+   "id": "reward-zero-std",
+   "section": "Rewards",
+   "title": "{metric}`rollout/zero_std/all_zero_percentage` high and {metric}`train/grad_norm` tiny",
+   "grep": [],
+   "check": "python3 read_run.py \"$LOG\"",
+   "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
+   "signal": "zero_std"
+  },
+  {
+   "id": "length-truncated",
+   "section": "Lengths",
+   "title": "{metric}`rollout/truncated_ratio` near 1 and responses pinned at the cap",
+   "grep": [],
+   "check": "python3 read_run.py \"$LOG\"",
+   "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
+   "signal": "truncation"
+  },
+  {
+   "id": "length-clip-ratio-zero",
+   "section": "Lengths",
+   "title": "`raw_response_length/response_length_clip_ratio` always 0",
+   "grep": [],
+   "check": "grep -n -o \"'multi_turn/raw_response_length/response_length_clip_ratio': [^,]*\" \"$LOG\" | head",
+   "fix": "Compare against rollout/truncated_ratio."
+  },
+  {
+   "id": "length-prompt-cap",
+   "section": "Lengths",
+   "title": "`must be smaller than args.rollout_max_context_len ... so that there is at least one generated token to compute loss.`",
+   "grep": [
+    "must be smaller than args.rollout_max_context_len ... so that there is at least one generated token to compute loss."
+   ],
+   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' launch.sh",
+   "fix": "Leave --rollout-max-prompt-len unset; Miles sets it one token under the context cap."
+  },
+  {
+   "id": "ckpt-no-tracker",
+   "section": "Checkpoints",
+   "title": "`[FSDP] No tracker file at ... ; skipping load.`",
+   "grep": [
+    "[FSDP] No tracker file at",
+    "[FSDP] Checkpoint directory ... not found; skipping load.",
+    "[FSDP] Model checkpoint ... not found; skipping load."
+   ],
+   "check": "ls <load>/latest_checkpointed_iteration.txt <load>/iter_*",
+   "fix": "Point --load at the directory you passed to --save (see 6.3)."
+  },
+  {
+   "id": "ckpt-load-failed",
+   "section": "Checkpoints",
+   "title": "`[FSDP] Failed to load model from`",
+   "grep": [
+    "[FSDP] Failed to load model from"
+   ],
+   "check": "grep -n '\\[FSDP\\] Failed to load model from' \"$LOG\"",
+   "fix": "Fix the checkpoint (often a partial save) before you trust the run."
+  },
+  {
+   "id": "ckpt-resume-zero-rollouts",
+   "section": "Checkpoints",
+   "title": "A resumed run reports success after zero rollouts",
+   "grep": [],
+   "check": "cat <load>/latest_checkpointed_iteration.txt",
+   "fix": "Raise --num-rollout, or set --start-rollout-id on purpose."
+  },
+  {
+   "id": "ckpt-save-required",
+   "section": "Checkpoints",
+   "title": "`'--save' is required when save_interval is set.`",
+   "grep": [
+    "'--save' is required when save_interval is set."
+   ],
+   "check": "grep -n -e '--save' launch.sh",
+   "fix": "Set --save to a host-mounted path."
+  },
+  {
+   "id": "ckpt-resume-gap-spike",
+   "section": "Checkpoints",
+   "title": "Log-prob gap spikes and reward drops for a few steps after resume",
+   "grep": [],
+   "check": "python3 read_run.py \"$LOG\" --steps 20",
+   "fix": "None known; compare with the notes of the run before the save (see 7.2)."
+  }
+ ]
+}'''
+# --- end symptoms ---
+SYMPTOMS: list[dict[str, Any]] = json.loads(SYMPTOMS_JSON).get("symptoms", [])
+
+
+def _finds(line: str, pattern: str) -> bool:
+    """An exact string on one line; ' ... ' in the pattern stands for any text between its parts."""
+    pos = 0
+    for part in pattern.split(" ... "):
+        i = line.find(part, pos)
+        if i < 0:
+            return False
+        pos = i + len(part)
+    return True
+
+
+def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Each 7.1 entry the log points at, in the order of its first line.
+
+    A match is an entry's exact string on a line (`line`, `count`), or a signal whose verdict in
+    `report` (from read_run) is bad (`signal`).
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for n, raw in enumerate(lines, 1):
+        line = clean(raw)
+        for sym in SYMPTOMS:
+            if any(_finds(line, g) for g in sym["grep"]):
+                hit = found.get(sym["id"])
+                if hit is None:
+                    found[sym["id"]] = {"id": sym["id"], "line": n, "count": 1, "text": line.strip()[:200]}
+                else:
+                    hit["count"] += 1
+    if report:
+        first_line = None
+        for sym in SYMPTOMS:
+            name = sym.get("signal")
+            v = report["verdicts"].get(name) if name else None
+            if v and v["verdict"] == "bad" and sym["id"] not in found:
+                first_line = report.get("first_line")
+                found[sym["id"]] = {"id": sym["id"], "line": first_line, "count": 1, "signal": name,
+                                    "text": f"{name}: {v['reason']}"}
+    by_id = {s["id"]: s for s in SYMPTOMS}
+    out = []
+    for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
+        sym = by_id[hit["id"]]
+        out.append({**hit, "title": _plain(sym["title"]), "section": sym["section"],
+                    "url": f"{PAGE_PATH}#{sym['id']}", "check": sym["check"], "fix": sym["fix"]})
+    return out
+
+
+def _plain(title: str) -> str:
+    """A MyST heading as plain text: roles and backticks dropped."""
+    return re.sub(r"\{[a-z-]+\}`([^`]*)`", r"\1", title).replace("`", "")
+
+
+def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, Any]],
+                     nonfinite: list[dict[str, Any]]) -> str:
+    out = []
+    if not matches:
+        out.append("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom).")
+    for m in matches:
+        where = f"line {m['line']}" if m["line"] else "step values"
+        seen = f" (seen {m['count']} times)" if m["count"] > 1 else ""
+        out.append(f"{where}{seen}: {m['text']}")
+        out.append(f"  7.1 {m['section']}: {m['title']}")
+        out.append(f"  {m['url']}")
+        check = m["check"].replace("\n", "\n         ")
+        out.append(f"  check: {check}")
+        out.append(f"  fix:   {m['fix']}")
+        out.append("")
+    for b in malformed:
+        out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: {b['text']}")
+    for b in nonfinite:
+        out.append(f"line {b['line']}: {b['key']} is {b['value']}")
+    return "\n".join(out).rstrip()
+
+
+# ---- --compare: the first steps beside the public references and our GB10 run ---------------
+
+def load_references(root: str | None) -> dict[str, dict[str, Any]]:
+    """Every record of <root>/capture/references/*.json (Miles 101 checkout), else the embedded cut-offs."""
+    import glob
+    import os
+
+    refs: dict[str, dict[str, Any]] = {}
+    if root:
+        for path in sorted(glob.glob(os.path.join(root, "capture", "references", "*.json"))):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    refs.update(json.load(fh).get("references", {}))
+            except (OSError, ValueError, AttributeError):
+                continue
+    for key, value in CUTOFFS.items():
+        refs.setdefault(key, {"value": value, "label": "read_run.py cut-off"})
+    return refs
+
+
+# The metric keys and names a reference may mention to be put beside a signal.
+def _refs_for(name: str, keys: tuple[str, ...], refs: dict[str, dict[str, Any]]) -> list[str]:
+    out = []
+    for key, rec in sorted(refs.items()):
+        text = " ".join(str(rec.get(f, "")) for f in ("what", "setting")) + " " + " ".join(rec.get("beside") or [])
+        stem = name.replace("_", "")
+        if any(k in text for k in keys) or stem in key.replace("_", "").replace("-", ""):
+            out.append(key)
+    return out
+
+
+def _fmt_ref(key: str, rec: dict[str, Any]) -> str:
+    if "value" in rec:
+        val = f"{rec['value']:g}"
+    else:
+        lo, hi = rec.get("low"), rec.get("high")
+        val = f"{lo:g}–{hi:g}" if lo is not None and hi is not None else (f"≥ {lo:g}" if lo is not None else f"≤ {hi:g}")
+    hw = f", {rec['hardware']}" if rec.get("hardware") else ""
+    return f"{val} ({rec.get('label', key)}{hw}) [{key}]"
+
+
+def compare(report: dict[str, Any], refs: dict[str, dict[str, Any]], ours: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """One row per signal: the reader's median over its first steps, references, our GB10 run."""
+    rows = []
+    for name, _, keys, _, _ in SIGNALS:
+        vals = [t[name] for t in report["steps"] if t[name] is not None]
+        mine = statistics.median(vals) if vals else None
+        theirs = None
+        if ours is not None:
+            ov = [t[name] for t in ours["steps"] if t[name] is not None]
+            theirs = statistics.median(ov) if ov else None
+        rows.append({"signal": name, "yours": mine, "verdict": report["verdicts"][name]["verdict"],
+                     "references": {k: refs[k] for k in _refs_for(name, keys, refs)},
+                     "gb10": theirs if ours is not None else "pending"})
+    return rows
+
+
+def render_compare(rows: list[dict[str, Any]], n_steps: int, gb10_note: str) -> str:
+    out = [f"Your first {n_steps} steps (median of each signal) beside the public references and our GB10 run.",
+           f"GB10 run first-grpo: {gb10_note}", ""]
+    for r in rows:
+        yours = "-" if r["yours"] is None else f"{r['yours']:.4g}"
+        gb10 = r["gb10"] if isinstance(r["gb10"], str) else ("-" if r["gb10"] is None else f"{r['gb10']:.4g}")
+        out.append(f"{r['signal']:<16} yours {yours:<10} ({r['verdict']})   GB10 {gb10}")
+        for key, rec in r["references"].items():
+            out.append(f"{'':16}   reference: {_fmt_ref(key, rec)}")
+    out.append("")
+    out.append("A reference is a number from other hardware or a rule in code, never a GB10 measurement.")
+    return "\n".join(out)
+
+
+def _checkout_root() -> str | None:
+    """The Miles 101 checkout this file sits in (capture/lab/read_run.py), if it does."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    return root if os.path.isdir(os.path.join(root, "capture", "references")) else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    """CLI: print the table (or JSON); exit 1 when the log holds no step line."""
+    """CLI: the table (or JSON), --diagnose or --compare; exit 1 when there is nothing to read."""
     ap = argparse.ArgumentParser(prog="read_run.py", description="Read the first steps of a Miles log.")
     ap.add_argument("log", metavar="LOG", help="a Miles log file (the driver's stdout, e.g. log.txt)")
     ap.add_argument("--steps", type=int, default=10, help="how many rollout steps to read (default 10)")
-    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of text")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--diagnose", action="store_true",
+                      help="match the log against the symptoms of 7.1 and print each entry's check and fix")
+    mode.add_argument("--compare", action="store_true",
+                      help="put the first steps beside the public references and our GB10 run")
+    ap.add_argument("--root", metavar="DIR", help="a Miles 101 checkout to read references and recordings from "
+                    "(default: the checkout this file sits in, if any)")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps must be at least 1")
     try:
         with open(args.log, encoding="utf-8", errors="replace") as fh:
-            rows = parse_log(fh)
+            lines = fh.read().splitlines()
     except OSError as e:
         print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
         return 2
-    if not rows:
+    rows, asm = read_log(lines)
+    report = read_run(rows, args.steps) if rows else None
+    if report is not None:
+        report["malformed"], report["nonfinite"] = asm.malformed, asm.nonfinite
+        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+    if args.diagnose:
+        matches = diagnose(lines, report)
+        if args.json:
+            print(json.dumps({"matches": matches, "malformed": asm.malformed, "nonfinite": asm.nonfinite}, indent=2))
+        else:
+            print(render_diagnosis(matches, asm.malformed, asm.nonfinite))
+        return 0
+    if report is None:
         print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {args.log}", file=sys.stderr)
+        for b in asm.malformed:
+            print(f"read_run: line {b['line']} looks like a step line but does not parse: {b['text']}", file=sys.stderr)
         return 1
-    report = read_run(rows, args.steps)
-    print(json.dumps(report, indent=2) if args.json else render(report))
+    if args.compare:
+        import os
+
+        root = args.root or _checkout_root()
+        refs = load_references(root)
+        steps_file = os.path.join(root, "capture", "gpu", "first-grpo", "steps.jsonl") if root else None
+        ours, note = None, "pending (not recorded yet)"
+        if steps_file and os.path.isfile(steps_file):
+            try:
+                with open(steps_file, encoding="utf-8") as fh:
+                    ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps)
+                note = f"recorded ({steps_file})"
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                note = f"unreadable ({steps_file}: {e})"
+        elif not root:
+            note = "pending (run from a Miles 101 checkout or pass --root to see it)"
+        rows_c = compare(report, refs, ours)
+        if args.json:
+            print(json.dumps({"gb10": note, "signals": rows_c}, indent=2))
+        else:
+            print(render_compare(rows_c, len(report["steps"]), note))
+        return 0
+    print(json.dumps(report, indent=2) if args.json else render_with_problems(report))
     return 0
+
+
+def render_with_problems(report: dict[str, Any]) -> str:
+    """The table, then lines that looked like step lines but did not parse, and nan/inf values."""
+    out = [render(report)]
+    for b in report.get("malformed", []):
+        out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but does not parse")
+    for b in report.get("nonfinite", []):
+        out.append(f"line {b['line']}: {b['key']} is {b['value']}")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

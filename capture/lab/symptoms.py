@@ -1,0 +1,133 @@
+"""7.1's symptoms: one data file (capture/symptoms.json), embedded in read_run.py, checked against the page.
+
+    python3 -m capture.lab.symptoms --write   # regenerate read_run.py's embedded tables
+    python3 -m capture.lab.symptoms           # check: exit 1 and say what differs
+
+read_run.py is one standard-library file that readers download alone, so it cannot read the data
+file at run time; it carries a copy (SYMPTOMS_JSON, CUTOFFS) that this module writes and checks.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "capture" / "symptoms.json"
+READER_REFS = ROOT / "capture" / "references" / "reader.json"
+READ_RUN = ROOT / "capture" / "lab" / "read_run.py"
+
+SYM_START = "# --- symptoms: generated from capture/symptoms.json by `python3 -m capture.lab.symptoms --write`; do not edit ---\n"
+SYM_END = "# --- end symptoms ---\n"
+CUT_START = "# --- cut-offs: generated from capture/references/reader.json; do not edit by hand ---\n"
+CUT_END = "# --- end cut-offs ---\n"
+
+
+def load() -> dict[str, Any]:
+    return json.loads(DATA.read_text(encoding="utf-8"))
+
+
+def cutoffs() -> dict[str, float]:
+    refs = json.loads(READER_REFS.read_text(encoding="utf-8"))["references"]
+    return {k: float(v["value"]) for k, v in refs.items()}
+
+
+def symptoms_block(data: dict[str, Any]) -> str:
+    text = json.dumps(data, indent=1, ensure_ascii=True)
+    assert "'''" not in text
+    return SYM_START + "SYMPTOMS_JSON = r'''" + text + "'''\n" + SYM_END
+
+
+def cutoffs_block(cuts: dict[str, float]) -> str:
+    body = "".join(f"    {json.dumps(k)}: {v!r},\n" for k, v in cuts.items())
+    return CUT_START + "CUTOFFS: dict[str, float] = {\n" + body + "}\n" + CUT_END
+
+
+def _replace(src: str, start: str, end: str, block: str) -> str:
+    a, b = src.index(start), src.index(end) + len(end)
+    return src[:a] + block + src[b:]
+
+
+def render(src: str) -> str:
+    """read_run.py's source with both generated blocks brought up to date."""
+    src = _replace(src, SYM_START, SYM_END, symptoms_block(load()))
+    return _replace(src, CUT_START, CUT_END, cutoffs_block(cutoffs()))
+
+
+# --- the page -------------------------------------------------------------------------------
+
+ENTRY_RE = re.compile(r"^\((?P<label>[a-z0-9-]+)\)=\n### (?P<title>[^\n]+)\n(?P<body>.*?)(?=^\([a-z0-9-]+\)=\n|^## |\Z)",
+                      re.M | re.S)
+
+
+def page_entries(page: str) -> dict[str, dict[str, str]]:
+    """label → {title, body, section} for every labelled ### entry of 7.1."""
+    out = {}
+    for m in ENTRY_RE.finditer(page):
+        before = page[: m.start()]
+        sec = re.findall(r"^## (.+)$", before, re.M)
+        out[m["label"]] = {"title": m["title"], "body": m["body"], "section": sec[-1] if sec else ""}
+    return out
+
+
+def check_page(page: str, data: dict[str, Any]) -> list[str]:
+    """Where the page and the data file disagree (empty when they agree)."""
+    errs: list[str] = []
+    entries = page_entries(page)
+    headings = re.findall(r"^### (.+)$", page, re.M)
+    if len(headings) != len(entries):
+        errs.append(f"{len(headings)} ### headings but {len(entries)} carry a (label)= line")
+    ids = [s["id"] for s in data["symptoms"]]
+    if list(entries) != ids:
+        errs.append(f"entries differ in set or order: page {list(entries)} vs data {ids}")
+    for s in data["symptoms"]:
+        e = entries.get(s["id"])
+        if e is None:
+            continue
+        where = f"7.1 ({s['id']})"
+        if e["title"] != s["title"]:
+            errs.append(f"{where}: heading {e['title']!r} != data title {s['title']!r}")
+        if e["section"] != s["section"]:
+            errs.append(f"{where}: under {e['section']!r}, data says {s['section']!r}")
+        body = e["body"]
+        for field in ("**Symptom.**", "**Cause.**", "**Check.**", "**Fix.**", "**Source.**"):
+            if field not in body:
+                errs.append(f"{where}: no {field} paragraph")
+        order = [body.find(f) for f in ("**Symptom.**", "**Cause.**", "**Check.**", "**Fix.**", "**Source.**")]
+        if -1 not in order and order != sorted(order):
+            errs.append(f"{where}: fields out of order (symptom, cause, check, fix, source)")
+        for g in s["grep"]:
+            if f"`{g}`" not in body:
+                errs.append(f"{where}: the grep string `{g}` is not quoted on the page")
+        block = re.search(r"\*\*Check\.\*\*.*?```(?:bash|text)\n(.*?)\n```", body, re.S)
+        if not block:
+            errs.append(f"{where}: no check code block")
+        elif block[1] != s["check"]:
+            errs.append(f"{where}: check block {block[1]!r} != data {s['check']!r}")
+        for flag in re.findall(r"--[a-z][a-z0-9-]+", s["fix"]):
+            fix = body[body.find("**Fix.**"): body.find("**Source.**")]
+            if flag not in fix:
+                errs.append(f"{where}: the tool's fix names {flag}, the page's Fix does not")
+    return errs
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    src = READ_RUN.read_text(encoding="utf-8")
+    new = render(src)
+    if "--write" in argv:
+        READ_RUN.write_text(new, encoding="utf-8")
+        print(f"wrote {READ_RUN.relative_to(ROOT)}")
+        return 0
+    errs = [] if new == src else ["read_run.py's embedded tables are stale: python3 -m capture.lab.symptoms --write"]
+    data = load()
+    errs += check_page((ROOT / data["page"]).read_text(encoding="utf-8"), data)
+    for e in errs:
+        print(e, file=sys.stderr)
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
