@@ -1,11 +1,6 @@
 """Sphinx configuration for Miles 101. Plain settings only: the book lives in manual.json."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent / "_ext"))
-
 project = "Miles 101"
 author = "The Miles 101 authors"
 copyright = "2026, the Miles 101 authors"
@@ -15,14 +10,14 @@ extensions = [
     "sphinx_design",
     "sphinx_copybutton",
     "sphinxcontrib.mermaid",
-    "miles101",
+    "miles101.sphinx_ext",  # installed by `pip install -e .` (dev.py does it)
 ]
 myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]
 myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
 exclude_patterns = [
     "_build", ".venv", ".tox", "node_modules", "README.md", "AUTHORING.md", "tests", "capture",
-    "benchmarks", "tools", ".pytest_cache", "test-artifacts",
+    "benchmarks", "tools", "miles101", "pyproject.toml", ".pytest_cache", "test-artifacts",
 ]
 
 html_theme = "furo"

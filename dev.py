@@ -7,8 +7,8 @@
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
 
-It makes .venv/ and installs the pinned requirements the first time (and again when they
-change), and runs `npm ci` when node_modules/ does not hold the pinned mermaid.
+It makes .venv/, installs the pinned requirements and then the project (`pip install -e .`)
+the first time (and again when they change), and runs `npm ci` when node_modules/ does not hold the pinned mermaid.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
-REQS = [ROOT / "requirements.txt", ROOT / "requirements-test.txt"]
+REQS = [ROOT / "requirements.txt", ROOT / "requirements-test.txt", ROOT / "pyproject.toml"]
 
 
 def run(*cmd: str | Path, **kw) -> None:
@@ -43,6 +43,8 @@ def ensure_python() -> None:
     stamp = VENV / ".requirements.sha256"
     if not stamp.is_file() or stamp.read_text() != digest:
         run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", ROOT / "requirements-test.txt")
+        # The project itself (miles101, its Sphinx extension, capture/), editable: no sys.path edits.
+        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", ROOT)
         stamp.write_text(digest)
 
 

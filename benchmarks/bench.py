@@ -10,6 +10,7 @@ benchmarks/README.md for what each row means, the targets and the last recorded 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -26,9 +27,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from miles101.text import strip_ansi
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 READING = re.compile(r"reading sources\.\.\. \[\s*\d+%\] (.+?)\s*$")
 # With -j, "reading sources" names only the ends of each chunk; this line gives the real count.
 UPDATING = re.compile(r"(\d+) added, (\d+) changed, (\d+) removed")
@@ -79,14 +81,14 @@ class Sandbox:
         start = time.perf_counter()
         proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
         seconds = time.perf_counter() - start
-        stdout = ANSI.sub("", proc.stdout)
+        stdout = strip_ansi(proc.stdout)
         read: list[str] = []
         for line in stdout.splitlines():
             m = READING.search(line)
             if m:
                 read += [d.strip() for d in m[1].split(" .. ") if d.strip()]
         written = sum(len(m[1].split(" .. ")) for m in map(WRITING.search, stdout.splitlines()) if m)
-        warnings = [ln for ln in ANSI.sub("", proc.stderr).splitlines() if "WARNING" in ln or "ERROR" in ln]
+        warnings = [ln for ln in strip_ansi(proc.stderr).splitlines() if "WARNING" in ln or "ERROR" in ln]
         if proc.returncode > 1 or not (out / "html").is_dir():  # 1 = warnings under --keep-going
             raise SystemExit(f"bench: sphinx-build failed in {src} (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
         return Build(seconds, proc.returncode, read, warnings, stdout, written)
@@ -183,29 +185,10 @@ def problem_docs(warnings: list[str], root: Path) -> set[str]:
 
 
 def _extension_names() -> tuple[set[str], set[str]]:
-    """The roles and directives miles101 registers (read from the extension, so the baseline keeps up)."""
-    sys.path.insert(0, str(ROOT / "_ext"))
-    try:
-        import miles101
+    """The roles and directives the book defines (the core's list, which the extension registers)."""
+    from miles101.pages import DIRECTIVE_NAMES, ROLE_KINDS
 
-        class Registrar:
-            """Stands in for the Sphinx app: records what setup() registers, ignores the rest."""
-
-            def add_role(self, name: str, _role: object) -> None:
-                role_names.add(name)
-
-            def add_directive(self, name: str, _cls: object) -> None:
-                directive_names.add(name)
-
-            def __getattr__(self, _name: str):
-                return lambda *args, **kwargs: None
-
-        role_names: set[str] = set()
-        directive_names: set[str] = set()
-        miles101.setup(Registrar())
-    finally:
-        sys.path.pop(0)
-    return role_names, directive_names
+    return set(ROLE_KINDS), set(DIRECTIVE_NAMES)
 
 
 def _plain_roles(text: str, role_names: set[str], figure_ids: set[str]) -> str:
@@ -337,11 +320,11 @@ def browser_weights(html_dir: Path) -> dict[str, dict[str, Any]] | None:
     chromium = Path("/usr/bin/chromium")
     if not chromium.exists():
         return None
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        from browser.browser_support import CHROMIUM_ARGS, Server, is_local, wait_for_mermaid
-    finally:
-        sys.path.pop(0)
+    spec = importlib.util.spec_from_file_location("browser_support", ROOT / "tests" / "browser" / "browser_support.py")
+    support = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(support)
+    CHROMIUM_ARGS, Server, is_local, wait_for_mermaid = (
+        support.CHROMIUM_ARGS, support.Server, support.is_local, support.wait_for_mermaid)
     pages = sorted(p.relative_to(html_dir).as_posix() for p in html_dir.rglob("*.html")
                    if not p.relative_to(html_dir).parts[0].startswith("_"))
     result: dict[str, dict[str, Any]] = {}

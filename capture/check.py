@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,12 +20,11 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "_ext"))
+from miles101.book import load_book
+from miles101.capture import VALUE_KINDS, load_capture, suggest
+from miles101.pages import scan_pages
 
-from miles101.book import load_book  # noqa: E402
-from miles101.data import VALUE_KINDS, load_capture, suggest  # noqa: E402
-from miles101.refs import scan_pages  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SCHEMAS = {  # capture file (glob, relative to capture/) → schema file
     "miles/flags.json": "flags.schema.json",

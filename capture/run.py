@@ -13,21 +13,26 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def _reexec_in_venv() -> None:
-    """Run under the project's .venv when this Python lacks the dependencies (e.g. a bare python3)."""
+    """Run under the project's .venv when this Python lacks the project (e.g. a bare python3).
+
+    The project is installed there (`pip install -e .`, which dev.py runs), so `capture` and
+    `miles101` import as packages.
+    """
     try:
         import jsonschema  # noqa: F401
         import yaml  # noqa: F401
+
+        import capture.check  # noqa: F401
+        import miles101  # noqa: F401
     except ImportError:
         venv_python = ROOT / ".venv" / "bin" / "python"
         if venv_python.is_file() and Path(sys.executable).resolve() != venv_python.resolve():
             os.execv(str(venv_python), [str(venv_python), __file__, *sys.argv[1:]])
-        sys.exit("capture/run.py needs jsonschema and PyYAML: run `python3 dev.py check` or "
-                 "`pip install -r requirements.txt`.")
+        sys.exit("capture/run.py needs the project installed: run `python3 dev.py check`, or "
+                 "`pip install -r requirements.txt -e .`.")
 
 
 def main(argv: list[str]) -> int:

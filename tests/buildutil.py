@@ -1,17 +1,14 @@
 """Building test roots and copies of the manual (shared by the test modules)."""
 from __future__ import annotations
 
-import re
-import sys
 from io import StringIO
 from pathlib import Path
 
 from sphinx.testing.util import SphinxTestApp
 
+from miles101.text import strip_ansi
+
 ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT / "_ext", ROOT):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
 
 
 class Built:
@@ -35,5 +32,5 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confo
     finally:
         app.cleanup()
     built = Built(app, warning.getvalue())
-    built.status = re.sub(r"\x1b\[[0-9;]*m", "", status.getvalue())
+    built.status = strip_ansi(status.getvalue())
     return built

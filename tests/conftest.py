@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from buildutil import ROOT  # noqa: F401  (puts _ext/ and the project on sys.path)
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 

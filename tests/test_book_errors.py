@@ -53,7 +53,7 @@ def test_unknown_accent(book_copy: Path) -> None:
     edit_book(book_copy, lambda b: b["parts"][1].update(accent="mauve"))
     built = build(book_copy)
     assert ("manual.json:$.parts[1].accent: WARNING: the accent 'mauve' has no colour defined. Fix: use one of "
-            "blue, violet, green, amber, teal, rose, grey, plum, indigo, or add it to _ext/miles101/palette.py. "
+            "blue, violet, green, amber, teal, rose, grey, plum, indigo, or add it to miles101/palette.py. "
             "[manual.book]") in built.warnings
 
 
@@ -88,7 +88,7 @@ def test_cli_reports_without_a_traceback(book_copy: Path) -> None:
     from buildutil import ROOT
 
     (book_copy / "manual.json").write_text("{\n  \"id\": \n}\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "_ext")}
+    env = dict(os.environ)
     done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(book_copy),
                            str(book_copy / "_build")], capture_output=True, text=True, env=env)
     assert done.returncode == 2

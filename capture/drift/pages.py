@@ -2,17 +2,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from .change import Change
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT / "_ext") not in sys.path:
-    sys.path.insert(0, str(ROOT / "_ext"))
-
-from miles101.book import load_book  # noqa: E402
-from miles101.refs import DIRECTIVE, ROLE, Ref, scan_pages  # noqa: E402
+from miles101.book import load_book
+from miles101.pages import DIRECTIVE, ROLE, Ref, scan_pages
 
 CITING_KINDS = ("flag", "metric", "src", "computed")
 

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import threading
 import time
+
+from miles101.text import strip_ansi
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -74,7 +76,7 @@ def build_manual(dest: Path) -> Site:
     log = dest / "build.log"
     log.write_text(f"$ {' '.join(cmd)}\nexit {proc.returncode}\n\n{proc.stdout}\n{proc.stderr}", encoding="utf-8")
     raw = warnfile.read_text(encoding="utf-8") if warnfile.is_file() else ""
-    warnings = [ln for ln in re.sub(r"\x1b\[[0-9;]*m", "", raw).splitlines() if ln.strip()]
+    warnings = [ln for ln in strip_ansi(raw).splitlines() if ln.strip()]
     book = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
     front = Path(book.get("front", "front.md")).with_suffix(".html").as_posix()
     site = Site(outdir, proc.returncode, warnings, log, seconds, front=front)

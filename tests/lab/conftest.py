@@ -1,14 +1,10 @@
 """The `lab` fixture: a sandbox with stand-in docker and nvidia-smi first on PATH."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from labutil import Lab  # noqa: E402
+from labutil import Lab
 
 
 @pytest.fixture

@@ -13,8 +13,6 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
 
 FAST = ["--poll", "0.2", "--stall-after", "20", "--engine-failures", "2", "--probe-timeout", "1",
         "--heat-poll", "5", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0"]

@@ -3,15 +3,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import mileslog as ml
 import yaml
+from buildutil import build
 from labutil import base_run
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from buildutil import build  # noqa: E402
 
 ROOTS = Path(__file__).resolve().parents[1] / "roots"
 

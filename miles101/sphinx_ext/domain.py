@@ -15,7 +15,7 @@ from sphinx.domains import Domain, Index, IndexEntry
 from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import make_refnode
 
-from . import data as capture_data
+from .. import capture as capture_data
 
 
 def flag_anchor(name: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 
 from .messages import warn
-from .palette import stylesheet
+from ..palette import stylesheet
 
 STATIC = Path(__file__).with_name("static")
 MERMAID_ENTRY = "mermaid/mermaid.esm.min.mjs"

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from sphinx.environment import BuildEnvironment
 
-from .book import Book
-from .data import Capture, load_capture
+from ..book import Book
+from ..capture import Capture, load_capture
 
 _BOOKS: dict[str, Book] = {}
 _CAPTURES: dict[str, Capture] = {}

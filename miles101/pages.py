@@ -11,7 +11,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+#: Every role the book defines (the extension registers exactly these; the benchmark strips them).
 ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "issue", "run-arg")
+#: Every directive the book defines.
+DIRECTIVE_NAMES = (
+    "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
+    "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
+    "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
+)
 ROLE = re.compile(r"\{(?P<kind>" + "|".join(ROLE_KINDS) + r")\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)", re.S)
 DIRECTIVE = re.compile(
     r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command|until-recorded|once-recorded)\}\s+(?P<arg>\S+)\s*$")

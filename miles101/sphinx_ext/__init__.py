@@ -1,19 +1,19 @@
-"""Miles 101: the book from manual.json, and roles that pull every number and flag from capture/."""
+"""The Sphinx extension of Miles 101 (`extensions = ["miles101.sphinx_ext"]`): renders the core's book and capture."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the book, data and refs modules are used without Sphinx too
+if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-__version__ = "1.0.0"
+from .. import __version__
 
 
 def load_book_into_config(app: Sphinx, config: Config) -> None:
     """Validate manual.json, set the root page, and key the environment on the book's digest."""
-    from .book import load_book
+    from ..book import load_book
     from .messages import logger, warn
     from .state import set_book
 
@@ -59,8 +59,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         directives,
         front,
         mathml,
-        nodes,
-        reference,
+        elements,
+        reference_tables,
         roles,
     )
     from .domain import ManualDomain
@@ -80,9 +80,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     app.add_html_math_renderer("mathml", (mathml.visit_math, None), (mathml.visit_math_block, None))
     app.add_domain(ManualDomain)
-    app.add_node(nodes.value_node, **nodes.VALUE_VISITORS)
-    app.add_node(nodes.flag_facts, **nodes.FACTS_VISITORS)
-    app.add_node(nodes.m101_generated)
+    app.add_node(elements.value_node, **elements.VALUE_VISITORS)
+    app.add_node(elements.flag_facts, **elements.FACTS_VISITORS)
+    app.add_node(elements.m101_generated)
     for name, role in roles.ROLES.items():
         app.add_role(name, role)
     app.add_directive("flag", directives.FlagDirective)
@@ -94,9 +94,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("once-recorded", directives.OnceRecordedDirective)
     for name, cls in front.DIRECTIVES.items():
         app.add_directive(name, cls)
-    for name in reference.KINDS:
-        app.add_directive(name, reference.GeneratedDirective)
+    for name in reference_tables.KINDS:
+        app.add_directive(name, reference_tables.GeneratedDirective)
     app.add_transform(chrome.SectionChrome)
     app.add_transform(chrome.ValuesOnPage)
-    app.add_post_transform(reference.FillGenerated)
+    app.add_post_transform(reference_tables.FillGenerated)
+    from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
+
+    assert set(roles.ROLES) == set(ROLE_KINDS), "miles101.pages.ROLE_KINDS lists the book's roles"
+    registered = {"flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded", *front.DIRECTIVES, *reference_tables.KINDS}
+    assert registered == set(DIRECTIVE_NAMES), "miles101.pages.DIRECTIVE_NAMES lists the book's directives"
     return {"version": __version__, "env_version": 5, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,10 +4,10 @@ from __future__ import annotations
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .data import fingerprint
+from ..capture import fingerprint
 from .domain import domain_of
 from .messages import logger
-from .reference import generated_docs, table_inputs
+from .reference_tables import generated_docs, table_inputs
 from .state import current_capture
 
 

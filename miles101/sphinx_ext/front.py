@@ -8,7 +8,7 @@ from sphinx.util.docutils import SphinxDirective
 from .directives import DiagramDirective
 from .domain import capture_of, domain_of
 from .messages import warn
-from .palette import HUES, MEANINGS
+from ..palette import HUES, MEANINGS
 from .roles import value_inline
 from .state import current_book
 

@@ -17,7 +17,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .directives import flag_fields
 from .domain import capture_of, domain_of, flag_anchor, metric_anchor
-from .nodes import m101_generated as generated
+from .elements import m101_generated as generated
 from .state import current_app, current_book
 
 KINDS = ("flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index")

@@ -13,10 +13,11 @@ from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.util.docutils import SphinxRole
 
-from .data import Value, format_value, suggest
+from ..capture import Value, format_value, suggest
+from ..text import record_command
 from .domain import capture_of, domain_of
 from .messages import warn
-from .nodes import value_node
+from .elements import value_node
 
 ISSUE = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<n>[0-9]+)$")
 SRC = re.compile(r"^(?P<path>[^:<>\s]+)(?::(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?)?$")
@@ -154,7 +155,7 @@ def provenance_text(value: Value, hardware_home: str) -> str:
         if value.pending:
             return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
                     f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
-                    f"To record it: python3 capture/run.py record {d['run']} (on the Spark). "
+                    f"To record it: {record_command(d['run'])} (on the Spark). "
                     "R.3 Lab notes lists every pending run.")
         hw = d.get("hardware") or "unknown hardware"
         label = "" if hardware_home in str(hw) else " (not the manual's hardware)"

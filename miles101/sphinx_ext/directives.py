@@ -11,10 +11,11 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 from sphinxcontrib.mermaid import mermaid
 
-from .data import suggest
+from ..capture import suggest
+from ..text import record_advice
 from .domain import capture_of, domain_of, flag_anchor
 from .messages import warn
-from .nodes import Fact, flag_facts
+from .elements import Fact, flag_facts
 from .state import current_book
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -164,8 +165,7 @@ class ListingDirective(ManualDirective):
         if recording is None:
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
             box += nodes.paragraph("", "", nodes.inline("", "pending", classes=["m101-badge"]), nodes.Text(
-                f" This listing comes from the run {run_id}, which has not been recorded yet. "
-                f"On a DGX Spark, `python3 capture/run.py record {run_id}` records it."))
+                f" This listing comes from the run {run_id}, which has not been recorded yet. {record_advice(run_id)}"))
             return [box]
         lines = (capture.root / "capture" / "gpu" / run_id / "log.txt").read_text(encoding="utf-8").splitlines()
         if "grep" in self.options:
