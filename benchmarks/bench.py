@@ -27,6 +27,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from miles101.book import load_book
+from miles101.pages import ANY_ROLE, FENCE
 from miles101.text import strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,20 +121,16 @@ def spread(samples: list[float]) -> str:
 
 # --------------------------------------------------------------------------- what pages cite
 
-ROLE_RE = re.compile(r"\{(?P<role>[a-z][\w-]*)\}`(?P<body>[^`]*)`")
-
-
 def book(root: Path) -> dict[str, Any]:
     return json.loads((root / "manual.json").read_text(encoding="utf-8"))
 
 
 def page_files(root: Path) -> list[Path]:
-    """front.md and every section file manual.json lists."""
-    b = book(root)
-    files = [b.get("front", "front.md")]
-    for part in [*b["parts"], b["reference"]]:
-        files += [s["file"] for s in part["sections"]]
-    return [root / f for f in files]
+    """front.md and every section file manual.json lists (the core's one page list)."""
+    loaded, problems = load_book(root / "manual.json", root)
+    if loaded is None:
+        raise SystemExit("; ".join(map(str, problems)))
+    return [root / f for f in loaded.page_files]
 
 
 def citing_docs(root: Path, role: str, key: str) -> set[str]:
@@ -193,7 +191,7 @@ def _extension_names() -> tuple[set[str], set[str]]:
 
 def _plain_roles(text: str, role_names: set[str], figure_ids: set[str]) -> str:
     def repl(m: re.Match[str]) -> str:
-        role, body = m["role"], m["body"]
+        role, body = m["kind"], m["text"]
         if role == "ref" and body in figure_ids:
             return f"`{body}`"
         if role not in role_names:
@@ -203,10 +201,9 @@ def _plain_roles(text: str, role_names: set[str], figure_ids: set[str]) -> str:
             return label[1]
         return f"`{body.split(':', 1)[0] if role in {'measured', 'computed', 'fact'} else body}`"
 
-    return ROLE_RE.sub(repl, text)
+    return ANY_ROLE.sub(repl, text)
 
 
-FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<args>.*)$")
 
 
 def plain_page(text: str, role_names: set[str], directive_names: set[str], figure_ids: set[str]) -> str:
@@ -321,7 +318,7 @@ def browser_weights(html_dir: Path) -> dict[str, dict[str, Any]] | None:
     if not chromium.exists():
         return None
     spec = importlib.util.spec_from_file_location("browser_support", ROOT / "tests" / "browser" / "browser_support.py")
-    support = importlib.util.module_from_spec(spec)
+    support = sys.modules["browser_support"] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(support)
     CHROMIUM_ARGS, Server, is_local, wait_for_mermaid = (
         support.CHROMIUM_ARGS, support.Server, support.is_local, support.wait_for_mermaid)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,10 @@ import jsonschema
 import yaml
 
 from miles101.book import load_book
-from miles101.capture import VALUE_KINDS, load_capture, suggest
+from miles101.capture import load_capture
 from miles101.pages import scan_pages
+from miles101.problems import Problem
+from miles101.resolve import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +40,6 @@ SCHEMAS = {  # capture file (glob, relative to capture/) → schema file
     "gpu/*/host.json": "recording.schema.json",
     "gpu/*/values.json": "recording.schema.json",
 }
-ISSUE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
 
 
 @dataclass
@@ -168,8 +168,18 @@ def check_run_files(root: Path, report: Report) -> int:
     return len(paths)
 
 
+def page_problems(capture, refs) -> list[tuple]:
+    """(ref, problem) for each reference the resolver cannot resolve: the problems the build warns about."""
+    found = []
+    for ref in refs:
+        result = resolve(capture, ref.kind, ref.text)
+        if isinstance(result, Problem):
+            found.append((ref, result))
+    return found
+
+
 def check_pages(root: Path, report: Report) -> int:
-    """Resolve every reference in every page of the book against the data."""
+    """Resolve every reference in every page of the book against the data (the build's resolver)."""
     book, problems = load_book(root / "manual.json", root)
     for p in problems:
         (report.fail if p.fatal else report.warnings.append)(str(p))
@@ -178,33 +188,10 @@ def check_pages(root: Path, report: Report) -> int:
     capture = load_capture(root)
     for problem in capture.problems:
         report.fail(str(problem))
-    files = [book.data["front"], *(s.file for s in book.sections)]
-    refs = scan_pages(root, files)
-    for ref in refs:
-        where = f"{ref.file}:{ref.line}"
-        if ref.kind in ("flag", "default") and not capture.flag(ref.key):
-            report.fail(f"{where}: Miles has no flag {ref.key!r}.{suggest(ref.key, capture.flag_names)}")
-        elif ref.kind == "metric" and capture.metric(ref.key) is None:
-            report.fail(f"{where}: Miles logs no metric {ref.key!r}.{suggest(ref.key, sorted(capture.metrics))}")
-        elif ref.kind == "src":
-            target = ref.text.rpartition("<")[2].rstrip(">") if "<" in ref.text else ref.text
-            lines = re.findall(r"[0-9]+", target.partition(":")[2])
-            start = int(lines[0]) if lines else None
-            why = capture.src_problem(ref.key, start, int(lines[1]) if len(lines) > 1 else start)
-            if why:
-                report.fail(f"{where}: {why}")
-        elif ref.kind in VALUE_KINDS and capture.value(ref.kind, ref.key) is None:
-            report.fail(f"{where}: no {ref.kind} value {ref.key!r}.{suggest(ref.key, capture.value_keys(ref.kind))}")
-        elif ref.kind == "run-arg":
-            run_id, _, flag = ref.key.partition(" ")
-            shown, why = capture.run_arg(run_id, flag.strip())
-            if shown is None:
-                report.fail(f"{where}: {why}")
-        elif ref.kind == "issue" and not ISSUE.match(ref.key):
-            report.fail(f"{where}: {ref.key!r} is not owner/repo#N.")
-        elif ref.kind == "run" and ref.key not in capture.runs:
-            report.fail(f"{where}: no run {ref.key!r} is declared in capture/runs/.")
-    for key in capture.value_keys("reference"):
+    refs = scan_pages(root, book.page_files)
+    for ref, problem in page_problems(capture, refs):
+        report.fail(f"{ref.file}:{ref.line}: {problem} [{problem.subtype}]")
+    for key in capture.value_keys("reference"):  # every reference's own src, cited or not
         src = capture.value("reference", key).detail.get("src")
         why = capture.src_spec_problem(src) if src else None
         if why:

@@ -81,6 +81,11 @@ class Book:
     def sections(self) -> list[Section]:
         return [s for p in self.parts for s in p.sections]
 
+    @property
+    def page_files(self) -> list[str]:
+        """The book's one page list: the front page, then every section file, in reading order."""
+        return [self.data["front"], *(s.file for s in self.sections)]
+
     def section_for(self, docname: str) -> Section | None:
         return self._by_doc().get(docname)
 

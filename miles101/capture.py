@@ -112,18 +112,7 @@ class Capture:
 
     def family_of(self, name: str) -> dict | None:
         """The passthrough family a `--sglang-*` style name belongs to, if Miles passes it through."""
-        for fam in sorted(self.families, key=lambda f: -len(f["prefix"])):
-            prefix = fam["prefix"]
-            if not name.startswith(prefix):
-                continue
-            rest = name[len(prefix):].replace("_", "-")
-            if rest in {s.replace("_", "-") for s in fam.get("skipped") or []}:
-                return None  # Miles sets it itself: not passed through
-            members = fam.get("members")
-            if members is not None and rest not in {m.lstrip("-").replace("_", "-") for m in members}:
-                continue
-            return fam
-        return None
+        return passthrough_family(self.families, name)
 
     def metric(self, key: str) -> dict | None:
         if key in self.metrics:
@@ -204,7 +193,33 @@ class Capture:
         return "missing" if rec is None else fingerprint(rec)
 
 
-def _index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
+def passthrough_family(families: list[dict], name: str) -> dict | None:
+    """The passthrough family `name` is a member of, or None: the one membership rule.
+
+    The longest matching prefix first; a name Miles sets itself (`skipped`) is not passed
+    through; a family with a `members` list holds only those (a non-member may still belong
+    to a shorter prefix). The build, --check and the lab's run-file check all use this.
+    """
+    for fam in sorted(families, key=lambda f: -len(f["prefix"])):
+        prefix = fam["prefix"]
+        if not name.startswith(prefix):
+            continue
+        rest = name[len(prefix):].replace("_", "-")
+        if rest in {s.replace("_", "-") for s in fam.get("skipped") or []}:
+            return None  # Miles sets it itself: not passed through
+        members = fam.get("members")
+        if members is not None and rest not in {m.lstrip("-").replace("_", "-") for m in members}:
+            continue
+        return fam
+    return None
+
+
+def closest_family(families: list[dict], name: str) -> dict | None:
+    """The family whose prefix `name` starts with (longest first), member or not: to explain a refusal."""
+    return next((f for f in sorted(families, key=lambda f: -len(f["prefix"])) if name.startswith(f["prefix"])), None)
+
+
+def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
     index: dict[str, list[dict]] = {}
     for rec in doc.get("flags", []):
         for opt in [rec["name"], *rec.get("aliases", [])]:
@@ -252,7 +267,7 @@ def load_capture(root: Path) -> Capture:
     files_doc = get(_read_json, cap_dir / "miles" / "files.json", {})
     computed_doc = get(_read_json, cap_dir / "computed.json", {})
     facts_doc = get(_read_json, cap_dir / "facts.json", {})
-    flags, names = _index_flags(flags_doc)
+    flags, names = index_flags(flags_doc)
     metrics: dict[str, dict] = {}
     patterns: list[tuple[re.Pattern[str], dict]] = []
     for rec in metrics_doc.get("metrics", []):

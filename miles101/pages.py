@@ -19,7 +19,13 @@ DIRECTIVE_NAMES = (
     "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
     "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
 )
-ROLE = re.compile(r"\{(?P<kind>" + "|".join(ROLE_KINDS) + r")\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)", re.S)
+#: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.
+_ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)"
+ANY_ROLE = re.compile(_ROLE % r"[a-z][\w-]*", re.S)
+ROLE = re.compile(_ROLE % "|".join(ROLE_KINDS), re.S)
+#: The one directive-fence syntax: ```{name} args or :::{name} args.
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<args>.*)$")
+#: The directives that cite data by their argument (a flag, a run).
 DIRECTIVE = re.compile(
     r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command|until-recorded|once-recorded)\}\s+(?P<arg>\S+)\s*$")
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)

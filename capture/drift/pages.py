@@ -23,7 +23,7 @@ def page_files(root: Path) -> list[str]:
     book, problems = load_book(root / "manual.json", root)
     if book is None:
         raise PagesError(f"--pages-root {root}: " + "; ".join(str(p) for p in problems))
-    return [book.data["front"], *(s.file for s in book.sections)]
+    return book.page_files
 
 
 def load_refs(root: Path) -> tuple[list[str], list[Ref]]:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miles101.capture import closest_family, index_flags, passthrough_family
+
 # Sources the lab itself measures or parses beside Miles's metric keys (see run.schema.json).
 LAB_SOURCES = {
     "lab/step_interval": "s: wall time between the ends of two steps, seen by the recorder (step 1: from launch)",
@@ -33,9 +35,7 @@ class Catalog:
         """Read both files; a missing file is an error that says how to make it."""
         cat = cls(flags_path=str(flags_path), metrics_path=str(metrics_path or ""))
         data = _read(flags_path, "the flag list")
-        for rec in data.get("flags", []):
-            for opt in [rec["name"], *(rec.get("aliases") or [])]:
-                cat.flags.setdefault(opt, []).append(rec)
+        cat.flags = index_flags(data)[0]
         cat.families = sorted(data.get("families") or [], key=lambda f: -len(f["prefix"]))
         if metrics_path is not None:
             for rec in _read(metrics_path, "the metric list").get("metrics", []):
@@ -46,8 +46,13 @@ class Catalog:
         return cat
 
     def family(self, opt: str) -> dict[str, Any] | None:
-        """The passthrough family (--sglang-*, --router-*, ...) an option belongs to, if any."""
-        return next((f for f in self.families if opt.startswith(f["prefix"])), None)
+        """The passthrough family (--sglang-*, --router-*, ...) an option belongs to, if any.
+
+        Membership is the core's rule (`miles101.capture.passthrough_family`, the one the build
+        uses); for a non-member the family whose prefix it carries comes back, so the caller
+        can say why it is refused (skipped by Miles, or not among the members).
+        """
+        return passthrough_family(self.families, opt) or closest_family(self.families, opt)
 
     def known_source(self, key: str) -> bool:
         """A metric key Miles logs, or a source the lab defines."""

@@ -11,7 +11,8 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 from sphinxcontrib.mermaid import mermaid
 
-from ..capture import suggest
+from ..problems import Problem
+from ..resolve import resolve
 from ..text import record_advice
 from .domain import capture_of, domain_of, flag_anchor
 from .messages import warn
@@ -74,12 +75,10 @@ class FlagDirective(ManualDirective):
         name = self.arguments[0].strip()
         capture = capture_of(self.env)
         self.note("flag", name)
-        records = capture.flag(name)
-        if not records:
-            hint = suggest(name, capture.flag_names) or " (no similar flag)."
-            return self.problem("unknown_flag", f"Miles has no flag {name!r}.{hint}",
-                                "document a flag from capture/miles/flags.json.")
-        canonical = records[0]["name"]
+        result = resolve(capture, "flag", name)
+        if isinstance(result, Problem):
+            return self.problem(result.subtype, result.message, result.fix)
+        records, canonical = result.value, result.extra["canonical"]
         record = domain_of(self.env).record(self.env.docname)
         if canonical in record["flags"]:
             return self.problem("duplicate", f"the flag {canonical} is documented twice on this page.",
@@ -158,9 +157,9 @@ class ListingDirective(ManualDirective):
         run_id = self.arguments[0].strip()
         capture = capture_of(self.env)
         self.note("run", run_id)
-        if run_id not in capture.runs:
-            return self.problem("unknown_value", f"no run {run_id!r} is declared.{suggest(run_id, list(capture.runs))}",
-                                "add capture/runs/<run>.yaml.")
+        result = resolve(capture, "run", run_id)
+        if isinstance(result, Problem):
+            return self.problem(result.subtype, result.message, result.fix)
         recording = capture.recordings.get(run_id)
         if recording is None:
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
@@ -216,10 +215,10 @@ class RunCommandDirective(ManualDirective):
         run_id = self.arguments[0].strip()
         capture = capture_of(self.env)
         self.note("run", run_id)
-        run = capture.runs.get(run_id)
-        if run is None:
-            return self.problem("unknown_value", f"no run {run_id!r} is declared.{suggest(run_id, list(capture.runs))}",
-                                "add capture/runs/<run>.yaml.")
+        result = resolve(capture, "run", run_id)
+        if isinstance(result, Problem):
+            return self.problem(result.subtype, result.message, result.fix)
+        run = result.value
         if self.options.get("array"):  # the arguments alone, as a bash array other pages reuse
             body = "\n".join("  " + ln for ln in command_lines(run.get("args") or []))
             text = f"{self.options['array']}=(\n{body}\n)"
@@ -257,9 +256,9 @@ class RecordingStateDirective(ManualDirective):
         run_id = self.arguments[0].strip()
         capture = capture_of(self.env)
         self.note("run", run_id)
-        if run_id not in capture.runs:
-            return self.problem("unknown_value", f"no run {run_id!r} is declared.{suggest(run_id, list(capture.runs))}",
-                                "name a run of capture/runs/.")
+        result = resolve(capture, "run", run_id)
+        if isinstance(result, Problem):
+            return self.problem(result.subtype, result.message, result.fix)
         if capture.recorded(run_id) != self.shown_when_recorded:
             return []
         return self.parse_content_to_nodes(allow_section_headings=True)

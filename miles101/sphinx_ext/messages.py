@@ -1,32 +1,28 @@
-"""Warnings are an API: every warning the extension emits has a type, a subtype and a fix."""
+"""Warnings are an API: every warning the extension emits has a type, a subtype and a fix.
+
+The subtypes are `miles101.problems.Subtype` (shared with `capture/run.py --check`).
+"""
 from __future__ import annotations
 
 from typing import Any
 
 from sphinx.util import logging
 
+from ..problems import Problem, Subtype
+
 logger = logging.getLogger("miles101")
 
 #: The warning subtypes, each `manual.<subtype>`; tests and `suppress_warnings` use these names.
-SUBTYPES = frozenset(
-    {
-        "book",  # manual.json invalid: JSON, schema or cross-check
-        "unlisted_page",  # a page under sections/ that manual.json does not list
-        "unknown_flag",
-        "unknown_metric",
-        "unknown_source",  # {src} file or line not in Miles
-        "unknown_value",  # measured / computed / fact key not declared
-        "bad_format",  # a format spec that does not fit the value
-        "bad_reference",  # malformed role text (issue links, keys)
-        "duplicate",  # a flag documented twice, a figure id used twice
-        "capture",  # a capture file missing, unreadable or failing its schema
-        "mermaid",  # the local mermaid copy is missing or stale
-    }
-)
+SUBTYPES = frozenset(s.value for s in Subtype)
 
 
-def warn(subtype: str, message: str, *, location: Any = None, fix: str = "") -> None:
+def warn(subtype: Subtype | str, message: str, *, location: Any = None, fix: str = "") -> None:
     """Log a `manual.<subtype>` warning at `location`, ending with how to fix it."""
-    assert subtype in SUBTYPES, subtype
+    subtype = Subtype(subtype)
     text = f"{message} Fix: {fix}" if fix else message
-    logger.warning(text, type="manual", subtype=subtype, location=location)
+    logger.warning(text, type="manual", subtype=subtype.value, location=location)
+
+
+def warn_problem(problem: Problem, *, location: Any = None) -> None:
+    """Log a resolver's problem."""
+    warn(problem.subtype, problem.message, location=location, fix=problem.fix)

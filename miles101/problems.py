@@ -1,0 +1,40 @@
+"""Every problem the book can have, by subtype: the build warns `manual.<subtype>`, --check prints the same.
+
+Warnings are an API (MyST-Parser's `MystWarnings` is the model): tests and `suppress_warnings`
+use these names, and each member's docstring-comment says when it is raised.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Subtype(Enum):
+    """The `manual.<subtype>` warning types."""
+
+    BOOK = "book"  #: manual.json invalid: JSON, schema or cross-check
+    UNLISTED_PAGE = "unlisted_page"  #: a page under sections/ that manual.json does not list
+    UNKNOWN_FLAG = "unknown_flag"  #: a flag Miles does not have (or has no extracted default)
+    UNKNOWN_METRIC = "unknown_metric"  #: a metric key Miles does not log
+    UNKNOWN_SOURCE = "unknown_source"  #: a {src} file or line not in Miles
+    UNKNOWN_VALUE = "unknown_value"  #: a measured / computed / fact key or a run not declared
+    BAD_FORMAT = "bad_format"  #: a format spec that does not fit the value
+    BAD_REFERENCE = "bad_reference"  #: malformed role text (issue links, keys), no single default
+    DUPLICATE = "duplicate"  #: a flag documented twice, a figure id used twice
+    CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
+    MERMAID = "mermaid"  #: the local mermaid copy is missing or stale
+
+    def __str__(self) -> str:
+        return f"manual.{self.value}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a reference does not resolve, and how to fix it."""
+
+    subtype: Subtype
+    message: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"{self.message} Fix: {self.fix}" if self.fix else self.message

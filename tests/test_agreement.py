@@ -1,0 +1,59 @@
+"""The build and `capture/run.py --check` report the same problems for the same broken pages.
+
+Both resolve through `miles101.resolve`; this test feeds one page of broken references to each
+and compares what they report, page and message.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from buildutil import build
+
+from capture.check import page_problems
+from miles101.capture import load_capture
+from miles101.pages import scan_pages
+from miles101.text import strip_ansi
+
+BROKEN = """# Values
+
+The flag {flag}`--no-such-flag` and the passthrough {default}`--sglang-mem-fraction-static`.
+The batch size default {default}`--rollout-batch-size`, a metric {metric}`rollout/no_such_key`.
+A range backwards {src}`miles/utils/arguments.py:9-3`, past the end {src}`miles/utils/arguments.py:99`,
+a file Miles lacks {src}`miles/nowhere.py`, and text {src}`the parser <miles/nowhere.py:3>`.
+Values: {measured}`tiny-recorded.nope`, {computed}`params.tiny:.2q`, {fact}`box.nothing`.
+An issue {issue}`not an issue`. A public number {reference}`no.such.reference`.
+A run's setting {run-arg}`tiny-pending --no-such-flag`, and one misread {run-arg}`tiny-pending steps`.
+
+```{flag} --also-missing
+Text.
+```
+
+```{listing} no-such-run
+```
+
+:::{until-recorded} no-such-run-either
+Text.
+:::
+"""
+
+WARNING = re.compile(r"^(?P<file>[^:\s]+\.md):(?P<line>\d+): WARNING: (?P<text>.*) \[manual\.(?P<subtype>\w+)\]$")
+
+
+def test_build_and_check_agree(book_copy: Path) -> None:
+    page = "sections/2-1-values.md"
+    (book_copy / page).write_text(BROKEN, encoding="utf-8")
+
+    checked = Counter((ref.file, str(problem), problem.subtype.value)
+                      for ref, problem in page_problems(load_capture(book_copy), scan_pages(book_copy, [page])))
+
+    built = build(book_copy)
+    warned: Counter = Counter()
+    for line in built.warnings.splitlines():
+        m = WARNING.match(strip_ansi(line).replace(str(book_copy) + "/", ""))
+        if m:
+            warned[(m["file"], m["text"], m["subtype"])] += 1
+
+    assert sum(checked.values()) == 17, sorted(checked)
+    assert checked == warned
