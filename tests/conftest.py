@@ -9,6 +9,22 @@ import pytest
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
+#: Test modules outside tests/browser/ that run a Sphinx build.
+BUILD_MODULES = {"test_book_build", "test_book_errors", "test_roles", "test_agreement", "test_manual",
+                 "test_recording_in_pages"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test unit, build or browser by where it lives (`-m "not browser"` skips Chromium)."""
+    for item in items:
+        path = Path(str(item.fspath))
+        if "browser" in path.parts:
+            item.add_marker(pytest.mark.browser)
+        elif path.stem in BUILD_MODULES:
+            item.add_marker(pytest.mark.build)
+        else:
+            item.add_marker(pytest.mark.unit)
+
 
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
