@@ -29,7 +29,7 @@ def _reexec_in_venv() -> None:
         import miles101  # noqa: F401
     except ImportError:
         venv_python = ROOT / ".venv" / "bin" / "python"
-        if venv_python.is_file() and Path(sys.executable).resolve() != venv_python.resolve():
+        if venv_python.is_file() and Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
             os.execv(str(venv_python), [str(venv_python), __file__, *sys.argv[1:]])
         sys.exit("capture/run.py needs the project installed: run `python3 dev.py check`, or "
                  "`pip install -r requirements.txt -e .`.")
