@@ -99,4 +99,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(chrome.SectionChrome)
     app.add_transform(chrome.ValuesOnPage)
     app.add_post_transform(reference.FillGenerated)
+    from .calculator import setup_calculator
+
+    setup_calculator(app)
     return {"version": __version__, "env_version": 5, "parallel_read_safe": True, "parallel_write_safe": True}
