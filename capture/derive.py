@@ -11,6 +11,7 @@ from typing import Any
 
 SCHEMA = "miles-computed/1"
 GB = 10**9  # decimal gigabytes
+GIB = 2**30  # binary gibibytes: Miles's Memory-Usage lines divide by 1024**3 (miles/utils/memory_utils.py:32)
 
 # ---- bytes per parameter, verified in Miles's FSDP backend -------------------------------------------
 BF16_BYTES = 2  # bfloat16 weights: what checkpoints, SGLang and the weight update carry
@@ -29,6 +30,22 @@ TRAINER_BYTES_PER_PARAM = MASTER_WEIGHT_BYTES + GRADIENT_BYTES + ADAM_MOMENT_BYT
 # fp32 master parameters, casting to the sync dtype only after the bucket closes
 # (miles/backends/fsdp_utils/update_weight_utils.py:86-87).
 UPDATE_BUCKET_BYTES_PER_PARAM = MASTER_WEIGHT_BYTES
+# With --no-keep-fp32-master the parameters stay in the checkpoint's dtype (bf16 for every model the
+# formula covers) and PyTorch keeps gradients and AdamW's moments in the parameter's dtype: weights,
+# gradient and two moments at 2 bytes each. Inference from the code, not measured.
+TRAINER_BYTES_PER_PARAM_NO_MASTER = 4 * BF16_BYTES
+# The KL reference model: built only when KL is in use (miles/ray/placement_group.py:150), in the
+# checkpoint's dtype, always with FSDP's CPU offload (miles/backends/fsdp_utils/actor.py:645-684); on
+# a unified-memory box its weights stay in the same pool.
+REFERENCE_BYTES_PER_PARAM = BF16_BYTES
+# SGLang's KV cache in the model's dtype (its --kv-cache-dtype "auto").
+KV_CACHE_DTYPE_BYTES = BF16_BYTES
+# Where SGLang sizes the KV cache (SGLang's code, not Miles's), read at this commit.
+SGLANG_COMMIT = "003fca8027387a3d6565b2c08e497e3020ac6211"
+SGLANG_KV_CELL = (f"https://github.com/sgl-project/sglang/blob/{SGLANG_COMMIT}/python/sglang/srt/"
+                  "model_executor/pool_configurator.py")  # DefaultPoolConfigurator._compute_cell_size
+SGLANG_KV_BUDGET = (f"https://github.com/sgl-project/sglang/blob/{SGLANG_COMMIT}/python/sglang/srt/"
+                    "mem_cache/kv_cache_configurator.py")  # KVCacheConfigurator._profile_available_bytes
 
 # Model families whose Megatron arguments the formula below reproduces (dense or MoE GQA
 # transformers with SwiGLU or plain MLPs). Others (MLA, Mamba hybrids, gated/linear attention,
@@ -91,6 +108,69 @@ def parameter_count(m: dict, active: bool = False) -> int:
 def gigabytes(params: int, bytes_per_param: int) -> float:
     """Decimal GB for ``params`` parameters at ``bytes_per_param`` bytes."""
     return params * bytes_per_param / GB
+
+
+def gibibytes(n_bytes: float) -> float:
+    """Binary GiB (2**30 bytes), the unit of Miles's Memory-Usage lines."""
+    return n_bytes / GIB
+
+
+def kv_bytes_per_token(m: dict, dtype_bytes: int = KV_CACHE_DTYPE_BYTES) -> int:
+    """SGLang's KV cell for one token of a GQA model: a key and a value per KV head, in every layer.
+
+    SGLang's DefaultPoolConfigurator._compute_cell_size (SGLANG_KV_CELL) multiplies the KV heads by
+    head_dim + v_head_dim, the layers and the dtype's size; for these models v_head_dim = head_dim.
+    """
+    head_dim = m["head_dim"] or m["hidden"] // m["heads"]
+    return 2 * m["layers"] * m["kv_heads"] * head_dim * dtype_bytes
+
+
+def trainer_bytes_per_param(fp32_master: bool = True) -> int:
+    """Bytes the FSDP trainer holds per parameter, with or without the fp32 master copy."""
+    return TRAINER_BYTES_PER_PARAM if fp32_master else TRAINER_BYTES_PER_PARAM_NO_MASTER
+
+
+def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float, threshold: float,
+               fraction: float, fp32_master: bool = True, reference: bool = False, response_len: int = 0,
+               prompts: int = 0, samples: int = 0, activation_bytes_per_token: float | None = None,
+               micro_batch_size: int = 1) -> dict[str, Any]:
+    """The rollout-phase budget of one colocated GPU on a unified pool, in bytes (inference from code).
+
+    During rollout the trainer's state (and a KL reference model) sits in host memory, which on a
+    unified-memory box is the same pool, while SGLang holds its share: at most ``fraction`` of the
+    memory it saw free at start-up, here bounded by ``fraction`` of the pool (SGLANG_KV_BUDGET). Its
+    KV cache is that share less its bf16 weights. During training SGLang has released its share and
+    the trainer adds activations; that phase is only estimated when an activation coefficient exists.
+    The verdict compares the larger phase with Ray's kill threshold times the pool: "tight" when the
+    room left is smaller than one more bf16 copy of the weights (what reading the checkpoint leaves
+    in the page cache), "does-not-fit" when there is none, or when SGLang's share cannot hold its
+    weights (SGLang then stops at start-up).
+    """
+    trainer = params * trainer_bytes_per_param(fp32_master)
+    ref = params * REFERENCE_BYTES_PER_PARAM if reference else 0
+    weights = params * BF16_BYTES
+    share = fraction * pool_bytes
+    kv = share - weights
+    rollout = trainer + ref + share
+    micro_tokens = micro_batch_size * response_len
+    activations = None if activation_bytes_per_token is None else activation_bytes_per_token * micro_tokens
+    train = None if activations is None else trainer + ref + activations
+    peak = rollout if train is None else max(rollout, train)
+    limit = threshold * pool_bytes
+    margin = limit - peak
+    if kv <= 0 or margin < 0:
+        verdict = "does-not-fit"
+    elif margin < weights:
+        verdict = "tight"
+    else:
+        verdict = "fits"
+    kv_tokens = int(kv // kv_bytes_per_token) if kv > 0 and kv_bytes_per_token else None
+    return {
+        "trainer": trainer, "reference": ref, "weights": weights, "share": share, "kv": kv,
+        "rollout": rollout, "activations": activations, "train": train, "peak": peak,
+        "limit": limit, "pool": pool_bytes, "margin": margin, "verdict": verdict, "kv_tokens": kv_tokens,
+        "step_tokens": prompts * samples * response_len, "micro_tokens": micro_tokens,
+    }
 
 
 def update_buckets(params: int, bytes_per_param: int, buffer_bytes: int) -> int:
@@ -157,6 +237,12 @@ def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict
     out[f"rollout_weights.{name}"] = _value(
         gigabytes(total, BF16_BYTES), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
         f"bf16 weights one SGLang engine holds for {name} (before KV cache)")
+    out[f"kv_bytes_per_token.{name}"] = _value(
+        kv_bytes_per_token(m), "bytes", "kv_bytes_per_token",
+        {"model": shape["model"], "layers": m["layers"], "kv_heads": m["kv_heads"],
+         "head_dim": m["head_dim"] or m["hidden"] // m["heads"], "dtype_bytes": KV_CACHE_DTYPE_BYTES,
+         "formula_from": SGLANG_KV_CELL},
+        f"Bytes of SGLang's KV cache per token for {name} in bf16 (2 x layers x KV heads x head_dim x 2)")
     out[f"update_buckets.{name}"] = _value(
         update_buckets(total, UPDATE_BUCKET_BYTES_PER_PARAM, buffer_bytes), "", "update_buckets",
         {**count, "bytes_per_param": UPDATE_BUCKET_BYTES_PER_PARAM, "buffer_bytes": buffer_bytes,
@@ -183,6 +269,11 @@ def bytes_per_param_values() -> dict[str, dict]:
         "bytes_per_param.adam_moments": _value(
             ADAM_MOMENT_BYTES, "bytes", "bytes_per_param_values", {"sites": sites},
             "Bytes per parameter of AdamW's two fp32 moments"),
+        "bytes_per_param.trainer_state_no_master": _value(
+            TRAINER_BYTES_PER_PARAM_NO_MASTER, "bytes", "bytes_per_param_values",
+            {"weights": BF16_BYTES, "gradients": BF16_BYTES, "adam_moments": 2 * BF16_BYTES, "sites": sites},
+            "Bytes the FSDP trainer holds per parameter with --no-keep-fp32-master: bf16 weight, gradient "
+            "and two AdamW moments"),
         "bytes_per_param.bf16": _value(
             BF16_BYTES, "bytes", "bytes_per_param_values", {}, "Bytes per parameter of bf16 weights (checkpoint, SGLang, update)"),
     }

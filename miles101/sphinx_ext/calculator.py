@@ -1,0 +1,359 @@
+"""```{fit-calculator}```: "Will it fit?" on one unified-memory box, over the computed sizes.
+
+The formulas live in capture/derive.py (``fit_budget``, ``trainer_bytes_per_param``,
+``kv_bytes_per_token``). This module only gathers their inputs from the capture (computed.json,
+facts.json, flags.json, a run file, and a cross-check result when one exists) into one
+coefficients document, writes it to ``_static/m101-fit-coefficients.json``, embeds it in the page
+beside a worked sum rendered at build time, and loads the calculator's ES module and stylesheet on
+the pages that use the directive and nowhere else. The JavaScript never holds a constant of its own.
+
+Porting note: everything is reached through ``setup_calculator(app)``; the module depends on the
+extension only through ``state.current_capture``, ``domain.domain_of`` / ``capture_of`` and
+``messages.warn``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from html import escape
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+SCHEMA = "m101-fit/1"
+STATIC = Path(__file__).with_name("static")
+JS_FILE, CSS_FILE, JSON_FILE = "fit-calculator.js", "fit-calculator.css", "m101-fit-coefficients.json"
+POOL_FACT, THRESHOLD_FACT = "spark.memory", "ray.memory_usage_threshold"
+UNIT_BYTES = {"GB": 10**9, "GiB": 2**30, "TB": 10**12, "TiB": 2**40}
+#: The label every cross-check value wears, with the GPU it ran on filled in.
+CROSSCHECK_LABEL = "checked on {gpu}, not a GB10"
+#: The flags the calculator prints for the reader to paste; each must exist in flags.json.
+FLAGS = {
+    "fraction": "--sglang-mem-fraction-static",
+    "no_master": "--no-keep-fp32-master",
+    "master": "--keep-fp32-master",
+    "cpu_offload": "--fsdp-cpu-offload",
+    "kl": "--use-kl-loss",
+    "kl_coef": "--kl-loss-coef",
+    "response_len": "--rollout-max-response-len",
+    "prompts": "--rollout-batch-size",
+    "samples": "--n-samples-per-prompt",
+    "micro_batch": "--micro-batch-size",
+}
+#: The run file settings the directive's :run: option reads as the calculator's starting values.
+RUN_DEFAULTS = {"fraction": float, "response_len": int, "prompts": int, "samples": int}
+
+
+class CalculatorError(Exception):
+    """A coefficient the calculator needs is missing from the capture."""
+
+
+# ---------------------------------------------------------------------------------------- data
+def _value(capture: Any, kind: str, key: str) -> Any:
+    v = capture.value(kind, key)
+    if v is None or v.value is None:
+        raise CalculatorError(f"the calculator needs {kind} `{key}`, which capture/ does not hold.")
+    return v
+
+
+def _flag_default(capture: Any, name: str) -> Any:
+    records = capture.flag(name)
+    if not records:
+        raise CalculatorError(f"the calculator names {name}, which Miles does not have.")
+    return records[0].get("default")
+
+
+def activation_coefficients(root: Path) -> dict[str, dict]:
+    """Activation bytes per token per model from capture/crosscheck/results/*.json, when present.
+
+    A result (schema crosscheck/1) holds, per model, runs with ``tokens``, ``gradient_checkpointing``,
+    ``status``, ``held_bytes`` and ``peak_bytes_step2``. The coefficient is (peak - held) / tokens of
+    the run without gradient checkpointing (Miles's default): a per-token linearisation of what one
+    micro-batch adds on top of the held state, measured by PyTorch's allocator on that host's GPU.
+    """
+    out: dict[str, dict] = {}
+    for path in sorted((root / "capture" / "crosscheck" / "results").glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or doc.get("schema") != "crosscheck/1":
+            continue
+        host = doc.get("host") or {}
+        gpu = host.get("gpu_name") or host.get("gpu") or host.get("device_name") or "another GPU"
+        for name, result in (doc.get("models") or {}).items():
+            for run in (result or {}).get("runs") or []:
+                ok = run.get("status") == "ok" and not run.get("gradient_checkpointing")
+                peak, held, tokens = run.get("peak_bytes_step2"), run.get("held_bytes"), run.get("tokens")
+                if ok and peak and held is not None and tokens and name not in out:
+                    out[name] = {"bytes_per_token": (peak - held) / tokens, "tokens": tokens,
+                                 "label": CROSSCHECK_LABEL.format(gpu=gpu),
+                                 "from": path.relative_to(root).as_posix()}
+    return out
+
+
+def coefficients(capture: Any, root: Path) -> dict[str, Any]:
+    """Everything the calculator computes with, read from the capture (no constant typed here)."""
+    pool = _value(capture, "fact", POOL_FACT)
+    if pool.unit not in UNIT_BYTES:
+        raise CalculatorError(f"fact `{POOL_FACT}` is in {pool.unit!r}; the calculator knows {sorted(UNIT_BYTES)}.")
+    threshold = _value(capture, "fact", THRESHOLD_FACT)
+    per_param = {k: _value(capture, "computed", f"bytes_per_param.{k}").value
+                 for k in ("trainer_state", "trainer_state_no_master", "bf16")}
+    for name in FLAGS.values():
+        _flag_default(capture, name)
+    activations = activation_coefficients(root)
+    models = []
+    for key in capture.value_keys("computed"):
+        if not key.startswith("kv_bytes_per_token."):
+            continue
+        name = key.split(".", 1)[1]
+        params = capture.value("computed", f"params.{name}")
+        if params is None:
+            continue
+        active = capture.value("computed", f"params_active.{name}")
+        models.append({"name": name, "params": params.value, "params_active": active.value if active else None,
+                       "kv_bytes_per_token": capture.value("computed", key).value,
+                       "activation": activations.get(name)})
+    models.sort(key=lambda m: (m["params"], m["name"]))
+    return {
+        "schema": SCHEMA,
+        "formula": "capture.derive.fit_budget",
+        "pool": {"bytes": pool.value * UNIT_BYTES[pool.unit], "value": pool.value, "unit": pool.unit,
+                 "fact": POOL_FACT},
+        "threshold": {"value": threshold.value, "fact": THRESHOLD_FACT},
+        "gib": UNIT_BYTES["GiB"],
+        "bytes_per_param": {"trainer_fp32_master": per_param["trainer_state"],
+                            "trainer_no_master": per_param["trainer_state_no_master"],
+                            "weights": per_param["bf16"], "reference": per_param["bf16"]},
+        "defaults": {"fp32_master": bool(_flag_default(capture, "--keep-fp32-master")),
+                     "cpu_offload": bool(_flag_default(capture, "--fsdp-cpu-offload")),
+                     "reference": bool(_flag_default(capture, "--use-kl-loss")),
+                     "micro_batch_size": int(_flag_default(capture, "--micro-batch-size"))},
+        "flags": dict(FLAGS),
+        "models": models,
+    }
+
+
+def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """derive.fit_budget over the document's coefficients: what the page and the JavaScript show."""
+    from capture.derive import fit_budget
+
+    activation = model.get("activation") or {}
+    return fit_budget(params=model["params"], kv_bytes_per_token=model.get("kv_bytes_per_token"),
+                      pool_bytes=doc["pool"]["bytes"], threshold=doc["threshold"]["value"],
+                      fraction=settings["fraction"], fp32_master=settings.get("fp32_master", True),
+                      reference=settings.get("reference", False), response_len=settings["response_len"],
+                      prompts=settings["prompts"], samples=settings["samples"],
+                      activation_bytes_per_token=activation.get("bytes_per_token"),
+                      micro_batch_size=doc["defaults"]["micro_batch_size"])
+
+
+# ---------------------------------------------------------------------------------------- node
+class fit_calculator(nodes.General, nodes.Element):
+    """The calculator: a build-time worked sum, the embedded coefficients, and the widget's mount."""
+
+
+def _gib(n: float, doc: dict) -> str:
+    return f"{n / doc['gib']:,.1f} GiB"
+
+
+VERDICT_TEXT = {"fits": "fits", "tight": "tight", "does-not-fit": "does not fit"}
+
+
+def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
+    """The sum at the directive's starting values, as a table (the same numbers the widget opens with)."""
+    b = budget_for(doc, model, settings)
+    frac = settings["fraction"]
+    per_param = doc["bytes_per_param"]["trainer_fp32_master" if settings["fp32_master"] else "trainer_no_master"]
+    rows = [
+        ("FSDP trainer state", f"{model['params']:,} parameters × {per_param} bytes",
+         _gib(b["trainer"], doc), "trainer"),
+        ("SGLang's share", f"{frac:g} × {doc['pool']['value']:g} {doc['pool']['unit']} pool", _gib(b["share"], doc), "engine"),
+        ("of which bf16 weights", f"{model['params']:,} × {doc['bytes_per_param']['weights']} bytes",
+         _gib(b["weights"], doc), "engine"),
+        ("of which KV cache", f"the share less the weights; {model['kv_bytes_per_token']:,} bytes per token",
+         _gib(b["kv"], doc), "engine"),
+        ("During rollout", "trainer state + SGLang's share", _gib(b["rollout"], doc), ""),
+        ("Ray's kill line", f"{doc['threshold']['value']:g} × the pool", _gib(b["limit"], doc), "failure"),
+        ("Left for the OS, Ray, page cache, activations", "kill line less the rollout sum", _gib(b["margin"], doc), "outside"),
+    ]
+    body = "".join(
+        f'<tr class="m101-fit-row-{escape(cls)}{" m101-fit-part" if label.startswith("of which") else ""}"><th scope="row">{escape(label)}</th><td>{escape(how)}</td>'
+        f'<td class="m101-fit-num">{escape(val)}</td></tr>' for label, how, val, cls in rows)
+    tokens = f"{b['kv_tokens']:,}" if b["kv_tokens"] is not None else "none"
+    verdict = VERDICT_TEXT[b["verdict"]]
+    return (
+        f'<table class="m101-fit-sum" data-model="{escape(model["name"])}" data-verdict="{b["verdict"]}"'
+        f' data-margin-bytes="{b["margin"]!r}" data-kv-tokens="{b["kv_tokens"] if b["kv_tokens"] is not None else ""}">'
+        f'<caption>Worked sum for {escape(model["name"])} with the settings of the run <code>{escape(run)}</code>'
+        f' (computed at build time; inference from code, not measured)</caption>'
+        f'<thead><tr><th scope="col">term</th><th scope="col">how</th><th scope="col">size</th></tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+        f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; the KV cache holds'
+        f" about {tokens} tokens, and one step's responses need up to"
+        f" {b['step_tokens']:,} at once (prompt tokens not counted). The activation term is not estimated.</p>"
+    )
+
+
+def visit_fit_html(self: Any, node: fit_calculator) -> None:
+    doc, model, settings = node["doc"], node["model"], node["settings"]
+    payload = json.dumps({**doc, "start": {"model": model["name"], **settings}}, separators=(",", ":"))
+    payload = payload.replace("</", "<\\/")
+    self.body.append(
+        f'<div class="m101-fit" id="{escape(node["fit_id"])}">'
+        f'<script type="application/json" class="m101-fit-data">{payload}</script>'
+        f'{worked_sum_html(doc, model, settings, node["run"])}'
+        '<p class="m101-fit-nojs">The interactive calculator needs JavaScript. With it off, use the computed'
+        " table above and the worked sum here: add the trainer column, SGLang's fraction of the pool and"
+        " what the OS and Ray take, and keep the sum under Ray's kill line.</p>"
+        '<div class="m101-fit-app" hidden></div></div>\n'
+    )
+    raise nodes.SkipNode
+
+
+def visit_fit_text(self: Any, node: fit_calculator) -> None:
+    self.add_text("[calculator: see the HTML page]")
+    raise nodes.SkipNode
+
+
+def _skip(self: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
+# ---------------------------------------------------------------------------------------- directive
+class FitCalculatorDirective(SphinxDirective):
+    """```{fit-calculator}``` with :model: (the starting model) and :run: (the run file whose
+    --sglang-mem-fraction-static, response length, prompts per step and samples per prompt it starts from)."""
+
+    has_content = False
+    option_spec: ClassVar = {"model": directives.unchanged_required, "run": directives.unchanged_required}
+
+    def _problem(self, message: str, fix: str) -> list[nodes.Node]:
+        from .domain import domain_of
+        from .messages import warn
+
+        warn("unknown_value", message, location=self.get_location(), fix=fix)
+        domain_of(self.env).note_problem(self.env.docname)
+        return []
+
+    def run(self) -> list[nodes.Node]:
+        from .domain import capture_of, domain_of
+
+        capture = capture_of(self.env)
+        missing = [o for o in ("model", "run") if not self.options.get(o)]
+        if missing:
+            return self._problem(f"fit-calculator has no :{missing[0]}:.",
+                                 "give :model: (a model of computed.json) and :run: (a run file id).")
+        try:
+            doc = coefficients(capture, Path(self.env.srcdir))
+        except CalculatorError as exc:
+            return self._problem(str(exc), "regenerate capture/computed.json or add the fact to capture/facts.json.")
+        name, run = self.options["model"].strip(), self.options["run"].strip()
+        model = next((m for m in doc["models"] if m["name"] == name), None)
+        if model is None:
+            return self._problem(f"fit-calculator: no model {name!r} with computed sizes.",
+                                 f"use one of {', '.join(m['name'] for m in doc['models'])}.")
+        flag_of = {"fraction": FLAGS["fraction"], "response_len": FLAGS["response_len"],
+                   "prompts": FLAGS["prompts"], "samples": FLAGS["samples"]}
+        settings: dict[str, Any] = {}
+        for key, cast in RUN_DEFAULTS.items():
+            raw, why = capture.run_arg(run, flag_of[key])
+            if raw is None:
+                return self._problem(f"fit-calculator: {why}", "pick a run file that passes the flag with a value.")
+            settings[key] = cast(raw)
+        settings.update(fp32_master=doc["defaults"]["fp32_master"], reference=doc["defaults"]["reference"],
+                        cpu_offload=doc["defaults"]["cpu_offload"])
+        domain = domain_of(self.env)
+        for kind, key in [("fact", POOL_FACT), ("fact", THRESHOLD_FACT), ("run", run),
+                          *[("flag", f) for f in FLAGS.values()],
+                          *[("computed", f"{p}.{m['name']}") for m in doc["models"]
+                            for p in ("params", "kv_bytes_per_token")]]:
+            domain.note_dep(self.env.docname, kind, key, capture.fingerprint_of(kind, key))
+        _pages(self.env).add(self.env.docname)
+        self.env.m101_fit_digest = _digest(doc)
+        node = fit_calculator("", doc=doc, model=model, settings=settings, run=run,
+                              fit_id=f"m101-fit-{self.env.new_serialno('m101-fit')}")
+        return [node]
+
+
+# ---------------------------------------------------------------------------------------- events
+def _pages(env: Any) -> set[str]:
+    if not hasattr(env, "m101_fit_pages"):
+        env.m101_fit_pages = set()
+    return env.m101_fit_pages
+
+
+def _digest(doc: dict) -> str:
+    from ..capture import fingerprint
+
+    return fingerprint(doc)
+
+
+def _purge(app: Sphinx, env: Any, docname: str) -> None:
+    _pages(env).discard(docname)
+
+
+def _merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+    _pages(env).update(_pages(other) & set(docnames))
+    if hasattr(other, "m101_fit_digest"):
+        env.m101_fit_digest = other.m101_fit_digest
+
+
+def _outdated(app: Sphinx, env: Any, added: set, changed: set, removed: set) -> list[str]:
+    """Pages with the calculator re-read when its coefficients change (a cross-check result landing)."""
+    from .state import current_capture
+
+    try:
+        now = _digest(coefficients(current_capture(env), Path(env.srcdir)))
+    except CalculatorError:
+        now = "missing"
+    if getattr(env, "m101_fit_digest", now) == now:
+        return []
+    return sorted(_pages(env) - set(changed) - set(removed))
+
+
+def _install(app: Sphinx) -> None:
+    """Copy the module and stylesheet, and write the coefficients, into the build's _static."""
+    if app.builder.format != "html":
+        return
+    from .state import current_capture
+
+    out = Path(app.outdir) / "_static"
+    out.mkdir(parents=True, exist_ok=True)
+    for name in (JS_FILE, CSS_FILE):
+        src, dest = STATIC / name, out / f"m101-{name}"
+        if not dest.is_file() or dest.read_bytes() != src.read_bytes():
+            shutil.copyfile(src, dest)
+    try:
+        doc = coefficients(current_capture(app.env), Path(app.srcdir))
+    except CalculatorError:
+        return  # the directive reports it where it is used
+    text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+    dest = out / JSON_FILE
+    if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
+        dest.write_text(text, encoding="utf-8")
+
+
+def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Load the calculator's module and stylesheet on the pages that hold one, and nowhere else."""
+    if doctree is None or doctree.next_node(fit_calculator) is None:
+        return
+    app.add_css_file(f"m101-{CSS_FILE}")
+    app.add_js_file(f"m101-{JS_FILE}", type="module")
+
+
+def setup_calculator(app: Sphinx) -> None:
+    """Register the directive, its node, and the events that load its assets."""
+    app.add_node(fit_calculator, html=(visit_fit_html, None), text=(visit_fit_text, None),
+                 latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
+    app.add_directive("fit-calculator", FitCalculatorDirective)
+    app.connect("builder-inited", _install, priority=600)
+    app.connect("html-page-context", _page_assets)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("env-get-outdated", _outdated)

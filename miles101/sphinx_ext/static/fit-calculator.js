@@ -1,0 +1,288 @@
+// Miles 101: "Will it fit?" calculator. A small ES module: no framework, no network.
+// Every coefficient comes from the JSON the build embeds in the page (capture/computed.json,
+// capture/facts.json, flags.json, a run file); the arithmetic mirrors capture.derive.fit_budget
+// line for line, and the tests hold the two against each other.
+
+const VERDICT = {
+  "fits": "Fits",
+  "tight": "Tight",
+  "does-not-fit": "Does not fit",
+};
+
+/** capture.derive.fit_budget, in the same order of operations (so the doubles agree). */
+export function fitBudget(c, model, s) {
+  const per = s.fp32_master ? c.bytes_per_param.trainer_fp32_master : c.bytes_per_param.trainer_no_master;
+  const trainer = model.params * per;
+  const reference = s.reference ? model.params * c.bytes_per_param.reference : 0;
+  const weights = model.params * c.bytes_per_param.weights;
+  const share = s.fraction * c.pool.bytes;
+  const kv = share - weights;
+  const rollout = trainer + reference + share;
+  const microTokens = c.defaults.micro_batch_size * s.response_len;
+  const coeff = model.activation ? model.activation.bytes_per_token : null;
+  const activations = coeff === null ? null : coeff * microTokens;
+  const train = activations === null ? null : trainer + reference + activations;
+  const peak = train === null ? rollout : Math.max(rollout, train);
+  const limit = c.threshold.value * c.pool.bytes;
+  const margin = limit - peak;
+  let verdict = "fits";
+  if (kv <= 0 || margin < 0) verdict = "does-not-fit";
+  else if (margin < weights) verdict = "tight";
+  const kvTokens = kv > 0 && model.kv_bytes_per_token ? Math.floor(kv / model.kv_bytes_per_token) : null;
+  return {
+    trainer, reference, weights, share, kv, rollout, activations, train, peak, limit,
+    pool: c.pool.bytes, margin, verdict, kv_tokens: kvTokens,
+    step_tokens: s.prompts * s.samples * s.response_len, micro_tokens: microTokens,
+  };
+}
+
+const group = (text) => text.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const gib = (c, bytes) => {
+  const [whole, frac] = (Math.abs(bytes) / c.gib).toFixed(1).split(".");
+  return `${bytes < 0 ? "−" : ""}${group(whole)}.${frac} GiB`;
+};
+const count = (n) => group(String(n));
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+let instances = 0;
+
+function field(id, label, input, hint) {
+  const wrap = el("div", { class: "m101-fit-field" }, el("label", { for: id, text: label }), input);
+  if (hint) {
+    input.setAttribute("aria-describedby", `${id}-hint`);
+    wrap.append(el("span", { class: "m101-fit-hint", id: `${id}-hint`, text: hint }));
+  }
+  return wrap;
+}
+
+function check(id, label, checked, hint) {
+  const input = el("input", { type: "checkbox", id, checked });
+  const wrap = el("div", { class: "m101-fit-check" }, input, el("label", { for: id, text: label }));
+  if (hint) {
+    input.setAttribute("aria-describedby", `${id}-hint`);
+    wrap.append(el("span", { class: "m101-fit-hint", id: `${id}-hint`, text: hint }));
+  }
+  return wrap;
+}
+
+function number(id, value, min, max, step) {
+  return el("input", { type: "number", id, value: String(value), min, max, step, inputmode: "decimal", required: true });
+}
+
+function mount(root) {
+  const script = root.querySelector("script.m101-fit-data");
+  const app = root.querySelector(".m101-fit-app");
+  if (!script || !app) return;
+  const c = JSON.parse(script.textContent);
+  const start = c.start;
+  const p = `m101-fit-${++instances}`;
+  const F = c.flags;
+
+  const select = el("select", { id: `${p}-model` });
+  for (const m of c.models) {
+    const active = m.params_active ? `, ${(m.params_active / 1e9).toFixed(1)} B active` : "";
+    select.append(el("option", { value: m.name, text: `${m.name} (${(m.params / 1e9).toFixed(2)} B parameters${active})`,
+      selected: m.name === start.model }));
+  }
+  select.append(el("option", { value: "", text: "Another model: type its parameter count" }));
+  const params = number(`${p}-params`, (c.models.find((m) => m.name === start.model).params / 1e9).toFixed(2), "0.01", "2000", "0.01");
+  params.disabled = true;
+  const master = check(`${p}-master`, `fp32 master copy (${F.master}, on by default)`, start.fp32_master);
+  const offload = check(`${p}-offload`, `FSDP CPU offload (${F.cpu_offload})`, start.cpu_offload,
+    "On one unified pool this moves the trainer's state without freeing it.");
+  const kl = check(`${p}-kl`, `KL reference model (${F.kl})`, start.reference);
+  const fraction = number(`${p}-fraction`, start.fraction, "0.01", "0.99", "0.01");
+  const response = number(`${p}-response`, start.response_len, "1", "1000000", "1");
+  const prompts = number(`${p}-prompts`, start.prompts, "1", "100000", "1");
+  const samples = number(`${p}-samples`, start.samples, "1", "10000", "1");
+
+  const form = el("form", { class: "m101-fit-form", novalidate: true, "aria-label": "Will it fit? settings" },
+    el("fieldset", {}, el("legend", { text: "Model" }),
+      field(`${p}-model`, "Model (shapes Miles ships in scripts/models)", select),
+      field(`${p}-params`, "Parameters, in billions (for another model)", params,
+        "Without a shape the KV cache's tokens cannot be counted.")),
+    el("fieldset", {}, el("legend", { text: "Trainer" }), master, offload, kl),
+    el("fieldset", {}, el("legend", { text: "SGLang and the rollout" }),
+      field(`${p}-fraction`, `SGLang's share of the pool (${F.fraction})`, fraction),
+      field(`${p}-response`, `Response length in tokens (${F.response_len})`, response),
+      field(`${p}-prompts`, `Prompts per step (${F.prompts})`, prompts),
+      field(`${p}-samples`, `Samples per prompt (${F.samples})`, samples)));
+  form.addEventListener("submit", (e) => e.preventDefault());
+
+  const verdict = el("p", { class: "m101-fit-verdict", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  const bar = el("div", { class: "m101-fit-bar", role: "img" });
+  const legend = el("ul", { class: "m101-fit-legend" });
+  const kvLine = el("p", { class: "m101-fit-kvline" });
+  const actLine = el("p", { class: "m101-fit-act" });
+  const offloadLine = el("p", { class: "m101-fit-offload", hidden: true });
+  const code = el("code", {});
+  const copy = el("button", { type: "button", class: "m101-fit-copy", text: "Copy the flags" });
+  const copied = el("span", { class: "m101-fit-copied", role: "status", "aria-live": "polite" });
+  const flagsNote = el("p", { class: "m101-fit-hint m101-fit-flags-note", hidden: true });
+  const out = el("div", { class: "m101-fit-out" },
+    el("h3", { class: "m101-fit-title", text: "The pool during rollout" }), verdict, bar, legend, kvLine, actLine,
+    offloadLine,
+    el("p", { class: "m101-fit-inference", text: "Inference from Miles's and SGLang's code, not measured on a GB10: "
+      + `the pool is the published ${c.pool.value} ${c.pool.unit} (${gib(c, c.pool.bytes)}), and SGLang's share is `
+      + "at most its fraction of it (SGLang measures the memory free when it starts)." }),
+    el("div", { class: "m101-fit-flags" }, el("p", { class: "m101-fit-flags-title", text: "Flags to paste" }),
+      el("pre", {}, code), copy, copied, flagsNote));
+  app.replaceChildren(form, out);
+
+  copy.addEventListener("click", () => {
+    const done = (text) => { copied.textContent = text; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(code.textContent).then(() => done("Copied."),
+        () => done("Select the flags and copy them."));
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      done("Selected: copy them with your keyboard.");
+    }
+  });
+
+  const intOf = (input, fallback) => {
+    const v = Number.parseInt(input.value, 10);
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+
+  function settings() {
+    const f = Number.parseFloat(fraction.value);
+    return {
+      fraction: Number.isFinite(f) && f > 0 && f < 1 ? f : start.fraction,
+      fp32_master: master.querySelector("input").checked,
+      cpu_offload: offload.querySelector("input").checked,
+      reference: kl.querySelector("input").checked,
+      response_len: intOf(response, start.response_len),
+      prompts: intOf(prompts, start.prompts),
+      samples: intOf(samples, start.samples),
+    };
+  }
+
+  function model() {
+    const chosen = c.models.find((m) => m.name === select.value);
+    params.disabled = !!chosen;
+    if (chosen) return chosen;
+    const b = Number.parseFloat(params.value);
+    const n = Number.isFinite(b) && b > 0 ? Math.round(b * 1e9) : c.models[0].params;
+    return { name: "", params: n, params_active: null, kv_bytes_per_token: null, activation: null };
+  }
+
+  function segment(cls, bytes, scale, label) {
+    if (!(bytes > 0)) return null;
+    return el("span", { class: `m101-fit-seg m101-fit-${cls}`, style: `width:${(100 * bytes / scale).toFixed(3)}%`,
+      title: `${label}: ${gib(c, bytes)}` });
+  }
+
+  function item(cls, label, bytes, extra = "") {
+    return el("li", { class: `m101-fit-item m101-fit-item-${cls}`, "data-term": cls, "data-bytes": String(bytes) },
+      el("span", { class: `m101-fit-swatch m101-fit-${cls}`, "aria-hidden": "true" }),
+      el("span", { class: "m101-fit-label", text: label }),
+      el("span", { class: "m101-fit-num", text: `${gib(c, bytes)}${extra}` }));
+  }
+
+  function render() {
+    const m = model();
+    const s = settings();
+    const b = fitBudget(c, m, s);
+    root.dataset.verdict = b.verdict;
+    const name = m.name || `${(m.params / 1e9).toFixed(2)} B parameters`;
+    const gap = b.margin >= 0 ? `${gib(c, b.margin)} under Ray's kill line` : `${gib(c, -b.margin)} over Ray's kill line`;
+    let why = "";
+    if (b.kv <= 0) why = " SGLang's share does not hold its bf16 weights: it would stop at start-up.";
+    else if (b.verdict === "tight") why = " The room left is less than one more bf16 copy of the weights, about what reading the checkpoint leaves in the page cache.";
+    verdict.replaceChildren(el("strong", { text: `${VERDICT[b.verdict]}: ` }),
+      `${name}, ${gap} (${gib(c, b.peak)} of ${gib(c, b.limit)}).${why}`);
+    verdict.dataset.verdict = b.verdict;
+    verdict.dataset.marginBytes = String(b.margin);
+
+    const scale = Math.max(b.pool, b.peak);
+    const rest = b.pool - b.rollout;
+    const kvShown = Math.max(b.kv, 0);
+    const weightsShown = b.share - kvShown;
+    bar.replaceChildren(...[
+      segment("trainer", b.trainer, scale, "FSDP trainer state"),
+      segment("reference", b.reference, scale, "KL reference model"),
+      segment("weights", weightsShown, scale, "SGLang weights"),
+      segment("kv", kvShown, scale, "SGLang KV cache"),
+      segment("rest", rest, scale, "the rest of the pool"),
+      segment("over", b.rollout - b.pool, scale, "over the pool"),
+    ].filter(Boolean));
+    bar.append(el("span", { class: "m101-fit-line m101-fit-line-limit", style: `left:${(100 * b.limit / scale).toFixed(3)}%`,
+      title: `Ray's kill line: ${gib(c, b.limit)}` }, el("span", { class: "m101-fit-line-label", text: "Ray kills here" })));
+    if (b.peak > b.pool) {
+      bar.append(el("span", { class: "m101-fit-line m101-fit-line-pool", style: `left:${(100 * b.pool / scale).toFixed(3)}%`,
+        title: `The pool: ${gib(c, b.pool)}` }));
+    }
+    bar.setAttribute("aria-label", `Pool of ${gib(c, b.pool)}: trainer state ${gib(c, b.trainer)}, reference model `
+      + `${gib(c, b.reference)}, SGLang weights ${gib(c, b.weights)}, KV cache ${gib(c, kvShown)}, `
+      + `the rest ${gib(c, Math.max(rest, 0))}; Ray's kill line at ${gib(c, b.limit)}.`);
+
+    legend.replaceChildren(...[
+      item("trainer", "FSDP trainer state", b.trainer),
+      s.reference ? item("reference", "KL reference model (bf16, CPU-offloaded: same pool)", b.reference) : null,
+      item("weights", "SGLang weights (bf16)", b.weights),
+      item("kv", "SGLang KV cache (its share less the weights)", b.kv),
+      item("rest", "The rest: OS, Ray, page cache, /dev/shm (not estimated)", Math.max(rest, 0)),
+      item("limit", "Ray's kill line", b.limit),
+      item("margin", b.margin >= 0 ? "Room under the kill line" : "Over the kill line", b.margin),
+    ].filter(Boolean));
+
+    if (b.kv_tokens === null) {
+      kvLine.textContent = m.kv_bytes_per_token
+        ? "KV cache: none left for tokens."
+        : "KV cache tokens: need a model's shape (pick a model above).";
+    } else {
+      const short = b.kv_tokens < b.step_tokens
+        ? " SGLang queues the rest: the step is slower, not killed." : "";
+      kvLine.textContent = `KV cache: about ${count(b.kv_tokens)} tokens at ${count(m.kv_bytes_per_token)} bytes each; `
+        + `one step's responses need up to ${count(b.step_tokens)} at once (prompt tokens not counted).${short}`;
+    }
+    kvLine.dataset.kvTokens = b.kv_tokens === null ? "" : String(b.kv_tokens);
+    kvLine.dataset.stepTokens = String(b.step_tokens);
+
+    if (b.activations === null) {
+      actLine.textContent = "Activations while training: not estimated (SGLang has released its share then; "
+        + "their size grows with tokens per micro-batch and is not measured yet).";
+    } else {
+      actLine.textContent = `Activations while training: about ${gib(c, b.activations)} at ${count(b.micro_tokens)} `
+        + `tokens per micro-batch, ${m.activation.label}; training peak ${gib(c, b.train)}.`;
+    }
+
+    offloadLine.hidden = !s.cpu_offload;
+    offloadLine.textContent = `${F.cpu_offload} moves the trainer's state to host memory. On a unified pool that is the `
+      + "same memory, so the sum does not change (inference; 2.2 explains).";
+
+    const lines = [`${F.fraction} ${s.fraction}`];
+    if (!s.fp32_master) lines.push(F.no_master);
+    if (s.cpu_offload) lines.push(F.cpu_offload);
+    if (s.reference) lines.push(F.kl);
+    lines.push(`${F.response_len} ${s.response_len}`, `${F.prompts} ${s.prompts}`, `${F.samples} ${s.samples}`);
+    code.textContent = lines.join(" \\\n");
+    flagsNote.hidden = !s.reference;
+    flagsNote.textContent = `${F.kl} builds the reference model; set ${F.kl_coef} to the KL weight you want.`;
+    copied.textContent = "";
+  }
+
+  form.addEventListener("input", render);
+  form.addEventListener("change", render);
+  root.classList.add("m101-fit-js");
+  app.hidden = false;
+  render();
+}
+
+for (const root of document.querySelectorAll(".m101-fit")) mount(root);
