@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -51,6 +52,21 @@ class Outcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled exactly as Ctrl-C (a KeyboardInterrupt) is."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def why(e: KeyboardInterrupt) -> tuple[str, int]:
+    """The reason text and exit status of an interruption: 130 for Ctrl-C, 128 + N for signal N."""
+    if isinstance(e, Stopped):
+        return f"interrupted ({signal.Signals(e.signum).name})", 128 + e.signum
+    return "interrupted (Ctrl-C)", 130
+
+
 class _Sink:
     """Stands in for log.txt and steps.jsonl once the disk is full."""
 
@@ -76,6 +92,7 @@ class Session:
         self.stop_reason: str | None = None
         self.stop_kind = ""
         self.proc: subprocess.Popen[bytes] | None = None
+        self.reason_rc = 1
 
     def start(self) -> None:
         """Write the marker line and launch the container in its own session (Ctrl-C reaches only us)."""
@@ -115,9 +132,10 @@ class Session:
                     next_check = now + self.opts.poll
                     self._watch(now)
                 self._show(now)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as e:
                 if self.stop_reason is None:
-                    self.stop("interrupted (Ctrl-C)", "interrupt")
+                    self.reason_rc = why(e)[1]
+                    self.stop(why(e)[0], "interrupt")
                 else:
                     dk.docker("kill", self.name)
             except OSError as e:
@@ -187,7 +205,7 @@ class Session:
         common = dict(exit_code=rc, steps_done=done, start=start, end=self.utc(), name=self.name,
                       command=self.cmd, oom_killed=oom)
         if self.stop_reason:
-            return Outcome(False, self.stop_reason, kind=self.stop_kind, **common)
+            return Outcome(False, self.stop_reason, kind=self.stop_kind, extra={"rc": self.reason_rc}, **common)
         if oom or rc == 137:
             why = "docker reports OOMKilled" if oom else "SIGKILL, most likely the kernel's OOM killer"
             reason = f"out of memory: the container was killed (exit {rc}, {why}) after {done} steps"

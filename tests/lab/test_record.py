@@ -42,7 +42,18 @@ def test_healthy_run_is_recorded_with_values(lab):
     assert rj["miles_commit"] == "31f1ca961a94cb860cec3b2dea34ec332bfa8f76"
     assert rj["image_digest"] == "radixark/miles@sha256:" + "2" * 64
     assert rj["command"][:2] == ["docker", "run"] and "--ipc=host" in rj["command"]
-    assert rj["command"][-4:] == ["--seed", "1234", "--rollout-seed", "1234"]
+    # The reader's procedure of 1.1, inside the image: Ray started, then the job submitted.
+    assert rj["launch"] == "ray-job"
+    start, submit = rj["procedure"]
+    assert start == ["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", "1",
+                     "--disable-usage-stats"]
+    assert submit[:6] == ["ray", "job", "submit", "--address", "http://127.0.0.1:8265", "--submission-id"]
+    assert submit[submit.index("--") + 1:][:2] == ["python3", "/root/miles/train.py"]
+    assert json.loads(submit[submit.index("--runtime-env-json") + 1]) == {"env_vars": {"PYTHONUNBUFFERED": "1"}}
+    assert submit[-4:] == ["--seed", "1234", "--rollout-seed", "1234"]
+    assert rj["command"][-3:-1] == ["bash", "-c"] and "ray start --head" in rj["command"][-1]
+    assert "--label" in rj["command"] and "miles101.recorder=t-ok" in rj["command"]
+    assert rj["containers"][0]["procedure"] == rj["procedure"]
     host = json.loads((d / "host.json").read_text())
     assert host["gpu"] == "NVIDIA GB10" and host["cuda"] == "13.0"
     steps = [json.loads(x) for x in (d / "steps.jsonl").read_text().splitlines()]
@@ -207,8 +218,24 @@ def test_dry_run_prints_the_command_and_starts_nothing(lab):
     assert len(cmd) == 1
     assert "--gpus all --ipc=host --shm-size=32g --ulimit memlock=-1 --ulimit stack=67108864 --network=host" in cmd[0]
     assert f"-v {lab.model}:/root/models/test" in cmd[0]
-    assert cmd[0].endswith("--seed 1234 --rollout-seed 1234")
+    assert cmd[0].endswith("--seed 1234 --rollout-seed 1234'")
+    out = res.stdout.splitlines()
+    ray = [ln for ln in out if ln.startswith("ray ")]
+    assert ray[0] == "ray start --head --node-ip-address 127.0.0.1 --num-gpus 1 --disable-usage-stats"
+    assert ray[1].startswith("ray job submit --address http://127.0.0.1:8265 --submission-id t-dry --runtime-env-json ")
+    assert " -- python3 /root/miles/train.py --train-backend fsdp" in ray[1]
+    assert out.index(ray[0]) < out.index(ray[1]) < out.index(cmd[0])
     assert lab.calls() == []
+
+
+def test_direct_launch_runs_the_entry_as_the_container_command(lab):
+    run = base_run("t-direct", lab.model)
+    run["launch"] = "direct"
+    lab.write_run(run)
+    res = lab.record("t-direct", extra=["--dry-run"])
+    assert res.returncode == 0, res.stderr
+    cmd = [ln for ln in res.stdout.splitlines() if ln.startswith("docker run")][0]
+    assert "radixark/miles:latest python3 train.py --train-backend fsdp" in cmd and "ray " not in cmd
 
 
 def test_preflight_failure_says_what_to_do(lab):
@@ -237,8 +264,8 @@ def test_multi_seed_rows_carry_their_seed_and_spread(lab):
     v = json.loads((d / "values.json").read_text())["values"]["reward"]
     assert v["seeds"] == [1, 2] and v["seed_spread"] == 0 and v["seed_std"] == 0 and v["n"] == 4
     rj = lab.run_json(d)
-    assert [c["command"][-4:] for c in rj["containers"]] == [["--seed", "1", "--rollout-seed", "1"],
-                                                             ["--seed", "2", "--rollout-seed", "2"]]
+    assert [c["procedure"][-1][-4:] for c in rj["containers"]] == [["--seed", "1", "--rollout-seed", "1"],
+                                                                   ["--seed", "2", "--rollout-seed", "2"]]
     assert rj["steps_planned"] == 4 == rj["steps_done"]
 
 
