@@ -88,6 +88,12 @@ class Lab:
         path = self.state / "calls.log"
         return path.read_text().splitlines() if path.exists() else []
 
+    def leftovers(self) -> list[str]:
+        """Names of stand-in containers still running with the recorder's label."""
+        res = subprocess.run(["docker", "ps", "--filter", "label=miles101.recorder", "--format", "{{.Names}}"],
+                             env=self.env, capture_output=True, text=True, timeout=30)
+        return res.stdout.split()
+
     def attempts(self) -> list[Path]:
         d = self.gpu / "_attempts"
         return sorted(p for p in d.iterdir()) if d.exists() else []
@@ -97,7 +103,8 @@ class Lab:
 
     def cleanup(self) -> None:
         pids = self.state / "engine.pids"
-        for pid in (pids.read_text().split() if pids.exists() else []):
+        containers = [p.read_text() for p in self.state.glob("*.pid")]
+        for pid in (pids.read_text().split() if pids.exists() else []) + containers:
             try:
                 os.kill(int(pid), signal.SIGKILL)
             except ProcessLookupError:

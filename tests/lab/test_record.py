@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
 import time
+
+import pytest
 
 import mileslog as ml
 from labutil import base_run
@@ -153,26 +157,84 @@ def test_out_of_memory_kill(lab):
     assert len(steps) == 1  # what came before the kill is kept, as failed data
 
 
-def test_ctrl_c_stops_the_container_and_keeps_the_attempt(lab):
+def wait_for_step(proc, text: str = "step 1 of 3") -> list[str]:
+    """Block until the recorder reports a finished step on stderr (an event, not a clock)."""
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if text in line:
+            return seen
+    raise AssertionError("the recorder ended before a step finished:\n" + "".join(seen))
+
+
+@pytest.mark.parametrize("sig, rc, words", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+                                            (signal.SIGTERM, 143, "interrupted (SIGTERM)"),
+                                            (signal.SIGHUP, 129, "interrupted (SIGHUP)")])
+def test_a_signal_stops_the_container_and_keeps_the_attempt(lab, sig, rc, words):
     old = old_recording(lab, "t-int")
     lab.write_run(base_run("t-int", lab.model, steps=3))
     lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
-    proc = lab.popen("t-int", extra=["--force", "--stall-after", "60"])
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        logs = list(lab.gpu.glob(".tmp-t-int-*/log.txt"))
-        if logs and "train_metric_utils.py:56" in logs[0].read_text():
-            break
-        time.sleep(0.05)
-    else:
-        proc.kill()
-        raise AssertionError("the recorder never wrote a step")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    assert proc.returncode == 130, err
-    rj = assert_failed_kept(lab, "t-int", old, "interrupted (Ctrl-C)")
-    assert rj["events"][0]["kind"] == "interrupt"
+    proc = lab.popen("t-int", extra=["--force", "--stall-after", "600"])
+    wait_for_step(proc)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=300)  # a safety net only: the stop itself is event driven
+    assert proc.returncode == rc, err
+    rj = assert_failed_kept(lab, "t-int", old, words)
+    assert rj["events"][0]["kind"] == "interrupt" and rj["steps_done"] == 1
+    assert rj["containers"][0]["steps_done"] == 1
     assert any(c.startswith("stop ") for c in lab.calls())
+    assert not lab.leftovers()
+
+
+def test_a_killed_recorders_container_is_found_by_its_label(lab):
+    lab.write_run(base_run("t-kill", lab.model, steps=3))
+    lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
+    proc = lab.popen("t-kill", extra=["--stall-after", "600"])
+    wait_for_step(proc)
+    proc.kill()  # SIGKILL: no handler runs, the container stays
+    proc.communicate(timeout=60)
+    (orphan,) = lab.leftovers()
+    # The next recording refuses, naming the command that stops the orphan; nothing new starts.
+    runs_before = sum(c.startswith("run --name") for c in lab.calls())
+    res = lab.record("t-kill")
+    assert res.returncode == 1
+    assert f"docker stop {orphan}" in res.stderr and "--stop-leftovers" in res.stderr
+    assert sum(c.startswith("run --name") for c in lab.calls()) == runs_before
+    assert lab.leftovers() == [orphan]
+    # The killed attempt was moved aside, marked failed ("did not finish").
+    (kept,) = lab.attempts()
+    assert lab.run_json(kept)["status"] == "failed" and "did not finish" in lab.run_json(kept)["reason"]
+    # --stop-leftovers stops it and records.
+    lab.scenario(lab.lines(ml.healthy(3)))
+    res = lab.record("t-kill", extra=["--stop-leftovers"])
+    assert res.returncode == 0, res.stderr
+    assert f"stopped the leftover container {orphan}" in res.stderr
+    assert f"stop -t 30 {orphan}" in lab.calls() and not lab.leftovers()
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "read-only"])
+def test_record_into_an_unwritable_directory_says_so(lab, where):
+    lab.write_run(base_run("t-ro", lab.model))
+    if where == "under-a-file":
+        (lab.tmp / "afile").write_text("")
+        gpu = lab.tmp / "afile" / "gpu"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only directory")
+        gpu = lab.tmp / "ro"
+        gpu.mkdir()
+        gpu.chmod(0o555)
+    res = subprocess_record(lab, "t-ro", gpu)
+    assert res.returncode == 1
+    assert "Traceback" not in res.stderr
+    assert f"cannot write recordings under {gpu}" in res.stderr and "--gpu-dir" in res.stderr
+    assert not any(c.startswith("run ") for c in lab.calls())
+
+
+def subprocess_record(lab, run_id: str, gpu) -> "subprocess.CompletedProcess[str]":
+    argv = lab.argv(run_id)
+    argv[argv.index("--gpu-dir") + 1] = str(gpu)
+    return subprocess.run(argv, env=lab.env, capture_output=True, text=True, timeout=60)
 
 
 def test_full_disk_while_writing(lab, tmp_path):
