@@ -6,6 +6,7 @@ import json
 import shlex
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from capture.lab import docker as dk
 from capture.lab import host as hostinfo
 from capture.lab.catalog import Catalog
 from capture.lab.logparse import read_steps
-from capture.lab.preflight import Check, check_mounts, preflight
+from capture.lab.preflight import Check, check_mounts, preflight, table
 from capture.lab.progress import Progress
 from capture.lab.runfile import RunFileError, load_run
 from capture.lab.session import Options, Outcome, Session, Stopped, why
@@ -45,6 +46,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="stop containers an earlier recorder left running (found by their label) instead of refusing")
     ap.add_argument("--skip-smoke", action="store_true",
                     help="skip the preflight's one-prompt generation and two-step train run (they take minutes)")
+    ap.add_argument("--arch", default="arm64", help="the host architecture the runs are for (default arm64, the Spark)")
     ap.add_argument("--runs-dir", type=Path, default=ROOT / "capture" / "runs")
     ap.add_argument("--gpu-dir", type=Path, default=ROOT / "capture" / "gpu")
     ap.add_argument("--flags", type=Path, default=ROOT / "capture" / "miles" / "flags.json")
@@ -137,14 +139,15 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
         print(f"record: kept an unfinished earlier attempt as {moved}", file=sys.stderr)
     if not stop_leftovers(args.stop_leftovers):
         return 1
-    checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb)
+    t0 = time.monotonic()
+    checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb, args.arch,
+                               smoke=not args.skip_smoke)
     commit = None
     if all(c.ok for c in checks):
         res = dk.docker(*dk.commit_command(run["image"])[1:], timeout=120)
         commit = res.stdout.strip() if res.returncode == 0 else None
         checks.append(Check("miles commit", bool(commit), commit or f"cannot read it in the image: {res.stderr.strip()[:120]}"))
-    for c in checks:
-        print(f"preflight {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.message}", file=sys.stderr)
+    print(table(checks, time.monotonic() - t0), file=sys.stderr)
     if not all(c.ok for c in checks):
         return 1
     seeds = list(run.get("seeds") or [None])

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import signal
 import subprocess
 import sys
@@ -17,7 +18,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 FAST = ["--poll", "0.2", "--stall-after", "20", "--engine-failures", "2", "--probe-timeout", "1",
-        "--heat-poll", "5", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0"]
+        "--heat-poll", "5", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0",
+        "--skip-smoke", "--arch", {"aarch64": "arm64", "x86_64": "amd64"}.get(platform.machine(), platform.machine())]
 
 
 def base_run(run_id: str, model_dir: Path, steps: int = 3) -> dict[str, Any]:
