@@ -17,6 +17,11 @@ from typing import Any
 
 SCHEMA = "host/1"
 GPU_FIELDS = ["name", "driver_version", "compute_cap", "memory.total"]
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+SHAPES = {"driver_version": re.compile(r"[0-9]+(\.[0-9]+)+"), "compute_cap": re.compile(r"[0-9]+\.[0-9]+"),
+          "memory.total": re.compile(r"[0-9.]+"), "memory.used": re.compile(r"[0-9.]+"),
+          "memory.free": re.compile(r"[0-9.]+"), "temperature.gpu": re.compile(r"[0-9.]+"),
+          "name": re.compile(r"[\w][\w .()/-]*")}
 NOT_REPORTED = re.compile(r"^\[?\s*(n/?a|not supported|unknown error|insufficient permissions|gpu is lost)\s*\]?$", re.I)
 
 
@@ -37,11 +42,18 @@ def query_gpu(fields: list[str], timeout: float = 20) -> list[dict[str, str | No
     """One dict per GPU from `nvidia-smi --query-gpu`; a field it does not report is None. [] when it cannot run."""
     out = _run(["nvidia-smi", f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"], timeout)
     rows = []
-    for line in out.splitlines():
+    for line in ANSI.sub("", out).splitlines():
         parts = [p.strip() for p in line.split(",")]
-        if len(parts) == len(fields):
-            rows.append({f: reported(p) for f, p in zip(fields, parts)})
+        row = {f: reported(p) for f, p in zip(fields, parts)}
+        if len(parts) == len(fields) and any(row.values()) and all(_plausible(f, v) for f, v in row.items()):
+            rows.append(row)
     return rows
+
+
+def _plausible(field: str, value: str | None) -> bool:
+    """A field's value has its field's shape (a garbled line is not a GPU)."""
+    shape = SHAPES.get(field)
+    return value is None or shape is None or bool(shape.fullmatch(value))
 
 
 def cuda_version(timeout: float = 20) -> tuple[str | None, str | None]:
