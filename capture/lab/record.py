@@ -21,7 +21,7 @@ from capture.lab.progress import Progress
 from capture.lab.runfile import RunFileError, load_run
 from capture.lab.session import Options, Outcome, Session, Stopped, why
 from capture.lab.store import Attempt, is_valid, sweep_unfinished, utc_iso, utc_stamp
-from capture.lab.values import derive_values
+from capture.lab.values import derive_values, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDING_SCHEMA = ROOT / "capture" / "schema" / "recording.schema.json"
@@ -175,6 +175,15 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
         values = derive_values(run, steps)
         attempt.write_json("values.json", values)
         attempt.run_json.update(end=utc_iso())
+        log_lines = (attempt.dir / "log.txt").read_text(encoding="utf-8", errors="replace").split("\n")
+        problems = log_problems(log_lines)
+        if problems:
+            attempt.run_json["log_problems"] = problems
+            for p in problems:
+                print(f"record: WARNING log.txt {p}: left out of every statistic", file=sys.stderr)
+        for name, entry in values["values"].items():
+            if "note" in entry:
+                print(f"record: note: value {name} is the {entry['note']}", file=sys.stderr)
         if values.get("missing"):
             attempt.run_json["missing_values"] = values["missing"]
             for name, why in values["missing"].items():

@@ -338,3 +338,22 @@ def test_short_run_is_not_valid(lab):
     assert res.returncode == 1
     assert not (lab.gpu / "t-short").exists()
     assert "finished 2 of 3 steps" in lab.run_json(lab.attempts()[0])["reason"]
+
+
+def test_nan_in_the_log_is_reported_with_its_line_not_averaged(lab):
+    lab.write_run(base_run("t-nan", lab.model, steps=3))
+    lines = ml.healthy(3)
+    bad = next(i for i, ln in enumerate(lines) if "perf 1: {" in ln and "perf/step_time" in ln)
+    lines[bad] = ml.trainer_perf(1, step_time=float("nan"))
+    lab.scenario(lab.lines(lines))
+    res = lab.record("t-nan")
+    assert res.returncode == 0, res.stderr
+    d = lab.gpu / "t-nan"
+    log = (d / "log.txt").read_text().split("\n")
+    rj = lab.run_json(d)
+    (line_no,) = {int(p.split(":")[0].split()[1]) for p in rj["log_problems"] if "perf/step_time" in p}
+    assert "perf 1: {" in log[line_no - 1] and "nan" in log[line_no - 1]
+    assert f"log.txt line {line_no}: perf_train 1: perf/step_time = nan" in res.stderr
+    v = json.loads((d / "values.json").read_text())["values"]["step_time"]
+    assert v["value"] == 62.0 and v["n"] == 1 and v["expected"] == 2 and v["excluded"] == ["step 1 of seed 1234: nan"]
+    assert "note: value step_time is the median of 1 of the 2 steps declared" in res.stderr
