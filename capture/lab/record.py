@@ -205,10 +205,12 @@ def record_seeds(run: dict[str, Any], seeds: list[Any], stamp: str, attempt: Att
                  event: Any) -> Outcome | None:
     """Run each seed's container in turn; the first failure's Outcome, or None when all finished."""
     progress = Progress()
-    with open(attempt.dir / "log.txt", "ab") as log, open(attempt.dir / "steps.jsonl", "ab") as steps:
+    attempt.run_json["pool"] = {"file": "pool.jsonl", "interval_s": opts.pool_poll, "source": "/proc/meminfo MemAvailable"}
+    with open(attempt.dir / "log.txt", "ab") as log, open(attempt.dir / "steps.jsonl", "ab") as steps, \
+            open(attempt.dir / "pool.jsonl", "ab") as pool:
         for seed in seeds:
             session = Session(run, seed, dk.container_name(run["id"], seed, stamp), log, steps, opts, event,
-                              progress, utc_iso)
+                              progress, utc_iso, pool)
             try:
                 out = session.follow()
             except KeyboardInterrupt as e:

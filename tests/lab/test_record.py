@@ -357,3 +357,43 @@ def test_nan_in_the_log_is_reported_with_its_line_not_averaged(lab):
     v = json.loads((d / "values.json").read_text())["values"]["step_time"]
     assert v["value"] == 62.0 and v["n"] == 1 and v["expected"] == 2 and v["excluded"] == ["step 1 of seed 1234: nan"]
     assert "note: value step_time is the median of 1 of the 2 steps declared" in res.stderr
+
+
+def test_engine_dead_before_its_first_probe_is_caught_from_the_probe(lab):
+    lab.write_run(base_run("t-early", lab.model, steps=3))
+    lab.scenario([{"engine": "start"}, {"line": ml.engine_line()}, {"engine": "kill"}, {"line": ml.rollout_bar()},
+                  {"hang": True}])
+    res = lab.record("t-early", extra=["--stall-after", "600"], timeout=120)
+    assert res.returncode == 1, res.stderr
+    rj = lab.run_json(lab.attempts()[0])
+    assert "never answered /health_generate" in rj["reason"] and rj["steps_done"] == 0
+    assert [e["kind"] for e in rj["events"]] == ["watchdog"]
+
+
+def test_engine_dead_before_its_first_probe_is_caught_from_the_log(lab):
+    lab.write_run(base_run("t-early-log", lab.model, steps=3))
+    said = "[2026-03-13 14:24:23] Received sigquit from a child process. It usually means the child failed."
+    lab.scenario([{"line": ml.engine_line()}, {"line": said}, {"hang": True}])
+    res = lab.record("t-early-log", extra=["--stall-after", "600"], timeout=120)
+    assert res.returncode == 1, res.stderr
+    rj = lab.run_json(lab.attempts()[0])
+    assert "died before its first good health probe" in rj["reason"] and "Received sigquit" in rj["reason"]
+
+
+def test_pool_memory_is_sampled_with_the_phase(lab):
+    import jsonschema
+
+    from capture.lab.record import RECORDING_SCHEMA
+
+    lab.write_run(base_run("t-pool", lab.model, steps=2))
+    lab.scenario(lab.lines(ml.healthy(2), delay=0.05))
+    res = lab.record("t-pool", extra=["--pool-poll", "0.05"])
+    assert res.returncode == 0, res.stderr
+    d = lab.gpu / "t-pool"
+    rows = [json.loads(x) for x in (d / "pool.jsonl").read_text().splitlines()]
+    schema = json.loads(RECORDING_SCHEMA.read_text())
+    for r in rows:
+        jsonschema.validate(r, {"$ref": "#/$defs/pool_row", "$defs": schema["$defs"]})
+    assert len(rows) >= 3 and {r["phase"] for r in rows} >= {"start", "update"}
+    assert [r["t"] for r in rows] == sorted(r["t"] for r in rows)
+    assert lab.run_json(d)["pool"]["interval_s"] == 0.05
