@@ -3,6 +3,7 @@
 
     python3 capture/run.py [--miles-src PATH] [--commit REV]   extract from Miles and derive
     python3 capture/run.py --check [--strict]                  verify every capture file and page
+    python3 capture/run.py preflight [<id>] [--json]           can this host record the run? (checks with fixes)
     python3 capture/run.py record <id>... [--dry-run]          record runs on the GPU host
     python3 capture/run.py diff OLD NEW [--json]               what changed in Miles between two extractions
 """
@@ -41,6 +42,10 @@ def main(argv: list[str]) -> int:
         from capture.lab.record import main as record_main
 
         return record_main(argv[1:])
+    if argv[:1] == ["preflight"]:
+        from capture.lab.preflight import main as preflight_main
+
+        return preflight_main(argv[1:])
     if argv[:1] == ["diff"]:
         from capture.diff import main as diff_main
 

@@ -1,7 +1,9 @@
 """The docker commands the recorder runs: the run's container and its control verbs."""
 from __future__ import annotations
 
+import json
 import os
+import shlex
 import subprocess
 from typing import Any
 
@@ -13,6 +15,8 @@ from capture.lab.runfile import option_values
 RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlock=-1",
              "--ulimit", "stack=67108864", "--network=host"]
 WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
+LABEL = "miles101.recorder"  # every container the recorder starts carries LABEL=<run id>
+RAY_DASHBOARD = "http://127.0.0.1:8265"
 
 
 def container_name(run_id: str, seed: int | None, stamp: str) -> str:
@@ -28,14 +32,49 @@ def seed_args(run: dict[str, Any], seed: int | None) -> list[str]:
     return [a for flag in ("--seed", "--rollout-seed") if flag not in given for a in (flag, str(seed))]
 
 
+def program(run: dict[str, Any]) -> list[str]:
+    """The entry with a relative script made absolute under /root/miles (a Ray job does not run there)."""
+    return [a if a.startswith("/") or not a.endswith(".py") else f"{WORKDIR}/{a}" for a in run["entry"]]
+
+
+def procedure(run: dict[str, Any], seed: int | None) -> list[list[str]]:
+    """The commands the reader runs inside the container, in order: the one definition of the launch.
+
+    launch: ray-job (the default) is section 1.1's procedure, which follows Miles's launcher
+    (miles/utils/external_utils/command_utils.py:183-188, 229-238): start Ray with the run's GPUs,
+    then submit the entry as a Ray job that streams its log and exits non-zero if the job failed.
+    launch: direct runs the entry as the container's command.
+    """
+    args = [*run["args"], *seed_args(run, seed)]
+    if run.get("launch", "ray-job") == "direct":
+        return [[*run["entry"], *args]]
+    gpus = (option_values(run["args"]).get("--num-gpus-per-node") or ["1"])[-1]
+    env = {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
+    return [["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"],
+            ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", run["id"],
+             "--runtime-env-json", json.dumps({"env_vars": env}), "--", *program(run), *args]]
+
+
 def run_command(run: dict[str, Any], seed: int | None, name: str) -> list[str]:
-    """The exact `docker run` argv of one seed of a run."""
-    cmd = ["docker", "run", "--name", name, *RUN_FLAGS, "-w", WORKDIR]
+    """The exact `docker run` argv of one seed of a run: the procedure, labelled so a leftover is found."""
+    cmd = ["docker", "run", "--name", name, "--label", f"{LABEL}={run['id']}", *RUN_FLAGS, "-w", WORKDIR]
     for key in sorted(run.get("env") or {}):
         cmd += ["-e", f"{key}={run['env'][key]}"]
     for m in run.get("mounts") or []:
         cmd += ["-v", f"{os.path.expanduser(m['host'])}:{m['container']}{':ro' if m.get('readonly') else ''}"]
-    return cmd + [run["image"], *run["entry"], *run["args"], *seed_args(run, seed)]
+    steps = procedure(run, seed)
+    if len(steps) == 1:
+        return cmd + [run["image"], *steps[0]]
+    # A shell runs the steps, as the reader's `docker run ... /bin/bash` does (the image's entrypoint stays).
+    return cmd + [run["image"], "bash", "-c", " && ".join(shlex.join(s) for s in steps)]
+
+
+def leftovers() -> tuple[list[str], str]:
+    """Running containers this recorder started (by label), and docker's error text if it cannot list them."""
+    res = docker("ps", "--filter", f"label={LABEL}", "--format", "{{.Names}}", timeout=30)
+    if res.returncode != 0:
+        return [], (res.stderr or res.stdout).strip()[:160]
+    return [n for n in res.stdout.split() if n], ""
 
 
 def commit_command(image: str) -> list[str]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,15 +16,25 @@ from capture.lab import docker as dk
 from capture.lab import host as hostinfo
 from capture.lab.catalog import Catalog
 from capture.lab.logparse import read_steps
-from capture.lab.preflight import Check, check_mounts, preflight
+from capture.lab.preflight import Check, check_mounts, preflight, table
 from capture.lab.progress import Progress
 from capture.lab.runfile import RunFileError, load_run
-from capture.lab.session import Options, Outcome, Session
+from capture.lab.session import Options, Outcome, Session, Stopped, why
 from capture.lab.store import Attempt, is_valid, sweep_unfinished, utc_iso, utc_stamp
-from capture.lab.values import derive_values
+from capture.lab.values import derive_values, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDING_SCHEMA = ROOT / "capture" / "schema" / "recording.schema.json"
+
+
+def _raise_stopped(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
+
+
+def handle_signals() -> None:
+    """SIGTERM and SIGHUP stop the recording the way Ctrl-C does (container stopped, attempt kept)."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _raise_stopped)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -30,6 +42,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("ids", nargs="+", metavar="ID", help="run ids: capture/runs/<id>.yaml")
     ap.add_argument("--dry-run", action="store_true", help="print each docker command; run the static checks only")
     ap.add_argument("--force", action="store_true", help="replace a valid recording (the old one stays until the new one is valid)")
+    ap.add_argument("--stop-leftovers", action="store_true",
+                    help="stop containers an earlier recorder left running (found by their label) instead of refusing")
+    ap.add_argument("--skip-smoke", action="store_true",
+                    help="skip the preflight's one-prompt generation and two-step train run (they take minutes)")
+    ap.add_argument("--arch", default="arm64", help="the host architecture the runs are for (default arm64, the Spark)")
     ap.add_argument("--runs-dir", type=Path, default=ROOT / "capture" / "runs")
     ap.add_argument("--gpu-dir", type=Path, default=ROOT / "capture" / "gpu")
     ap.add_argument("--flags", type=Path, default=ROOT / "capture" / "miles" / "flags.json")
@@ -72,14 +89,16 @@ def main(argv: list[str]) -> int:
     if args.dry_run:
         return 0
     opts = Options(**{k: getattr(args, k) for k in vars(Options())})
+    handle_signals()
     try:
         for run in runs:
             rc = record(run, args, opts)
             if rc:
                 return rc
-    except KeyboardInterrupt:
-        print("record: interrupted before a container started; nothing to keep", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        reason, rc = why(e)
+        print(f"record: {reason} before a container started; nothing to keep", file=sys.stderr)
+        return rc
     return 0
 
 
@@ -91,6 +110,11 @@ def dry_run(run: dict[str, Any], errors: list[str]) -> None:
         run = dict(run, args=[str(a) for a in run["args"]])
         for seed in run.get("seeds") or [None]:
             name = dk.container_name(run["id"], seed, "<UTC stamp>")
+            label = f"seed {seed}" if seed is not None else "the run"
+            print(f"# {label}, inside the container (launch: {run.get('launch', 'ray-job')}), in order:")
+            for step in dk.procedure(run, seed):
+                print(shlex.join(step))
+            print(f"# {label}, the container that runs them:")
             print(shlex.join(dk.run_command(run, seed, name)))
     except (KeyError, TypeError, AttributeError) as e:
         print(f"# cannot build the command: {e!r}")
@@ -107,18 +131,23 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
     if is_valid(dest) and not args.force:
         print(f"record: {dest} is already a valid recording; pass --force to record it again", file=sys.stderr)
         return 1
-    gpu_dir.mkdir(parents=True, exist_ok=True)
-    (gpu_dir / "_attempts").mkdir(exist_ok=True)
+    problem = unwritable(gpu_dir)
+    if problem:
+        print(f"record: {problem}", file=sys.stderr)
+        return 1
     for moved in sweep_unfinished(gpu_dir, run["id"]):
         print(f"record: kept an unfinished earlier attempt as {moved}", file=sys.stderr)
-    checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb)
+    if not stop_leftovers(args.stop_leftovers):
+        return 1
+    t0 = time.monotonic()
+    checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb, args.arch,
+                               smoke=not args.skip_smoke)
     commit = None
     if all(c.ok for c in checks):
         res = dk.docker(*dk.commit_command(run["image"])[1:], timeout=120)
         commit = res.stdout.strip() if res.returncode == 0 else None
         checks.append(Check("miles commit", bool(commit), commit or f"cannot read it in the image: {res.stderr.strip()[:120]}"))
-    for c in checks:
-        print(f"preflight {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.message}", file=sys.stderr)
+    print(table(checks, time.monotonic() - t0), file=sys.stderr)
     if not all(c.ok for c in checks):
         return 1
     seeds = list(run.get("seeds") or [None])
@@ -126,6 +155,7 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
     run_json: dict[str, Any] = {
         "schema": "run/1", "id": run["id"], "status": "failed",
         "command": dk.run_command(run, seeds[0], dk.container_name(run["id"], seeds[0], stamp)),
+        "launch": run.get("launch", "ray-job"), "procedure": dk.procedure(run, seeds[0]),
         "image": run["image"], "image_digest": digest, "miles_commit": commit, "start": utc_iso(), "end": None,
         "exit_code": None, "steps_planned": run["steps"] * len(seeds), "steps_done": 0, "seeds": seeds,
         "containers": [], "events": [], "recorder": {k: v for k, v in vars(opts).items()},
@@ -140,11 +170,20 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
         attempt.write_json("host.json", hostinfo.collect())
         outcome = record_seeds(run, seeds, stamp, attempt, opts, event)
         if outcome is not None:
-            return finish_failed(attempt, outcome.reason, 130 if outcome.kind == "interrupt" else 1)
+            return finish_failed(attempt, outcome.reason, outcome.extra.get("rc", 1))
         steps = read_steps(attempt.dir / "steps.jsonl")
         values = derive_values(run, steps)
         attempt.write_json("values.json", values)
         attempt.run_json.update(end=utc_iso())
+        log_lines = (attempt.dir / "log.txt").read_text(encoding="utf-8", errors="replace").split("\n")
+        problems = log_problems(log_lines)
+        if problems:
+            attempt.run_json["log_problems"] = problems
+            for p in problems:
+                print(f"record: WARNING log.txt {p}: left out of every statistic", file=sys.stderr)
+        for name, entry in values["values"].items():
+            if "note" in entry:
+                print(f"record: note: value {name} is the {entry['note']}", file=sys.stderr)
         if values.get("missing"):
             attempt.run_json["missing_values"] = values["missing"]
             for name, why in values["missing"].items():
@@ -153,8 +192,8 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
         problems = validate_recording(attempt.dir, dict(final, status="valid"))
         if problems:
             return finish_failed(attempt, "the recording does not match its schema: " + "; ".join(problems), 1)
-    except KeyboardInterrupt:
-        return finish_failed(attempt, "interrupted (Ctrl-C)", 130)
+    except KeyboardInterrupt as e:
+        return finish_failed(attempt, *why(e))
     except OSError as e:
         return finish_failed(attempt, f"disk full or unwritable while finishing the recording: {e.strerror or e}", 1)
     where = attempt.commit()
@@ -166,18 +205,21 @@ def record_seeds(run: dict[str, Any], seeds: list[Any], stamp: str, attempt: Att
                  event: Any) -> Outcome | None:
     """Run each seed's container in turn; the first failure's Outcome, or None when all finished."""
     progress = Progress()
-    with open(attempt.dir / "log.txt", "ab") as log, open(attempt.dir / "steps.jsonl", "ab") as steps:
+    attempt.run_json["pool"] = {"file": "pool.jsonl", "interval_s": opts.pool_poll, "source": "/proc/meminfo MemAvailable"}
+    with open(attempt.dir / "log.txt", "ab") as log, open(attempt.dir / "steps.jsonl", "ab") as steps, \
+            open(attempt.dir / "pool.jsonl", "ab") as pool:
         for seed in seeds:
             session = Session(run, seed, dk.container_name(run["id"], seed, stamp), log, steps, opts, event,
-                              progress, utc_iso)
+                              progress, utc_iso, pool)
             try:
                 out = session.follow()
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as e:
                 dk.docker("kill", session.name)
-                out = Outcome(False, "interrupted (Ctrl-C)", None, len(session.live.asm.finished), utc_iso(),
+                out = Outcome(False, why(e)[0], None, len(session.live.asm.finished), utc_iso(),
                               utc_iso(), session.name, session.cmd, kind="interrupt")
             rj = attempt.run_json
-            rj["containers"].append({"seed": seed, "name": out.name, "command": out.command, "start": out.start,
+            rj["containers"].append({"seed": seed, "name": out.name, "command": out.command,
+                                     "procedure": dk.procedure(run, seed), "start": out.start,
                                      "end": out.end, "exit_code": out.exit_code, "oom_killed": out.oom_killed,
                                      "steps_done": out.steps_done})
             rj.update(steps_done=rj["steps_done"] + out.steps_done, exit_code=out.exit_code, end=out.end)
@@ -185,6 +227,37 @@ def record_seeds(run: dict[str, Any], seeds: list[Any], stamp: str, attempt: Att
             if not out.ok:
                 return out
     return None
+
+
+def unwritable(gpu_dir: Path) -> str | None:
+    """Why recordings cannot be written under gpu_dir (with the fix), or None."""
+    try:
+        gpu_dir.mkdir(parents=True, exist_ok=True)
+        (gpu_dir / "_attempts").mkdir(exist_ok=True)
+        probe = gpu_dir / f".write-test-{utc_stamp()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        return (f"cannot write recordings under {gpu_dir}: {e.strerror or e}; make it writable "
+                f"(ls -ld {shlex.quote(str(gpu_dir))}) or pass --gpu-dir DIR on a writable disk")
+    return None
+
+
+def stop_leftovers(stop: bool) -> bool:
+    """Refuse (with the command) or stop containers an earlier recorder left running; True to go on."""
+    names, _ = dk.leftovers()
+    if not names:
+        return True
+    if not stop:
+        print(f"record: {len(names)} container(s) from an earlier recording still run on the GPU: "
+              f"{', '.join(names)}.\n        Stop them with `docker stop {' '.join(names)}`, or pass "
+              f"--stop-leftovers", file=sys.stderr)
+        return False
+    for name in names:
+        res = dk.docker("stop", "-t", "30", name, timeout=90)
+        print(f"record: stopped the leftover container {name}" if res.returncode == 0 else
+              f"record: could not stop {name}: {res.stderr.strip()[:160]}", file=sys.stderr)
+    return not dk.leftovers()[0]
 
 
 def finish_failed(attempt: Attempt, reason: str, rc: int) -> int:

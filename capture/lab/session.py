@@ -1,9 +1,11 @@
 """One container run of one seed: stream, parse, watch, guard the heat, and say how it ended."""
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -12,10 +14,16 @@ from typing import Any, BinaryIO, Callable
 
 from capture.lab import docker as dk
 from capture.lab.heat import HeatGuard, read_temperature
+from capture.lab.host import meminfo_gib
 from capture.lab.logparse import LiveLog
 from capture.lab.progress import Progress
 from capture.lab.progress import line as progress_line
 from capture.lab.watchdog import Watchdog, probe
+
+
+# SGLang's last words when its engine dies (sglang/srt/entrypoints/engine.py: the SIGQUIT handler's log line;
+# managers/scheduler.py: a scheduler's exception). Before the engine's first good probe they end the run.
+ENGINE_DEATH = ("Received sigquit from a child process", "Scheduler hit an exception")
 
 
 @dataclass
@@ -32,6 +40,7 @@ class Options:
     heat_resume: float = 75.0
     heat_stop: float = 92.0
     stop_timeout: float = 30.0
+    pool_poll: float = 5.0
 
 
 @dataclass
@@ -51,6 +60,21 @@ class Outcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled exactly as Ctrl-C (a KeyboardInterrupt) is."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def why(e: KeyboardInterrupt) -> tuple[str, int]:
+    """The reason text and exit status of an interruption: 130 for Ctrl-C, 128 + N for signal N."""
+    if isinstance(e, Stopped):
+        return f"interrupted ({signal.Signals(e.signum).name})", 128 + e.signum
+    return "interrupted (Ctrl-C)", 130
+
+
 class _Sink:
     """Stands in for log.txt and steps.jsonl once the disk is full."""
 
@@ -65,7 +89,8 @@ class Session:
     """Runs `docker run` for one seed and follows it to the end."""
 
     def __init__(self, run: dict[str, Any], seed: int | None, name: str, log: BinaryIO, steps: BinaryIO,
-                 opts: Options, event: Callable[[str, str], None], progress: Progress, utc: Callable[[], str]) -> None:
+                 opts: Options, event: Callable[[str, str], None], progress: Progress, utc: Callable[[], str],
+                 pool: BinaryIO | None = None) -> None:
         self.run, self.seed, self.name, self.opts, self.event, self.progress, self.utc = (
             run, seed, name, opts, event, progress, utc)
         self.cmd = dk.run_command(run, seed, name)
@@ -76,6 +101,9 @@ class Session:
         self.stop_reason: str | None = None
         self.stop_kind = ""
         self.proc: subprocess.Popen[bytes] | None = None
+        self.reason_rc = 1
+        self.pool = pool
+        self.early_fails = 0
 
     def start(self) -> None:
         """Write the marker line and launch the container in its own session (Ctrl-C reaches only us)."""
@@ -92,7 +120,7 @@ class Session:
         chunks: queue.Queue[bytes | None] = queue.Queue()
         fd = self.proc.stdout.fileno()
         threading.Thread(target=_pump, args=(fd, chunks), daemon=True).start()
-        next_check = next_heat = time.monotonic()
+        next_check = next_heat = next_pool = time.monotonic()
         eof = False
         while not (eof and self.proc.poll() is not None):
             try:
@@ -103,6 +131,7 @@ class Session:
                     else:
                         for ln in self.live.feed(chunk, time.monotonic()):
                             self.dog.feed(ln)
+                            self._engine_death(ln)
                 except queue.Empty:
                     pass
                 now = time.monotonic()
@@ -111,13 +140,17 @@ class Session:
                 if self.stop_reason is None and now >= next_heat:
                     next_heat = now + self.opts.heat_poll
                     self._heat()
+                if now >= next_pool:
+                    next_pool = now + self.opts.pool_poll
+                    self._pool(now)
                 if self.stop_reason is None and now >= next_check:
                     next_check = now + self.opts.poll
                     self._watch(now)
                 self._show(now)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as e:
                 if self.stop_reason is None:
-                    self.stop("interrupted (Ctrl-C)", "interrupt")
+                    self.reason_rc = why(e)[1]
+                    self.stop(why(e)[0], "interrupt")
                 else:
                     dk.docker("kill", self.name)
             except OSError as e:
@@ -130,11 +163,37 @@ class Session:
         self.progress.done()
         return self._outcome(start)
 
+    def _engine_death(self, line: str) -> None:
+        """Stop at once when SGLang says its engine died before it ever answered a probe."""
+        if self.stop_reason is None and not self.dog.engine_seen_ok and any(m in line for m in ENGINE_DEATH):
+            self.stop(f"the SGLang engine died before its first good health probe; the log says: {line.strip()[:200]}",
+                      "watchdog")
+
+    def _pool(self, now: float) -> None:
+        """One pool.jsonl row: MemAvailable (the GPU's memory too, on a Spark) and the phase the log shows."""
+        free = meminfo_gib("MemAvailable")
+        if self.pool is None or free is None:
+            return
+        row = {"t": round(now - self.t0, 1), "seed": self.seed, "phase": self.dog.phase,
+               "step": self.dog.last_step, "mem_available_gib": round(free, 3)}
+        try:
+            self.pool.write((json.dumps(row) + "\n").encode())
+            self.pool.flush()
+        except OSError:
+            self.pool = None  # the disk is full: the log matters more; the write of log.txt will say so
+
     def _watch(self, now: float) -> None:
         if self.dog.engine_url is None and self.live.asm.engine_addr:
             self.dog.engine_url = "http://" + self.live.asm.engine_addr
         if self.dog.wants_probe():
-            self.dog.probed(*probe(self.dog.engine_url or "", self.opts.probe_timeout))
+            ok, detail = probe(self.dog.engine_url or "", self.opts.probe_timeout)
+            self.dog.probed(ok, detail)
+            if not ok and not self.dog.engine_seen_ok:  # it died before it ever answered
+                self.early_fails += 1
+                if self.early_fails >= self.opts.engine_failures and self.stop_reason is None:
+                    self.stop(f"rollout engine {self.dog.engine_url} never answered /health_generate: "
+                              f"{self.early_fails} probes failed during the first rollout ({detail})", "watchdog")
+                    return
         reason = self.dog.check(time.monotonic())
         if reason:
             self.stop(reason, "watchdog")
@@ -187,7 +246,7 @@ class Session:
         common = dict(exit_code=rc, steps_done=done, start=start, end=self.utc(), name=self.name,
                       command=self.cmd, oom_killed=oom)
         if self.stop_reason:
-            return Outcome(False, self.stop_reason, kind=self.stop_kind, **common)
+            return Outcome(False, self.stop_reason, kind=self.stop_kind, extra={"rc": self.reason_rc}, **common)
         if oom or rc == 137:
             why = "docker reports OOMKilled" if oom else "SIGKILL, most likely the kernel's OOM killer"
             reason = f"out of memory: the container was killed (exit {rc}, {why}) after {done} steps"

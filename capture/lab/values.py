@@ -22,14 +22,55 @@ def statistic(name: str, xs: list[float]) -> float:
     return float(fn(xs))
 
 
-def samples(steps: list[dict[str, Any]], source: str, lo: int, hi: int, seed: Any) -> list[float]:
-    """The finite numeric values of `source` in steps lo..hi of one seed, in step order."""
-    out = []
+def bad(v: Any, unit: str) -> str | None:
+    """Why a logged number cannot enter a statistic: not finite, or a negative time."""
+    if not math.isfinite(v):
+        return str(v)
+    if unit == "s" and v < 0:
+        return f"{v:g} (a negative time)"
+    return None
+
+
+def samples(steps: list[dict[str, Any]], source: str, lo: int, hi: int, seed: Any,
+            unit: str = "") -> tuple[list[float], list[str]]:
+    """The usable numeric values of `source` in steps lo..hi of one seed, in step order, and what was left out."""
+    out, excluded = [], []
     for row in sorted((r for r in steps if r.get("seed") == seed), key=lambda r: r["step"]):
         if lo <= row["step"] <= hi:
             v = lookup(row, source)
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
-                out.append(float(v))
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                why = bad(v, unit)
+                if why is None:
+                    out.append(float(v))
+                else:
+                    excluded.append(f"step {row['step']}{'' if seed is None else f' of seed {seed}'}: {why}")
+    return out, excluded
+
+
+def log_problems(lines: list[str]) -> list[str]:
+    """Every NaN, inf or negative time in the log's step lines, with its line number (1-based)."""
+    from capture.lab.read_run import parse_line
+
+    found = []
+    for n, line in enumerate(lines, 1):
+        parsed = parse_line(line)
+        if parsed is None:
+            continue
+        kind, rid, data = parsed
+        for key, v in _flat(data):
+            why = bad(v, "s" if key.endswith("_time") else "") if isinstance(v, float) else None
+            if why:
+                found.append(f"line {n}: {kind} {rid}: {key} = {why}")
+    return found
+
+
+def _flat(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for k, v in data.items():
+        if isinstance(v, dict):
+            out += _flat(v, f"{prefix}{k}/")
+        else:
+            out.append((f"{prefix}{k}", v))
     return out
 
 
@@ -46,21 +87,31 @@ def derive_values(run: dict[str, Any], steps: list[dict[str, Any]]) -> dict[str,
         spec = run["values"][name]
         seeds = [spec["seed"]] if "seed" in spec else all_seeds
         lo, hi = step_range(spec.get("steps", "0-"), run["steps"])
-        per_seed, n = {}, 0
+        per_seed, n, excluded = {}, 0, []
         for seed in seeds:
-            xs = samples(steps, spec["source"], lo, hi, seed)
+            xs, left_out = samples(steps, spec["source"], lo, hi, seed, spec["unit"])
+            excluded += left_out
             if xs:
                 per_seed[seed] = statistic(spec["statistic"], xs)
                 n += len(xs)
         if len(per_seed) < len(seeds):
             lacking = [s for s in seeds if s not in per_seed]
             missing[name] = f"{spec['source']} is in no step {lo}-{hi}" + (
-                f" of seed {', '.join(map(str, lacking))}" if lacking != [None] else "")
+                f" of seed {', '.join(map(str, lacking))}" if lacking != [None] else "") + (
+                f" with a usable number (left out: {'; '.join(excluded)})" if excluded else "")
             continue
         stats = list(per_seed.values())
         entry: dict[str, Any] = {"value": _clean(statistics.fmean(stats)), "unit": spec["unit"],
                                  "statistic": spec["statistic"], "n": n, "steps": f"{lo}-{hi}",
                                  "source": spec["source"]}
+        expected = (hi - lo + 1) * len(seeds)
+        if n < expected:  # the statistic rests on fewer steps than declared: say so
+            entry["expected"] = expected
+            entry["note"] = (f"{spec['statistic']} of {n} of the {expected} steps declared"
+                             + (f"; left out {'; '.join(excluded)}" if excluded else
+                                f"; the other steps do not log {spec['source']}"))
+        if excluded:
+            entry["excluded"] = excluded
         if "seed" in spec:
             entry["seed"] = spec["seed"]
         if len(seeds) > 1:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import signal
 import subprocess
 import sys
@@ -15,7 +16,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 FAST = ["--poll", "0.2", "--stall-after", "20", "--engine-failures", "2", "--probe-timeout", "1",
-        "--heat-poll", "5", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0"]
+        "--heat-poll", "5", "--stop-timeout", "2", "--min-free-mem-gb", "0", "--min-free-disk-gb", "0",
+        "--skip-smoke", "--arch", {"aarch64": "arm64", "x86_64": "amd64"}.get(platform.machine(), platform.machine())]
 
 
 def base_run(run_id: str, model_dir: Path, steps: int = 3) -> dict[str, Any]:
@@ -86,6 +88,12 @@ class Lab:
         path = self.state / "calls.log"
         return path.read_text().splitlines() if path.exists() else []
 
+    def leftovers(self) -> list[str]:
+        """Names of stand-in containers still running with the recorder's label."""
+        res = subprocess.run(["docker", "ps", "--filter", "label=miles101.recorder", "--format", "{{.Names}}"],
+                             env=self.env, capture_output=True, text=True, timeout=30)
+        return res.stdout.split()
+
     def attempts(self) -> list[Path]:
         d = self.gpu / "_attempts"
         return sorted(p for p in d.iterdir()) if d.exists() else []
@@ -95,7 +103,8 @@ class Lab:
 
     def cleanup(self) -> None:
         pids = self.state / "engine.pids"
-        for pid in (pids.read_text().split() if pids.exists() else []):
+        containers = [p.read_text() for p in self.state.glob("*.pid")]
+        for pid in (pids.read_text().split() if pids.exists() else []) + containers:
             try:
                 os.kill(int(pid), signal.SIGKILL)
             except ProcessLookupError:

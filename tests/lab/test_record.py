@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
 import time
+
+import pytest
 
 import mileslog as ml
 from labutil import base_run
@@ -42,7 +46,18 @@ def test_healthy_run_is_recorded_with_values(lab):
     assert rj["miles_commit"] == "31f1ca961a94cb860cec3b2dea34ec332bfa8f76"
     assert rj["image_digest"] == "radixark/miles@sha256:" + "2" * 64
     assert rj["command"][:2] == ["docker", "run"] and "--ipc=host" in rj["command"]
-    assert rj["command"][-4:] == ["--seed", "1234", "--rollout-seed", "1234"]
+    # The reader's procedure of 1.1, inside the image: Ray started, then the job submitted.
+    assert rj["launch"] == "ray-job"
+    start, submit = rj["procedure"]
+    assert start == ["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", "1",
+                     "--disable-usage-stats"]
+    assert submit[:6] == ["ray", "job", "submit", "--address", "http://127.0.0.1:8265", "--submission-id"]
+    assert submit[submit.index("--") + 1:][:2] == ["python3", "/root/miles/train.py"]
+    assert json.loads(submit[submit.index("--runtime-env-json") + 1]) == {"env_vars": {"PYTHONUNBUFFERED": "1"}}
+    assert submit[-4:] == ["--seed", "1234", "--rollout-seed", "1234"]
+    assert rj["command"][-3:-1] == ["bash", "-c"] and "ray start --head" in rj["command"][-1]
+    assert "--label" in rj["command"] and "miles101.recorder=t-ok" in rj["command"]
+    assert rj["containers"][0]["procedure"] == rj["procedure"]
     host = json.loads((d / "host.json").read_text())
     assert host["gpu"] == "NVIDIA GB10" and host["cuda"] == "13.0"
     steps = [json.loads(x) for x in (d / "steps.jsonl").read_text().splitlines()]
@@ -142,26 +157,84 @@ def test_out_of_memory_kill(lab):
     assert len(steps) == 1  # what came before the kill is kept, as failed data
 
 
-def test_ctrl_c_stops_the_container_and_keeps_the_attempt(lab):
+def wait_for_step(proc, text: str = "step 1 of 3") -> list[str]:
+    """Block until the recorder reports a finished step on stderr (an event, not a clock)."""
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if text in line:
+            return seen
+    raise AssertionError("the recorder ended before a step finished:\n" + "".join(seen))
+
+
+@pytest.mark.parametrize("sig, rc, words", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+                                            (signal.SIGTERM, 143, "interrupted (SIGTERM)"),
+                                            (signal.SIGHUP, 129, "interrupted (SIGHUP)")])
+def test_a_signal_stops_the_container_and_keeps_the_attempt(lab, sig, rc, words):
     old = old_recording(lab, "t-int")
     lab.write_run(base_run("t-int", lab.model, steps=3))
     lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
-    proc = lab.popen("t-int", extra=["--force", "--stall-after", "60"])
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        logs = list(lab.gpu.glob(".tmp-t-int-*/log.txt"))
-        if logs and "train_metric_utils.py:56" in logs[0].read_text():
-            break
-        time.sleep(0.05)
-    else:
-        proc.kill()
-        raise AssertionError("the recorder never wrote a step")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    assert proc.returncode == 130, err
-    rj = assert_failed_kept(lab, "t-int", old, "interrupted (Ctrl-C)")
-    assert rj["events"][0]["kind"] == "interrupt"
+    proc = lab.popen("t-int", extra=["--force", "--stall-after", "600"])
+    wait_for_step(proc)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=300)  # a safety net only: the stop itself is event driven
+    assert proc.returncode == rc, err
+    rj = assert_failed_kept(lab, "t-int", old, words)
+    assert rj["events"][0]["kind"] == "interrupt" and rj["steps_done"] == 1
+    assert rj["containers"][0]["steps_done"] == 1
     assert any(c.startswith("stop ") for c in lab.calls())
+    assert not lab.leftovers()
+
+
+def test_a_killed_recorders_container_is_found_by_its_label(lab):
+    lab.write_run(base_run("t-kill", lab.model, steps=3))
+    lab.scenario([*lab.lines(ml.healthy(3)[:3] + ml.step_lines(0)), {"hang": True}])
+    proc = lab.popen("t-kill", extra=["--stall-after", "600"])
+    wait_for_step(proc)
+    proc.kill()  # SIGKILL: no handler runs, the container stays
+    proc.communicate(timeout=60)
+    (orphan,) = lab.leftovers()
+    # The next recording refuses, naming the command that stops the orphan; nothing new starts.
+    runs_before = sum(c.startswith("run --name") for c in lab.calls())
+    res = lab.record("t-kill")
+    assert res.returncode == 1
+    assert f"docker stop {orphan}" in res.stderr and "--stop-leftovers" in res.stderr
+    assert sum(c.startswith("run --name") for c in lab.calls()) == runs_before
+    assert lab.leftovers() == [orphan]
+    # The killed attempt was moved aside, marked failed ("did not finish").
+    (kept,) = lab.attempts()
+    assert lab.run_json(kept)["status"] == "failed" and "did not finish" in lab.run_json(kept)["reason"]
+    # --stop-leftovers stops it and records.
+    lab.scenario(lab.lines(ml.healthy(3)))
+    res = lab.record("t-kill", extra=["--stop-leftovers"])
+    assert res.returncode == 0, res.stderr
+    assert f"stopped the leftover container {orphan}" in res.stderr
+    assert f"stop -t 30 {orphan}" in lab.calls() and not lab.leftovers()
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "read-only"])
+def test_record_into_an_unwritable_directory_says_so(lab, where):
+    lab.write_run(base_run("t-ro", lab.model))
+    if where == "under-a-file":
+        (lab.tmp / "afile").write_text("")
+        gpu = lab.tmp / "afile" / "gpu"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only directory")
+        gpu = lab.tmp / "ro"
+        gpu.mkdir()
+        gpu.chmod(0o555)
+    res = subprocess_record(lab, "t-ro", gpu)
+    assert res.returncode == 1
+    assert "Traceback" not in res.stderr
+    assert f"cannot write recordings under {gpu}" in res.stderr and "--gpu-dir" in res.stderr
+    assert not any(c.startswith("run ") for c in lab.calls())
+
+
+def subprocess_record(lab, run_id: str, gpu) -> "subprocess.CompletedProcess[str]":
+    argv = lab.argv(run_id)
+    argv[argv.index("--gpu-dir") + 1] = str(gpu)
+    return subprocess.run(argv, env=lab.env, capture_output=True, text=True, timeout=60)
 
 
 def test_full_disk_while_writing(lab, tmp_path):
@@ -207,8 +280,24 @@ def test_dry_run_prints_the_command_and_starts_nothing(lab):
     assert len(cmd) == 1
     assert "--gpus all --ipc=host --shm-size=32g --ulimit memlock=-1 --ulimit stack=67108864 --network=host" in cmd[0]
     assert f"-v {lab.model}:/root/models/test" in cmd[0]
-    assert cmd[0].endswith("--seed 1234 --rollout-seed 1234")
+    assert cmd[0].endswith("--seed 1234 --rollout-seed 1234'")
+    out = res.stdout.splitlines()
+    ray = [ln for ln in out if ln.startswith("ray ")]
+    assert ray[0] == "ray start --head --node-ip-address 127.0.0.1 --num-gpus 1 --disable-usage-stats"
+    assert ray[1].startswith("ray job submit --address http://127.0.0.1:8265 --submission-id t-dry --runtime-env-json ")
+    assert " -- python3 /root/miles/train.py --train-backend fsdp" in ray[1]
+    assert out.index(ray[0]) < out.index(ray[1]) < out.index(cmd[0])
     assert lab.calls() == []
+
+
+def test_direct_launch_runs_the_entry_as_the_container_command(lab):
+    run = base_run("t-direct", lab.model)
+    run["launch"] = "direct"
+    lab.write_run(run)
+    res = lab.record("t-direct", extra=["--dry-run"])
+    assert res.returncode == 0, res.stderr
+    cmd = [ln for ln in res.stdout.splitlines() if ln.startswith("docker run")][0]
+    assert "radixark/miles:latest python3 train.py --train-backend fsdp" in cmd and "ray " not in cmd
 
 
 def test_preflight_failure_says_what_to_do(lab):
@@ -237,8 +326,8 @@ def test_multi_seed_rows_carry_their_seed_and_spread(lab):
     v = json.loads((d / "values.json").read_text())["values"]["reward"]
     assert v["seeds"] == [1, 2] and v["seed_spread"] == 0 and v["seed_std"] == 0 and v["n"] == 4
     rj = lab.run_json(d)
-    assert [c["command"][-4:] for c in rj["containers"]] == [["--seed", "1", "--rollout-seed", "1"],
-                                                             ["--seed", "2", "--rollout-seed", "2"]]
+    assert [c["procedure"][-1][-4:] for c in rj["containers"]] == [["--seed", "1", "--rollout-seed", "1"],
+                                                                   ["--seed", "2", "--rollout-seed", "2"]]
     assert rj["steps_planned"] == 4 == rj["steps_done"]
 
 
@@ -249,3 +338,62 @@ def test_short_run_is_not_valid(lab):
     assert res.returncode == 1
     assert not (lab.gpu / "t-short").exists()
     assert "finished 2 of 3 steps" in lab.run_json(lab.attempts()[0])["reason"]
+
+
+def test_nan_in_the_log_is_reported_with_its_line_not_averaged(lab):
+    lab.write_run(base_run("t-nan", lab.model, steps=3))
+    lines = ml.healthy(3)
+    bad = next(i for i, ln in enumerate(lines) if "perf 1: {" in ln and "perf/step_time" in ln)
+    lines[bad] = ml.trainer_perf(1, step_time=float("nan"))
+    lab.scenario(lab.lines(lines))
+    res = lab.record("t-nan")
+    assert res.returncode == 0, res.stderr
+    d = lab.gpu / "t-nan"
+    log = (d / "log.txt").read_text().split("\n")
+    rj = lab.run_json(d)
+    (line_no,) = {int(p.split(":")[0].split()[1]) for p in rj["log_problems"] if "perf/step_time" in p}
+    assert "perf 1: {" in log[line_no - 1] and "nan" in log[line_no - 1]
+    assert f"log.txt line {line_no}: perf_train 1: perf/step_time = nan" in res.stderr
+    v = json.loads((d / "values.json").read_text())["values"]["step_time"]
+    assert v["value"] == 62.0 and v["n"] == 1 and v["expected"] == 2 and v["excluded"] == ["step 1 of seed 1234: nan"]
+    assert "note: value step_time is the median of 1 of the 2 steps declared" in res.stderr
+
+
+def test_engine_dead_before_its_first_probe_is_caught_from_the_probe(lab):
+    lab.write_run(base_run("t-early", lab.model, steps=3))
+    lab.scenario([{"engine": "start"}, {"line": ml.engine_line()}, {"engine": "kill"}, {"line": ml.rollout_bar()},
+                  {"hang": True}])
+    res = lab.record("t-early", extra=["--stall-after", "600"], timeout=120)
+    assert res.returncode == 1, res.stderr
+    rj = lab.run_json(lab.attempts()[0])
+    assert "never answered /health_generate" in rj["reason"] and rj["steps_done"] == 0
+    assert [e["kind"] for e in rj["events"]] == ["watchdog"]
+
+
+def test_engine_dead_before_its_first_probe_is_caught_from_the_log(lab):
+    lab.write_run(base_run("t-early-log", lab.model, steps=3))
+    said = "[2026-03-13 14:24:23] Received sigquit from a child process. It usually means the child failed."
+    lab.scenario([{"line": ml.engine_line()}, {"line": said}, {"hang": True}])
+    res = lab.record("t-early-log", extra=["--stall-after", "600"], timeout=120)
+    assert res.returncode == 1, res.stderr
+    rj = lab.run_json(lab.attempts()[0])
+    assert "died before its first good health probe" in rj["reason"] and "Received sigquit" in rj["reason"]
+
+
+def test_pool_memory_is_sampled_with_the_phase(lab):
+    import jsonschema
+
+    from capture.lab.record import RECORDING_SCHEMA
+
+    lab.write_run(base_run("t-pool", lab.model, steps=2))
+    lab.scenario(lab.lines(ml.healthy(2), delay=0.05))
+    res = lab.record("t-pool", extra=["--pool-poll", "0.05"])
+    assert res.returncode == 0, res.stderr
+    d = lab.gpu / "t-pool"
+    rows = [json.loads(x) for x in (d / "pool.jsonl").read_text().splitlines()]
+    schema = json.loads(RECORDING_SCHEMA.read_text())
+    for r in rows:
+        jsonschema.validate(r, {"$ref": "#/$defs/pool_row", "$defs": schema["$defs"]})
+    assert len(rows) >= 3 and {r["phase"] for r in rows} >= {"start", "update"}
+    assert [r["t"] for r in rows] == sorted(r["t"] for r in rows)
+    assert lab.run_json(d)["pool"]["interval_s"] == 0.05

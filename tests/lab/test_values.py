@@ -44,3 +44,31 @@ def test_missing_key_is_reported_not_guessed():
     out = derive_values(run_file(m={"source": "perf/actor_train_mfu", "statistic": "median", "unit": "", "what": "x"}),
                         rows())
     assert out["values"] == {} and "perf/actor_train_mfu is in no step 0-3" in out["missing"]["m"]
+
+
+def test_non_finite_and_negative_values_are_left_out_and_said():
+    lines = ml.healthy(1) + ml.step_lines(1, step_time=float("nan")) + ml.step_lines(2, step_time=-3.0)
+    steps = parse_log(lines)
+    for r in steps:
+        r["seed"] = None
+    run = {"steps": 3, "values": {"t": {"source": "perf/step_time", "statistic": "median", "unit": "s", "what": "x"}}}
+    t = derive_values(run, steps)["values"]["t"]
+    assert t["value"] == 60.0 and t["n"] == 1 and t["expected"] == 3
+    assert t["excluded"] == ["step 1: nan", "step 2: -3 (a negative time)"]
+    assert "median of 1 of the 3 steps declared" in t["note"]
+
+
+def test_a_sparse_source_says_what_it_rests_on():
+    run = run_file(e={"source": "eval/gsm8k", "statistic": "last", "unit": "", "what": "x"})
+    e = derive_values(run, rows())["values"]["e"]
+    assert e["n"] == 3 and e["expected"] == 12 and "the other steps do not log eval/gsm8k" in e["note"]
+
+
+def test_log_problems_name_their_line():
+    from capture.lab.values import log_problems
+
+    lines = ml.healthy(2) + [ml.trainer_perf(2, step_time=float("inf")), "garbage {nan}", ml.train_step(3, grad_norm=float("nan"))]
+    found = log_problems(lines)
+    assert found == [f"line {len(lines) - 2}: perf_train 2: perf/train_time = inf",
+                     f"line {len(lines) - 2}: perf_train 2: perf/step_time = inf",
+                     f"line {len(lines)}: train 3: train/grad_norm = nan"]
