@@ -12,8 +12,8 @@ import pytest
 
 from buildutil import ROOT
 from capture import derive
-from miles101 import calculator
-from miles101.data import load_capture
+from miles101.sphinx_ext import calculator
+from miles101.capture import load_capture
 
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}
 COMPUTED = json.loads((ROOT / "capture/computed.json").read_text())["values"]
