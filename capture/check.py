@@ -35,6 +35,7 @@ SCHEMAS = {  # capture file (glob, relative to capture/) → schema file
     "computed.json": "computed.schema.json",
     "facts.json": "facts.schema.json",
     "references/*.json": "references.schema.json",
+    "crosscheck/results/*.json": "crosscheck.schema.json",
     "runs/*.yaml": "run.schema.json",
     "gpu/*/run.json": "recording.schema.json",
     "gpu/*/host.json": "recording.schema.json",
@@ -147,6 +148,27 @@ def check_recordings(root: Path, report: Report) -> int:
     return count
 
 
+def check_crosschecks(root: Path, report: Report) -> int:
+    """Each host's cross-check (capture/crosscheck/results/) against computed.json: counts equal, bytes within 2%."""
+    from capture.crosscheck.verify import TOLERANCE, verify
+
+    paths = sorted((root / "capture" / "crosscheck" / "results").glob("*.json"))
+    try:
+        computed = json.loads((root / "capture" / "computed.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0  # reported by check_schemas / check_computed
+    for path in paths:
+        rel = path.relative_to(root).as_posix()
+        try:
+            results = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # reported by check_schemas
+        for problem in verify(results, computed, TOLERANCE):
+            report.fail(f"{rel}: {problem}. Fix: re-run `python3 -m capture.crosscheck` on that host, or find "
+                        "why capture/derive.py and the allocator disagree.")
+    return len(paths)
+
+
 def check_run_files(root: Path, report: Report) -> int:
     """Every run file's command must name real flags with valid values, and real metric keys."""
     from capture.lab.catalog import Catalog
@@ -231,6 +253,7 @@ def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int |
         "capture files validated": check_schemas(root, report),
         "computed values recomputed": check_computed(root, report),
         "recordings re-derived": check_recordings(root, report),
+        "cross-checks held against computed.json": check_crosschecks(root, report),
         "run files checked": check_run_files(root, report),
         "page references resolved": check_pages(root, report),
     }

@@ -6,6 +6,7 @@
     python3 capture/run.py preflight [<id>] [--json]           can this host record the run? (checks with fixes)
     python3 capture/run.py record <id>... [--dry-run]          record runs on the GPU host
     python3 capture/run.py diff OLD NEW [--json]               what changed in Miles between two extractions
+    python3 capture/run.py crosscheck [--image IMG] [--host H] the trainer's bytes on this GPU, against computed.json
 """
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def main(argv: list[str]) -> int:
         from capture.lab.preflight import main as preflight_main
 
         return preflight_main(argv[1:])
+    if argv[:1] == ["crosscheck"]:
+        from capture.crosscheck.on_host import main as crosscheck_main
+
+        return crosscheck_main(argv[1:])
     if argv[:1] == ["diff"]:
         from capture.diff import main as diff_main
 

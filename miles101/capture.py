@@ -16,9 +16,11 @@ from typing import Any
 
 import yaml
 
+from .crosscheck import crosscheck_values
+
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
-VALUE_KINDS = ("measured", "computed", "fact", "reference")
+VALUE_KINDS = ("measured", "computed", "fact", "reference", "crosscheck")
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
 
 
@@ -67,9 +69,9 @@ def fingerprint(obj: Any) -> str:
 
 @dataclass
 class Value:
-    """A number a page can cite: measured (maybe pending), computed, fact or a public reference."""
+    """A number a page can cite: measured (maybe pending), computed, fact, a public reference or a cross-check."""
 
-    kind: str  # measured | computed | fact | reference
+    kind: str  # measured | computed | fact | reference | crosscheck
     key: str
     value: float | int | None  # None = pending
     unit: str
@@ -307,6 +309,12 @@ def load_capture(root: Path) -> Capture:
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
             values[("reference", key)] = Value("reference", key, rec.get("value"), rec.get("unit", ""),
                                                rec.get("what", key), {**detail, "file": rel})
+    for path in sorted((cap_dir / "crosscheck" / "results").glob("*.json")):
+        doc = get(_read_json, path, {})
+        if isinstance(doc, dict):
+            found = crosscheck_values(path.stem, doc, computed_doc.get("values", {}))
+            for key, (number, unit, what, detail) in found.items():
+                values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
     for kind, doc in (("computed", computed_doc.get("values", {})), ("fact", facts_doc.get("facts", {}))):
         for key, rec in doc.items():
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}

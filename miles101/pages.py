@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: Every role the book defines (the extension registers exactly these; the benchmark strips them).
-ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "issue", "run-arg")
+ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "crosscheck", "issue", "run-arg")
 #: Every directive the book defines.
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
-    "fit-calculator", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
+    "fit-calculator", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
     "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
 )
 #: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.

@@ -21,7 +21,8 @@ SRC = re.compile(r"^(?P<path>[^:<>\s]+)(?::(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 VALUE_HOMES = {"measured": "a run file's values (capture/runs/<run>.yaml)",
                "computed": "capture/computed.json", "fact": "capture/facts.json",
-               "reference": "a file of capture/references/"}
+               "reference": "a file of capture/references/",
+               "crosscheck": "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)"}
 SRC_FIX = "check the path and lines at the captured commit (capture/miles/files.json)."
 
 

@@ -198,3 +198,25 @@ def test_wording_follows_the_recording(book_copy: Path) -> None:
     assert "Not recorded yet" in html and "The values come from that run" not in html
     assert "--colocate takes no value in capture/runs/tiny-recorded.yaml." in built.warnings
     assert "no run 'nope' is declared." in built.warnings
+
+
+def test_crosscheck_is_labelled_with_its_gpu(book_copy: Path) -> None:
+    results = book_copy / "capture" / "crosscheck" / "results"
+    results.mkdir(parents=True)
+    run = {"gradient_checkpointing": False, "tokens": 64, "status": "ok", "params": 1234567,
+           "held_bytes": 3 * 2**30, "held_without_grads_bytes": 2 * 2**30, "peak_bytes_step2_forward_backward": 4 * 2**30,
+           "peak_bytes_step2_optimizer": 5 * 2**30}
+    doc = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200", "torch": "2.11", "date": "2026-12-03"},
+           "models": {"tiny": {"runs": [run, {**run, "gradient_checkpointing": True,
+                                              "peak_bytes_step2_forward_backward": 2**31}]}}}
+    (results / "h200.json").write_text(json.dumps(doc))
+    add_page(book_copy, "Held: {crosscheck}`h200.tiny.held:.1f`.\n\n```{crosscheck-table} h200\n```\n\n"
+                        "```{crosscheck-table} gb10\n```")
+    built = build(book_copy)
+    html = built.html("sections/1-2-empty")
+    assert '<span class="m101-ref-tag">cross-check</span> <span class="m101-shown">3.0 GiB</span> ' \
+           '<span class="m101-ref-source">(NVIDIA H200, not a GB10)</span>' in html
+    assert "<strong>Checked with PyTorch’s allocator on an NVIDIA H200, not a GB10.</strong>" in html
+    assert '<span class="m101-shown">1,234,567 parameters</span>' in html and '<span class="m101-shown">2.0 GiB</span>' in html
+    assert "no cross-check results for host &#x27;gb10&#x27;" in built.warnings or \
+        "no cross-check results for host 'gb10' (have: h200)." in built.warnings

@@ -102,9 +102,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
 
     assert set(roles.ROLES) == set(ROLE_KINDS), "miles101.pages.ROLE_KINDS lists the book's roles"
-    registered = {"flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded", "fit-calculator", *front.DIRECTIVES, *reference_tables.KINDS}
+    registered = {"flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded", "fit-calculator", "crosscheck-table", *front.DIRECTIVES, *reference_tables.KINDS}
     assert registered == set(DIRECTIVE_NAMES), "miles101.pages.DIRECTIVE_NAMES lists the book's directives"
     from .calculator import setup_calculator
+    from .crosscheck import setup_crosscheck
 
     setup_calculator(app)
+    setup_crosscheck(app)
     return {"version": __version__, "env_version": 5, "parallel_read_safe": True, "parallel_write_safe": True}

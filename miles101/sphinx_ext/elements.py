@@ -47,7 +47,7 @@ def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
     classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
     source = node.get("source")
-    label = f'<span class="m101-ref-tag">public ref</span> ' if source else ""
+    label = f'<span class="m101-ref-tag">{escape(node.get("tag") or "")}</span> ' if source else ""
     where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
     self.body.append(
         f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">{label}'
@@ -59,7 +59,7 @@ def visit_value_html(self: Any, node: value_node) -> None:
 
 def visit_value_text(self: Any, node: value_node) -> None:
     source = node.get("source")
-    self.add_text(f"{node['text']} (public reference: {source})" if source else node["text"])
+    self.add_text(f"{node['text']} ({node.get('tag')}: {source})" if source else node["text"])
     raise nodes.SkipNode
 
 

@@ -132,6 +132,12 @@ def provenance_text(value: Value, hardware_home: str) -> str:
         return (f"Public reference, not this manual's GB10 measurement. {value.what} "
                 f"({d.get('label')}; {where}; {d.get('setting')}). "
                 f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
+    if value.kind == "crosscheck":
+        return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
+                f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
+                f"{d.get('transformers')}), {d.get('date')}, one GPU, {d.get('tokens')} tokens per step, the model built "
+                f"as Miles's FSDP backend builds it. {d.get('optimizer_note')} Program: python3 -m capture.crosscheck; "
+                f"results: {d['file']}.").replace("  ", " ")
     return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
 
 
@@ -151,12 +157,14 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
     doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
-    source = None
+    source = tag = None
+    d = value.detail
     if value.kind == "reference":
-        d = value.detail
-        source = f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
+        tag, source = "public ref", f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
+    elif value.kind == "crosscheck":
+        tag, source = "cross-check", f"{d['gpu']}, not a GB10"
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
-                      classes=classes, source=source)
+                      classes=classes, source=source, tag=tag)
 
 
 class MeasuredRole(ValueRole):
@@ -177,6 +185,12 @@ class ReferenceRole(ValueRole):
     kind = "reference"
 
 
+class CrosscheckRole(ValueRole):
+    """`{crosscheck}` host.model.field: our program's reading on another GPU, labelled with that GPU."""
+
+    kind = "crosscheck"
+
+
 class RunArgRole(ManualRole):
     """`{run-arg}` run-id --flag: the value a run file passes for a flag, so prose never retypes it."""
 
@@ -189,5 +203,6 @@ class RunArgRole(ManualRole):
 ROLES = {
     "flag": FlagRole(), "default": DefaultRole(), "metric": MetricRole(), "src": SrcRole(), "issue": IssueRole(),
     "measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
+    "crosscheck": CrosscheckRole(),
     "run-arg": RunArgRole(),
 }
