@@ -79,7 +79,8 @@ def test_budget_verdicts(doc: dict, settings: dict, verdict: str) -> None:
     b = calculator.budget_for(doc, model, settings)
     assert b["verdict"] == verdict
     assert b["rollout"] == b["trainer"] + b["share"]
-    assert b["margin"] == doc["threshold"]["value"] * doc["pool"]["bytes"] - b["rollout"]
+    assert b["peak"] == (b["rollout"] if b["train"] is None else max(b["rollout"], b["train"]))
+    assert b["margin"] == doc["threshold"]["value"] * doc["pool"]["bytes"] - b["peak"]
     if b["kv"] > 0:
         assert b["kv_tokens"] == int(b["kv"] // model["kv_bytes_per_token"])
     else:
