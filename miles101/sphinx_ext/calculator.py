@@ -179,8 +179,15 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         ("of which KV cache", f"the share less the weights; {model['kv_bytes_per_token']:,} bytes per token",
          _gib(b["kv"], doc), "engine"),
         ("During rollout", "trainer state + SGLang's share", _gib(b["rollout"], doc), ""),
+    ]
+    activation = model.get("activation")
+    if b["train"] is not None and activation:
+        rows.append(("During training", f"trainer state + activations of {b['micro_tokens']:,} tokens "
+                     f"({activation['label']})", _gib(b["train"], doc), "trainer"))
+    left = "Left for the OS, Ray, page cache" + ("" if b["train"] is not None else ", activations")
+    rows += [
         ("Ray's kill line", f"{doc['threshold']['value']:g} × the pool", _gib(b["limit"], doc), "failure"),
-        ("Left for the OS, Ray, page cache, activations", "kill line less the rollout sum", _gib(b["margin"], doc), "outside"),
+        (left, "kill line less the larger phase", _gib(b["margin"], doc), "outside"),
     ]
     body = "".join(
         f'<tr class="m101-fit-row-{escape(cls)}{" m101-fit-part" if label.startswith("of which") else ""}"><th scope="row">{escape(label)}</th><td>{escape(how)}</td>'
@@ -196,7 +203,8 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         f"<tbody>{body}</tbody></table>"
         f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; the KV cache holds'
         f" about {tokens} tokens, and one step's responses need up to"
-        f" {b['step_tokens']:,} at once (prompt tokens not counted). The activation term is not estimated.</p>"
+        f" {b['step_tokens']:,} at once (prompt tokens not counted)."
+        f"{'' if b['train'] is not None else ' The activation term is not estimated.'}</p>"
     )
 
 

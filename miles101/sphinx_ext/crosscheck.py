@@ -38,10 +38,10 @@ class CrosscheckTableDirective(ManualDirective):
         keys = capture.value_keys("crosscheck")
         for key in keys:
             self.note("crosscheck", key)
-        models = sorted({k.split(".")[1] for k in keys if k.startswith(host + ".")},
+        models = sorted({k.split(".", 1)[1].rsplit(".", 1)[0] for k in keys if k.startswith(host + ".")},
                         key=lambda m: capture.value("crosscheck", f"{host}.{m}.params").value)
         if not models:
-            hosts = sorted({k.split(".")[0] for k in keys})
+            hosts = sorted({k.split(".", 1)[0] for k in keys})
             return self.problem("unknown_value", f"no cross-check results for host {host!r} (have: {', '.join(hosts) or 'none'}).",
                                 "run `python3 -m capture.crosscheck` on that host (README: the cross-check).")
         first = capture.value("crosscheck", f"{host}.{models[0]}.params").detail
@@ -71,7 +71,7 @@ class CrosscheckTableDirective(ManualDirective):
                     spec = FORMATS[field]
                     if kind == "computed" and value.unit == "GB":  # the same bytes in GiB, beside the allocator's
                         value = replace(value, value=value.value * 1e9 / 2**30, unit="GiB")
-                    cell += value_inline(self.env, value, spec)
+                    cell += value_inline(self.env, value, spec, labelled=False)
                 else:
                     cell += nodes.Text("—")
                 row += nodes.entry("", cell)
