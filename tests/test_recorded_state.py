@@ -1,0 +1,96 @@
+"""The manual reads right in both states: before first-grpo is recorded (today) and after.
+
+A copy of the project gets a synthetic recording of first-grpo (test data, made here from the run
+file's own declared values through the lab's derive_values, never committed), and both copies are
+built. Wording that depends on the recording must flip; nothing else may warn.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from buildutil import ROOT, build
+from capture.lab.values import derive_values
+
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "miles101"]
+
+
+def _project(dest: Path) -> Path:
+    for name in COPY:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+    return dest
+
+
+def _record_first_grpo(root: Path) -> None:
+    """A valid recording of first-grpo: one step row per rollout holding every declared source."""
+    run = yaml.safe_load((root / "capture/runs/first-grpo.yaml").read_text())
+    seed = (run.get("seeds") or [None])[0]
+    sources = {spec["source"] for spec in run["values"].values()}
+    rows = [{"step": step, "seed": seed, **{src: round(0.1 + 0.01 * step, 4) for src in sources}}
+            for step in range(run["steps"])]
+    rec = root / "capture/gpu/first-grpo"
+    rec.mkdir(parents=True)
+    (rec / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (rec / "values.json").write_text(json.dumps({"schema": "values/1", **derive_values(run, rows)}))
+    (rec / "log.txt").write_text("synthetic test recording\n")
+    (rec / "host.json").write_text(json.dumps({
+        "schema": "host/1", "gpu": "NVIDIA GB10 (test data)", "driver": "test", "cuda": "13.0",
+        "memory_total_gib": 119.7, "kernel": "test", "cpu": "test", "date": "2026-12-03T00:00:00Z"}))
+    (rec / "run.json").write_text(json.dumps({
+        "schema": "run/1", "id": "first-grpo", "status": "valid", "command": ["docker", "run"],
+        "image": run["image"], "image_digest": "sha256:test", "miles_commit": "0" * 40,
+        "start": "2026-12-03T00:00:00Z", "end": "2026-12-03T01:00:00Z", "exit_code": 0,
+        "steps_planned": run["steps"], "steps_done": run["steps"], "events": []}))
+
+
+def _text(built, doc: str) -> str:
+    import re
+
+    html = built.html(doc)
+    html = re.sub(r'<span class="m101-tip".*?</span>', "", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory):
+    pending = _project(tmp_path_factory.mktemp("pending"))
+    recorded = _project(tmp_path_factory.mktemp("recorded"))
+    _record_first_grpo(recorded)
+    return build(pending, parallel=2), build(recorded, parallel=2)
+
+
+def test_both_states_build_clean(both) -> None:
+    for built in both:
+        assert built.app.statuscode == 0, built.warnings
+        assert "WARNING" not in built.warnings, built.warnings
+
+
+@pytest.mark.parametrize("doc", ["front", "sections/1-1-run-grpo-on-one-gpu", "sections/1-3-read-your-first-ten-steps"])
+def test_wording_follows_the_recording(both, doc: str) -> None:
+    pending, recorded = (_text(b, doc) for b in both)
+    assert pending != recorded
+    assert "pending" in pending
+    # once recorded, the plate's run has numbers and the pending notes about it are gone
+    if doc == "front":
+        assert "once it is recorded on a DGX Spark" in pending and "once it is recorded on a DGX Spark" not in recorded
+        assert "runs recorded on a DGX Spark: 0 of" in pending and "runs recorded on a DGX Spark: 1 of" in recorded
+    else:
+        assert recorded.count(" pending ") < pending.count(" pending ")
+    if doc.endswith("1-3-read-your-first-ten-steps"):
+        claim = "The values of the run on this page come from the run of"
+        assert claim in recorded and claim not in pending
+
+
+def test_no_page_claims_a_recording_before_there_is_one(both) -> None:
+    """Sentences that only a recording makes true never appear in the pending build."""
+    pending, _ = both
+    claims = ("come from that run on a GB10", "our recorded run", "the measured run below", "we recorded")
+    outdir = Path(pending.app.outdir)
+    found = [f"{page.relative_to(outdir)}: {claim!r}" for page in outdir.rglob("*.html")
+             for claim in claims if claim in page.read_text(encoding="utf-8")]
+    assert not found, found
