@@ -94,3 +94,12 @@ def test_no_page_claims_a_recording_before_there_is_one(both) -> None:
     found = [f"{page.relative_to(outdir)}: {claim!r}" for page in outdir.rglob("*.html")
              for claim in claims if claim in page.read_text(encoding="utf-8")]
     assert not found, found
+
+
+def test_design_assets_only_where_design_draws(both) -> None:
+    """sphinx-design's CSS and tab script load on the pages with tabs (6.1), not on every page."""
+    pending, _ = both
+    assert "sphinx-design.min.css" in pending.html("sections/6-1-split-rollout-and-training")
+    for doc in ("front", "sections/2-1-pick-a-model-size"):
+        html = pending.html(doc)
+        assert "sphinx-design.min.css" not in html and "design-tabs.js" not in html

@@ -106,7 +106,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     assert registered == set(DIRECTIVE_NAMES), "miles101.pages.DIRECTIVE_NAMES lists the book's directives"
     from .calculator import setup_calculator
     from .crosscheck import setup_crosscheck
+    from .page_weight import setup_page_weight
 
     setup_calculator(app)
     setup_crosscheck(app)
+    setup_page_weight(app)
     return {"version": __version__, "env_version": 5, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -148,11 +148,10 @@ class ValueRole(ManualRole):
         return [value_inline(self.env, result.value, result.extra["spec"], self.rawtext)]
 
 
-def value_inline(env, value, spec: str = "", rawtext: str = "", labelled: bool = True) -> value_node:
+def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     """The inline node of a cited value (a pending badge until recorded), noted as a citation of the page.
 
-    A public reference or a cross-check carries its source inline; `labelled=False` leaves that to the
-    tooltip, for a table whose heading already says it (every cell of a cross-check table).
+    A public reference or a cross-check carries its source inline, beside the number.
     """
     doc = domain_of(env)
     tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
@@ -167,8 +166,6 @@ def value_inline(env, value, spec: str = "", rawtext: str = "", labelled: bool =
         tag, source = "public ref", f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
     elif value.kind == "crosscheck":
         tag, source = "cross-check", f"{d['gpu']}, not a GB10"
-    if not labelled:
-        source = tag = None
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
                       classes=classes, source=source, tag=tag)
 
