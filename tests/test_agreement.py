@@ -22,7 +22,7 @@ The flag {flag}`--no-such-flag` and the passthrough {default}`--sglang-mem-fract
 The batch size default {default}`--rollout-batch-size`, a metric {metric}`rollout/no_such_key`.
 A range backwards {src}`miles/utils/arguments.py:9-3`, past the end {src}`miles/utils/arguments.py:99`,
 a file Miles lacks {src}`miles/nowhere.py`, and text {src}`the parser <miles/nowhere.py:3>`.
-Values: {measured}`tiny-recorded.nope`, {computed}`params.tiny:.2q`, {fact}`box.nothing`.
+Values: {measured}`tiny-recorded.nope`, {computed}`params.qwen3-tiny:.2q`, {fact}`box.nothing`.
 An issue {issue}`not an issue`. A public number {reference}`no.such.reference`.
 A run's setting {run-arg}`tiny-pending --no-such-flag`, and one misread {run-arg}`tiny-pending steps`.
 
