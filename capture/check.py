@@ -104,7 +104,7 @@ def check_pages(root: Path, report: Report) -> int:
     """Resolve every reference in every page of the book against the data (the build's resolver)."""
     book, problems = load_book(root / "manual.json", root)
     for p in problems:
-        (report.fail if p.fatal else report.warnings.append)(str(p))
+        report.fail(f"{p} [manual.{p.subtype}]")  # the build warns each; -W fails on it
     if book is None:
         return 0
     capture = load_capture(root)  # its own problems are reported by check_capture
