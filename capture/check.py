@@ -77,8 +77,9 @@ def check_run_files(root: Path, report: Report) -> int:
     miles = root / "capture" / "miles"
     try:
         catalog = Catalog.load(miles / "flags.json", miles / "metrics.json")
-    except (OSError, ValueError) as exc:
-        report.fail(f"capture/miles: cannot load the flags to check run files ({exc}).")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        report.fail(f"capture/miles: cannot load the flags to check run files ({type(exc).__name__}: {exc}). "
+                    "Fix: the schema problems named for capture/miles/flags.json first.")
         return 0
     paths = sorted((root / "capture" / "runs").glob("*.yaml"))
     for path in paths:

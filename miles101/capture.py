@@ -227,7 +227,10 @@ def closest_family(families: list[dict], name: str) -> dict | None:
 def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
     index: dict[str, list[dict]] = {}
     for rec in doc.get("flags", []):
-        for opt in [rec["name"], *rec.get("aliases", [])]:
+        if not isinstance(rec, dict) or not isinstance(rec.get("name"), str):
+            continue  # a record of the wrong shape: the schema check names it
+        aliases = rec.get("aliases") if isinstance(rec.get("aliases"), list) else []
+        for opt in [rec["name"], *(a for a in aliases if isinstance(a, str))]:
             index.setdefault(opt, []).append(rec)
     return index, sorted(index)
 
