@@ -97,6 +97,21 @@ class Book:
         return self.data["front"].removesuffix(".md")
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
@@ -142,6 +157,7 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
     groups = [(f"$.parts[{i}]", str(p["number"]), p) for i, p in enumerate(data["parts"])]
     groups.append(("$.reference", "R", data["reference"]))
     seen: dict[str, str] = {}
+    files: dict[str, str] = {}
     for n, (path, key, part) in enumerate(groups):
         if key != "R" and part["number"] != n + 1:
             problems.append(BookProblem(
@@ -173,10 +189,22 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                     file, f"{spath}.id", f"section id {sid!r} is out of order (expected {key}.{j + 1}).",
                     "number the sections of a part 1, 2, 3 ... in order.", fatal=False,
                 ))
-            if not (srcdir / sec["file"]).is_file():
+            page = srcdir / sec["file"]
+            if sec["file"] in files:
+                problems.append(BookProblem(
+                    file, f"{spath}.file", f"the file {sec['file']!r} is listed twice (first at {files[sec['file']]}).",
+                    "give each section its own file.", fatal=False,
+                ))
+            files.setdefault(sec["file"], spath)
+            if not page.is_file():
                 problems.append(BookProblem(
                     file, f"{spath}.file", f"the section file {sec['file']!r} does not exist.",
                     f"create {sec['file']} (a '# Title' line is enough) or fix the path.", fatal=False,
+                ))
+            elif not _has_title(page):
+                problems.append(BookProblem(
+                    file, f"{spath}.file", f"the section file {sec['file']!r} has no '# Title' line (empty?).",
+                    f"give {sec['file']} a '# Title' line and its text, or remove the section.", fatal=False,
                 ))
     if not (srcdir / data["front"]).is_file():
         problems.append(BookProblem(
@@ -194,6 +222,15 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
     return problems
 
 
+def _has_title(page: Path) -> bool:
+    """Whether a page has a level-1 heading (an empty or untitled page breaks the toctree)."""
+    try:
+        text = page.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True  # the build reports an unreadable page itself
+    return any(line.startswith("# ") for line in text.splitlines())
+
+
 def load_book(path: Path, srcdir: Path | None = None) -> tuple[Book | None, list[BookProblem]]:
     """Read, validate and cross-check manual.json. The book is None when it cannot be built."""
     srcdir = srcdir or path.parent
@@ -203,7 +240,15 @@ def load_book(path: Path, srcdir: Path | None = None) -> tuple[Book | None, list
     except OSError as exc:
         return None, [BookProblem(file, "file", f"cannot read it ({exc.strerror}).", "restore manual.json.")]
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as exc:
+        text = raw.decode("utf-8", "replace")
+        hits = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
+        line = text.count("\n", 0, hits[1]) + 1 if len(hits) > 1 else 1
+        return None, [BookProblem(
+            file, f"line {line}", f"the key {exc.key!r} appears twice in one object; JSON would keep only the last.",
+            "keep one of the two entries.",
+        )]
     except json.JSONDecodeError as exc:
         return None, [BookProblem(
             file, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}.",
@@ -215,6 +260,8 @@ def load_book(path: Path, srcdir: Path | None = None) -> tuple[Book | None, list
     if errors:
         return None, [_schema_problem(file, e) for e in errors]
     problems = _cross_check(file, data, srcdir)
+    if any(p.fatal for p in problems):
+        return None, problems
     parts: list[Part] = []
     for p in [*data["parts"], data["reference"]]:
         key = str(p.get("number", "R"))

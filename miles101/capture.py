@@ -33,22 +33,25 @@ class CaptureError(Exception):
 
 
 def _read_json(path: Path, root: Path) -> Any:
+    """Strict JSON (UTF-8, no duplicate keys): the reader `miles101.validate` uses too."""
+    from .validate import parse_json_bytes
+
     rel = path.relative_to(root).as_posix()
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise CaptureError(rel, "the file does not exist.", "run `python3 capture/run.py` to make it.") from None
-    except json.JSONDecodeError as exc:
-        raise CaptureError(
-            f"{rel}:{exc.lineno}:{exc.colno}", f"invalid JSON ({exc.msg}); the file may be truncated.",
-            "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`.",
-        ) from None
+    except OSError as exc:
+        raise CaptureError(rel, f"cannot read it ({exc.strerror}).", "restore it from git.") from None
+    return parse_json_bytes(raw, rel, "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`")
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
     rel = path.relative_to(root).as_posix()
     try:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    except UnicodeDecodeError:
+        raise CaptureError(rel, "not UTF-8 text.", "save the file as UTF-8.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
@@ -224,7 +227,10 @@ def closest_family(families: list[dict], name: str) -> dict | None:
 def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
     index: dict[str, list[dict]] = {}
     for rec in doc.get("flags", []):
-        for opt in [rec["name"], *rec.get("aliases", [])]:
+        if not isinstance(rec, dict) or not isinstance(rec.get("name"), str):
+            continue  # a record of the wrong shape: the schema check names it
+        aliases = rec.get("aliases") if isinstance(rec.get("aliases"), list) else []
+        for opt in [rec["name"], *(a for a in aliases if isinstance(a, str))]:
             index.setdefault(opt, []).append(rec)
     return index, sorted(index)
 
@@ -264,19 +270,41 @@ def load_capture(root: Path) -> Capture:
             problems.append(exc)
             return default
 
-    flags_doc = get(_read_json, cap_dir / "miles" / "flags.json", {})
-    metrics_doc = get(_read_json, cap_dir / "miles" / "metrics.json", {})
-    files_doc = get(_read_json, cap_dir / "miles" / "files.json", {})
-    computed_doc = get(_read_json, cap_dir / "computed.json", {})
-    facts_doc = get(_read_json, cap_dir / "facts.json", {})
-    flags, names = index_flags(flags_doc)
+    def guarded(rel: str, fn, default: Any) -> Any:
+        """Run fn; records of the wrong shape (a schema failure) become a problem, never a traceback."""
+        try:
+            return fn()
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError, re.error) as exc:
+            problems.append(CaptureError(rel, f"its records do not have the shape the book reads "
+                                         f"({type(exc).__name__}: {exc}).",
+                                         f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
+            return default
+
+    def obj(loader, path: Path) -> dict:
+        doc = get(loader, path, {})
+        if not isinstance(doc, dict):
+            problems.append(CaptureError(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
+                                         "restore it from git or re-run `python3 capture/run.py`."))
+            return {}
+        return doc
+
+    flags_doc = obj(_read_json, cap_dir / "miles" / "flags.json")
+    metrics_doc = obj(_read_json, cap_dir / "miles" / "metrics.json")
+    files_doc = obj(_read_json, cap_dir / "miles" / "files.json")
+    computed_doc = obj(_read_json, cap_dir / "computed.json")
+    facts_doc = obj(_read_json, cap_dir / "facts.json")
+    flags, names = guarded("capture/miles/flags.json", lambda: index_flags(flags_doc), ({}, []))
     metrics: dict[str, dict] = {}
     patterns: list[tuple[re.Pattern[str], dict]] = []
-    for rec in metrics_doc.get("metrics", []):
-        if rec.get("kind") == "pattern" and rec.get("regex"):
-            patterns.append((re.compile(rec["regex"]), rec))
-        else:
-            metrics[rec["key"]] = rec
+
+    def index_metrics() -> None:
+        for rec in metrics_doc.get("metrics", []):
+            if rec.get("kind") == "pattern" and rec.get("regex"):
+                patterns.append((re.compile(rec["regex"]), rec))
+            else:
+                metrics[str(rec["key"])] = rec
+
+    guarded("capture/miles/metrics.json", index_metrics, None)
     runs: dict[str, dict] = {}
     for path in sorted((cap_dir / "runs").glob("*.yaml")):
         run = get(_read_yaml, path, None)
@@ -289,18 +317,17 @@ def load_capture(root: Path) -> Capture:
         run_rec = get(_read_json, run_json, None)
         if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
             rec_dir = run_json.parent
-            host = get(_read_json, rec_dir / "host.json", {})
-            vals = get(_read_json, rec_dir / "values.json", {})
-            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals.get("values", {})}
+            host = obj(_read_json, rec_dir / "host.json")
+            vals = obj(_read_json, rec_dir / "values.json").get("values", {})
+            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {}}
     for run_json in sorted((gpu / "_attempts").glob("*/run.json")):
         att = get(_read_json, run_json, None)
         if isinstance(att, dict):
             attempts.append({**att, "dir": run_json.parent.name})
-    values = _measured(runs, recordings)
-    for path in sorted((cap_dir / "references").glob("*.json")):
-        doc = get(_read_json, path, {})
-        rel = path.relative_to(root).as_posix()
-        for key, rec in (doc.get("references") or {}).items() if isinstance(doc, dict) else ():
+    values = guarded("capture/gpu", lambda: _measured(runs, recordings), {})
+
+    def add_references(doc: dict, rel: str) -> None:
+        for key, rec in (doc.get("references") or {}).items():
             if ("reference", key) in values:
                 problems.append(CaptureError(rel, f"the reference key {key!r} is also defined in "
                                              f"{values[('reference', key)].detail['file']}.",
@@ -309,20 +336,36 @@ def load_capture(root: Path) -> Capture:
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
             values[("reference", key)] = Value("reference", key, rec.get("value"), rec.get("unit", ""),
                                                rec.get("what", key), {**detail, "file": rel})
+
+    for path in sorted((cap_dir / "references").glob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        doc = obj(_read_json, path)
+        guarded(rel, lambda: add_references(doc, rel), None)
+
+    def add_crosschecks(doc: dict, rel: str) -> None:
+        found = crosscheck_values(Path(rel).stem, doc, computed_doc.get("values", {}))
+        for key, (number, unit, what, detail) in found.items():
+            values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
+
     for path in sorted((cap_dir / "crosscheck" / "results").glob("*.json")):
-        doc = get(_read_json, path, {})
-        if isinstance(doc, dict):
-            found = crosscheck_values(path.stem, doc, computed_doc.get("values", {}))
-            for key, (number, unit, what, detail) in found.items():
-                values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
-    for kind, doc in (("computed", computed_doc.get("values", {})), ("fact", facts_doc.get("facts", {}))):
+        rel = path.relative_to(root).as_posix()
+        doc = obj(_read_json, path)
+        guarded(rel, lambda: add_crosschecks(doc, rel), None)
+
+    def add_values(kind: str, doc: dict) -> None:
         for key, rec in doc.items():
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
             values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key), detail)
+
+    guarded("capture/computed.json", lambda: add_values("computed", computed_doc.get("values", {})), None)
+    guarded("capture/facts.json", lambda: add_values("fact", facts_doc.get("facts", {})), None)
+    provenance = flags_doc.get("provenance", {})
+    families = flags_doc.get("families", [])
+    files = files_doc.get("files", {})
     return Capture(
-        root=root, provenance=flags_doc.get("provenance", {}), flags=flags, flag_names=names,
-        families=flags_doc.get("families", []), metrics=metrics, metric_patterns=patterns,
-        files=files_doc.get("files", {}), values=values, runs=runs, recordings=recordings,
+        root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
+        families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
+        files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
         attempts=attempts, problems=problems,
     )
 

@@ -22,7 +22,7 @@ The flag {flag}`--no-such-flag` and the passthrough {default}`--sglang-mem-fract
 The batch size default {default}`--rollout-batch-size`, a metric {metric}`rollout/no_such_key`.
 A range backwards {src}`miles/utils/arguments.py:9-3`, past the end {src}`miles/utils/arguments.py:99`,
 a file Miles lacks {src}`miles/nowhere.py`, and text {src}`the parser <miles/nowhere.py:3>`.
-Values: {measured}`tiny-recorded.nope`, {computed}`params.tiny:.2q`, {fact}`box.nothing`.
+Values: {measured}`tiny-recorded.nope`, {computed}`params.qwen3-tiny:.2q`, {fact}`box.nothing`.
 An issue {issue}`not an issue`. A public number {reference}`no.such.reference`.
 A run's setting {run-arg}`tiny-pending --no-such-flag`, and one misread {run-arg}`tiny-pending steps`.
 
@@ -57,3 +57,28 @@ def test_build_and_check_agree(book_copy: Path) -> None:
 
     assert sum(checked.values()) == 17, sorted(checked)
     assert checked == warned
+
+
+CAPTURE_WARNING = re.compile(r"^(?P<where>\S+): WARNING: (?P<text>.*) \[manual\.capture\]$")
+
+
+def test_build_and_check_agree_on_capture_data(book_copy: Path) -> None:
+    """Broken capture data: the build warns exactly the manual.capture problems --check fails on, and both fail."""
+    from test_trust import CASES
+
+    from capture.check import run_check
+
+    for case in ("nan in facts.json", "tampered computed.json", "hand-edited values.json", "a fraction above 1",
+                 "flags.json wrong field types"):
+        CASES[case][0](book_copy)
+    checked = Counter(f.removesuffix(" [manual.capture]") for f in run_check(book_copy)[0].failures
+                      if f.endswith("[manual.capture]"))
+    built = build(book_copy)
+    warned: Counter = Counter()
+    for line in strip_ansi(built.warnings).splitlines():
+        m = CAPTURE_WARNING.match(line.replace(str(book_copy) + "/", ""))
+        if m:
+            warned[f"{m['where']}: {m['text']}"] += 1
+    assert len(checked) >= 7, sorted(checked)
+    assert checked == warned
+    assert built.app.statuscode != 0

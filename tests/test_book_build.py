@@ -6,7 +6,10 @@ import re
 import shutil
 from pathlib import Path
 
+import yaml
 from buildutil import build
+
+from capture.lab.values import derive_values
 
 
 def test_builds_clean(book_copy: Path) -> None:
@@ -84,8 +87,9 @@ def test_front_page_follows_the_plate_recording(book_copy: Path) -> None:
     run = json.loads((gpu / "tiny-pending" / "run.json").read_text())
     run["id"] = "tiny-pending"
     (gpu / "tiny-pending" / "run.json").write_text(json.dumps(run))
-    values = {"schema": "values/1",
-              "values": {"tokens": {"value": 99.5, "unit": "tok/s", "statistic": "median", "n": 3, "steps": "1-3"}}}
+    rows = [{"step": i, "seed": 1, "perf": {"perf/tokens_time": 99.5}} for i in range(3)]
+    (gpu / "tiny-pending" / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    values = derive_values(yaml.safe_load((book_copy / "capture" / "runs" / "tiny-pending.yaml").read_text()), rows)
     (gpu / "tiny-pending" / "values.json").write_text(json.dumps(values))
     html = build(book_copy).html("front")
     assert "once it is recorded" not in html and "Not recorded yet" not in html

@@ -60,13 +60,13 @@ def test_schema_failure_is_named(project: Path) -> None:
     data = json.loads(path.read_text())
     data["facts"]["spark.memory"]["source"] = "not a url"
     path.write_text(json.dumps(data))
-    assert any(f.startswith("capture/facts.json: $.facts['spark.memory'].source:") for f in failures(project))
+    assert any(f.startswith('capture/facts.json:$.facts["spark.memory"].source: ') for f in failures(project))
 
 
 def test_truncated_file_names_line_and_column(project: Path) -> None:
     path = project / "capture" / "miles" / "metrics.json"
     path.write_text(path.read_text()[:500])
-    assert any(f.startswith("capture/miles/metrics.json:") and "truncated?" in f for f in failures(project))
+    assert any(f.startswith("capture/miles/metrics.json:") and "truncated" in f for f in failures(project))
 
 
 def test_unknown_flag_in_a_page(project: Path) -> None:

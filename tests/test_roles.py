@@ -37,7 +37,7 @@ def test_src_metric_issue(book_copy: Path) -> None:
 
 def test_values_and_provenance(book_copy: Path) -> None:
     html = build(book_copy).html("sections/2-1-values")
-    assert '<span class="m101-shown">1,234,567</span>' in html
+    assert '<span class="m101-shown">187,200</span>' in html
     assert '<span class="m101-shown">64 GB</span>' in html
     assert '<span class="m101-shown">12.3 s</span>' in html
     assert "median of 3 samples" in html and "NVIDIA GB10 (test data)" in html
@@ -69,11 +69,11 @@ def test_unknown_metric(book_copy: Path) -> None:
 
 
 def test_unknown_value_and_bad_format(book_copy: Path) -> None:
-    add_page(book_copy, "A {measured}`tiny-recorded.step_tim` and {computed}`params.tiny:%d`.")
+    add_page(book_copy, "A {measured}`tiny-recorded.step_tim` and {computed}`params.qwen3-tiny:%d`.")
     warnings = build(book_copy).warnings
     assert "no measured value 'tiny-recorded.step_tim'. Did you mean tiny-recorded.step_time?" in warnings
     assert "[manual.unknown_value]" in warnings
-    assert "format spec '%d' does not fit 'params.tiny'" in warnings and "[manual.bad_format]" in warnings
+    assert "format spec '%d' does not fit 'params.qwen3-tiny'" in warnings and "[manual.bad_format]" in warnings
 
 
 def test_unknown_source_line(book_copy: Path) -> None:

@@ -44,6 +44,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--force", action="store_true", help="replace a valid recording (the old one stays until the new one is valid)")
     ap.add_argument("--stop-leftovers", action="store_true",
                     help="stop containers an earlier recorder left running (found by their label) instead of refusing")
+    ap.add_argument("--rederive", action="store_true",
+                    help="record nothing: rewrite each valid recording's values.json from its steps.jsonl and run file")
     ap.add_argument("--skip-smoke", action="store_true",
                     help="skip the preflight's one-prompt generation and two-step train run (they take minutes)")
     ap.add_argument("--arch", default="arm64", help="the host architecture the runs are for (default arm64, the Spark)")
@@ -63,6 +65,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     """Exit 0 all recorded (or dry run fine), 1 a check or a recording failed, 2 bad run files, 130 Ctrl-C."""
     args = parse_args(argv)
+    if args.rederive:
+        return rederive(args.ids, args.runs_dir, args.gpu_dir)
     try:
         catalog = Catalog.load(args.flags, args.metrics)
     except (FileNotFoundError, ValueError, KeyError) as e:
@@ -100,6 +104,43 @@ def main(argv: list[str]) -> int:
         print(f"record: {reason} before a container started; nothing to keep", file=sys.stderr)
         return rc
     return 0
+
+
+def rederive(ids: list[str], runs_dir: Path, gpu_dir: Path) -> int:
+    """values.json again from steps.jsonl (what `--check` compares it with); 1 when a recording cannot be read."""
+    import json
+
+    import yaml
+
+    from capture.lab.values import derive_values
+    from miles101.capture import CaptureError
+    from miles101.validate import parse_yaml_bytes, read_steps
+
+    rc = 0
+    for run_id in ids:
+        rec_dir, run_file = gpu_dir / run_id, runs_dir / f"{run_id}.yaml"
+        try:
+            run = parse_yaml_bytes(run_file.read_bytes(), str(run_file))
+            rows, problems = read_steps((rec_dir / "steps.jsonl").read_bytes(), str(rec_dir / "steps.jsonl"))
+            if problems:
+                raise problems[0]
+            values = derive_values(run, rows)
+        except FileNotFoundError as exc:
+            print(f"record --rederive: {exc.filename}: no such file; {run_id} has no recording to re-derive.",
+                  file=sys.stderr)
+            rc = 1
+            continue
+        except CaptureError as exc:
+            print(f"record --rederive: {exc}", file=sys.stderr)
+            rc = 1
+            continue
+        except (KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
+            print(f"record --rederive: {run_file}: cannot derive values ({exc}); fix the run file.", file=sys.stderr)
+            rc = 1
+            continue
+        (rec_dir / "values.json").write_text(json.dumps(values, indent=1) + "\n", encoding="utf-8")
+        print(f"record --rederive: {rec_dir / 'values.json'}: {len(values['values'])} value(s) from steps.jsonl")
+    return rc
 
 
 def dry_run(run: dict[str, Any], errors: list[str]) -> None:

@@ -40,15 +40,29 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
 def on_builder_inited(app: Sphinx) -> None:
     from .assets import install_assets, mermaid_only_where_drawn
     from .messages import warn
+    from ..validate import capture_problems
     from .state import reload_capture, set_app
 
     set_app(app)
     capture = reload_capture(Path(app.srcdir))
-    for problem in capture.problems:
+    # The rules of `capture/run.py --check`, cached by content under the doctree dir.
+    problems, _ = capture_problems(Path(app.srcdir), capture, Path(app.doctreedir) / "m101-capture-valid.json")
+    app.m101_capture_problems = len(problems)
+    for problem in problems:
         where = problem.where if ":" in problem.where else f"{problem.where}:1"
         warn("capture", problem.message, location=where, fix=problem.fix)
     install_assets(app)
     mermaid_only_where_drawn(app)
+
+
+def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:
+    """Capture data that fails validation fails the build even without -W."""
+    from .messages import logger
+
+    count = getattr(app, "m101_capture_problems", 0)
+    if exception is None and count:
+        logger.error("[miles101] %d problem(s) in the capture data (see the manual.capture warnings above).", count)
+        app.statuscode = 1
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -76,6 +90,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", deps.rewritten_docs)
     app.connect("env-check-consistency", deps.check_consistency)
     app.connect("build-finished", deps.fail_on_problems)
+    app.connect("build-finished", fail_on_capture_problems)
     app.connect("build-finished", assets.write_index)
 
     app.add_html_math_renderer("mathml", (mathml.visit_math, None), (mathml.visit_math_block, None))

@@ -137,6 +137,8 @@ class DiagramDirective(ManualDirective):
             cap += [nodes.strong("", caption_label), nodes.Text(" ")]
         inline, messages = self.state.inline_text(caption, self.lineno)
         cap.extend(inline)
+        for raw in list(cap.findall(nodes.raw)):  # MyST with raw HTML off: a caption (manual.json's plate) shows tags as text
+            raw.replace_self(nodes.Text(raw.astext()))
         fig += cap
         fig.extend(messages)
         std = self.env.domains.standard_domain

@@ -1,0 +1,463 @@
+"""Validate every capture file the book reads: the one implementation behind the build and `--check`.
+
+Rules, each reported as a `CaptureError` naming the file, the JSON path (or line) and the fix:
+
+1. the file reads: UTF-8, valid JSON/YAML, no duplicate keys;
+2. it matches its JSON Schema (capture/schema/*, shipped with the `capture` package);
+3. every number is finite (a NaN or an inf is never published);
+4. a value is inside its unit's range: no negative time, size or count; a fraction, share or
+   probability within 0..1; a percentage within 0..100;
+5. derived values equal their inputs: computed.json = capture.derive.derive_all(models.json,
+   flags.json); each recording's values.json = capture.lab.values.derive_values(run file, steps.jsonl).
+
+Results are cached by content: each check's key is a digest of the bytes it reads (and of this
+module's rules version), so a build that changed nothing re-validates nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .capture import CaptureError
+
+#: Bump when a rule changes: old cache entries then no longer match.
+RULES_VERSION = "1"
+
+#: capture file glob (relative to capture/) → its schema file.
+SCHEMAS = {
+    "miles/flags.json": "flags.schema.json",
+    "miles/metrics.json": "metrics.schema.json",
+    "miles/models.json": "models.schema.json",
+    "miles/files.json": "files.schema.json",
+    "computed.json": "computed.schema.json",
+    "facts.json": "facts.schema.json",
+    "references/*.json": "references.schema.json",
+    "crosscheck/results/*.json": "crosscheck.schema.json",
+    "runs/*.yaml": "run.schema.json",
+    "gpu/*/run.json": "recording.schema.json",
+    "gpu/*/host.json": "recording.schema.json",
+    "gpu/*/values.json": "recording.schema.json",
+}
+#: Files that must exist for the book to be checked at all.
+REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "miles/files.json",
+            "computed.json", "facts.json")
+REGENERATE = "re-run the extraction (`python3 capture/run.py --miles-src PATH`) or restore it from git (`git checkout -- {file}`)"
+REDERIVE = "re-derive it with `python3 capture/run.py record {run} --rederive`, or restore it from git (`git checkout -- {file}`)"
+
+
+def schema_dir() -> Path:
+    """The JSON Schemas, part of the code (the `capture` package), not of the data under test."""
+    import capture
+
+    return Path(capture.__file__).resolve().parent / "schema"
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+class DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def duplicate_key_line(text: str, key: str) -> int:
+    """The line of the second `"key":` in the text (where the duplicate is), or 1."""
+    hits = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
+    return _line_of(text, hits[1]) if len(hits) > 1 else 1
+
+
+def parse_json_bytes(raw: bytes, rel: str, fix: str) -> Any:
+    """Strict JSON: UTF-8, no duplicate keys; a CaptureError naming the line otherwise."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise CaptureError(f"{rel}:{line}", f"not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}).",
+                           f"save the file as UTF-8, or {fix}.") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except DuplicateKey as exc:
+        line = duplicate_key_line(text, exc.key)
+        raise CaptureError(f"{rel}:{line}", f"the key {exc.key!r} appears twice in one object (line {line}); "
+                           "JSON keeps only the last.", "keep one of the two entries.") from None
+    except json.JSONDecodeError as exc:
+        raise CaptureError(f"{rel}:{exc.lineno}:{exc.colno}", f"invalid JSON ({exc.msg}); the file may be truncated.",
+                           fix + ".") from None
+
+
+def parse_yaml_bytes(raw: bytes, rel: str) -> Any:
+    try:
+        return yaml.safe_load(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise CaptureError(f"{rel}:{line}", "not UTF-8 text.", "save the file as UTF-8.") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
+        raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', None) or exc}).", "fix the YAML there.") from None
+
+
+# ---------------------------------------------------------------------------------- rules
+
+
+def json_path(parts: Iterable[Any]) -> str:
+    out = "$"
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(p)):
+            out += f".{p}"
+        else:
+            out += f"[{json.dumps(str(p))}]"
+    return out
+
+
+def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:
+    """(path, number) for every NaN or infinity in a parsed document."""
+    if isinstance(doc, float) and not math.isfinite(doc):
+        yield path, doc
+    elif isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from non_finite(v, (*path, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from non_finite(v, (*path, i))
+
+
+def unit_range(unit: str) -> tuple[float | None, float | None, str] | None:
+    """(low, high, what) the unit allows, or None when any number fits (nats, reward, ...)."""
+    u = unit.strip().lower()
+    first = u.split(" ")[0] if u else ""
+    if u == "ratio" or u.startswith(("fraction", "share", "probability", "of ")):
+        return 0.0, 1.0, f"a {unit or 'fraction'} lies within 0 and 1"
+    if u.startswith("%"):
+        return 0.0, 100.0, "a percentage lies within 0 and 100"
+    if u == "" or first in {"s", "ms", "gb", "gib", "mb", "mib", "bytes", "tokens", "tok/s", "steps", "groups",
+                            "norm", "gradient", "×", "correct"} or u.startswith(("ratio of", "ratio to")):
+        return 0.0, None, f"a {unit or 'count'} is never negative"
+    return None
+
+
+def _range_problem(rel: str, path: tuple, number: Any, unit: str) -> CaptureError | None:
+    rng = unit_range(unit)
+    if rng is None or not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
+        return None
+    low, high, why = rng
+    if (low is not None and number < low) or (high is not None and number > high):
+        return CaptureError(f"{rel}:{json_path(path)}", f"{number!r} {unit} is out of range ({why}).",
+                            "correct the number (or its unit) from its source.")
+    return None
+
+
+def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
+    """(path, record) for each cited number's record in a parsed capture file."""
+    if not isinstance(doc, dict):
+        return
+    name = rel.rsplit("/", 1)[-1]
+    key = {"computed.json": "values", "facts.json": "facts", "values.json": "values"}.get(name)
+    if rel.startswith("capture/references/"):
+        key = "references"
+    if key is None or not isinstance(doc.get(key), dict):
+        return
+    for k, rec in doc[key].items():
+        if isinstance(rec, dict):
+            yield (key, k), rec
+
+
+def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> list[CaptureError]:
+    """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
+    fix = REGENERATE.format(file=rel)
+    try:
+        doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
+    except CaptureError as exc:
+        return [exc]
+    problems: list[CaptureError] = []
+    for path, number in non_finite(doc):
+        problems.append(CaptureError(f"{rel}:{json_path(path)}", f"{number} is not a number a page can show.",
+                                     f"put the real value there, or {fix}."))
+    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    for error in errors[:10]:
+        found = json.dumps(error.instance, default=str)
+        found = found if len(found) <= 60 else found[:57] + "..."
+        problems.append(CaptureError(f"{rel}:{json_path(error.absolute_path)}",
+                                     f"{error.message[:200]} (found {found}; schema {schema_name}).",
+                                     f"change the value at {json_path(error.absolute_path)}, or {fix}."))
+    for path, rec in value_records(rel, doc):
+        for field_name in ("value", "low", "high"):
+            p = _range_problem(rel, (*path, field_name), rec.get(field_name), str(rec.get("unit", "")))
+            if p:
+                problems.append(p)
+    return problems
+
+
+def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[CaptureError]:
+    """computed.json must equal derive_all(models.json, flags.json), value for value."""
+    from capture.derive import derive_all
+
+    rel = "capture/computed.json"
+    fix = "run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore it from git"
+    try:
+        models = parse_json_bytes(models_raw, "capture/miles/models.json", fix)
+        flags = parse_json_bytes(flags_raw, "capture/miles/flags.json", fix)
+        committed = parse_json_bytes(computed_raw, rel, fix)
+        fresh = derive_all(models, flags)
+    except CaptureError:
+        return []  # the file's own check names it
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return [CaptureError(rel, f"cannot be re-derived from models.json and flags.json ({type(exc).__name__}: {exc}).",
+                             "fix the schema problems named for those files first.")]
+    want = fresh.get("values", {})
+    got = committed.get("values", {}) if isinstance(committed, dict) else {}
+    got = got if isinstance(got, dict) else {}
+    problems = []
+    for key in sorted(set(want) | set(got)):
+        where = f"{rel}:{json_path(('values', key))}"
+        if key not in got:
+            problems.append(CaptureError(where, f"{key} is missing.", f"{fix}."))
+        elif key not in want:
+            problems.append(CaptureError(where, f"{key} is not derived from the extraction (edited by hand?).",
+                                         f"{fix}."))
+        elif got[key] != want[key]:
+            g = got[key].get("value") if isinstance(got[key], dict) else got[key]
+            problems.append(CaptureError(where, f"{key} holds {g!r} but the derivation gives {want[key].get('value')!r} "
+                                         "(edited by hand?).", f"{fix}."))
+    return problems
+
+
+def read_steps(raw: bytes, rel: str) -> tuple[list[dict], list[CaptureError]]:
+    """steps.jsonl rows; a line that is not a JSON object is named with its line number."""
+    rows, problems = [], []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return [], [CaptureError(f"{rel}:{line}", "not UTF-8 text.",
+                                 "restore the file from git, or record the run again.")]
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(CaptureError(f"{rel}:{n}", f"not a JSON line ({exc.msg}).",
+                                         "restore the file from git, or record the run again."))
+            continue
+        if not isinstance(row, dict) or not isinstance(row.get("step"), int) or isinstance(row.get("step"), bool):
+            problems.append(CaptureError(f"{rel}:{n}", "a row must be an object with an integer \"step\".",
+                                         "restore the file from git, or record the run again."))
+            continue
+        rows.append(row)
+    return rows, problems
+
+
+def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
+                       values: bytes | None) -> list[CaptureError]:
+    """A recording: valid status, a run file, readable steps, and values.json = derive_values(steps)."""
+    from capture.lab.values import derive_values
+
+    base = f"capture/gpu/{run_id}"
+    try:
+        status = parse_json_bytes(run_json, f"{base}/run.json", "restore it").get("status")
+    except (CaptureError, AttributeError):
+        return []  # named by the file's own check
+    if status != "valid":
+        return [CaptureError(f"{base}/run.json:$.status", f"run.json says {status!r}, but only a valid recording "
+                             "belongs in capture/gpu/<id>/.", "move the attempt to capture/gpu/_attempts/.")]
+    if run_yaml is None:
+        return [CaptureError(f"{base}/run.json", f"no run file capture/runs/{run_id}.yaml declares this recording.",
+                             f"restore capture/runs/{run_id}.yaml, or remove {base}/.")]
+    if steps is None:
+        return [CaptureError(f"{base}/steps.jsonl", "the file does not exist; values.json cannot be verified.",
+                             f"restore it from git, or record the run again (`python3 capture/run.py record {run_id} --force`).")]
+    if values is None:
+        return [CaptureError(f"{base}/values.json", "the file does not exist.",
+                             REDERIVE.format(run=run_id, file=f"{base}/values.json"))]
+    rows, problems = read_steps(steps, f"{base}/steps.jsonl")
+    if problems:
+        return problems
+    try:
+        run = parse_yaml_bytes(run_yaml, f"capture/runs/{run_id}.yaml")
+        committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
+        fresh = derive_values(run, rows)
+    except CaptureError:
+        return []  # named by the file's own check
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return [CaptureError(f"{base}/values.json", f"cannot be re-derived from steps.jsonl ({type(exc).__name__}: {exc}).",
+                             f"fix capture/runs/{run_id}.yaml and {base}/steps.jsonl first.")]
+    got = committed.get("values", {}) if isinstance(committed, dict) else {}
+    got = got if isinstance(got, dict) else {}
+    for name in sorted(set(fresh["values"]) | set(got)):
+        a, b = got.get(name), fresh["values"].get(name)
+        if a != b:
+            av = a.get("value") if isinstance(a, dict) else a
+            problems.append(CaptureError(
+                f"{base}/values.json:{json_path(('values', name))}",
+                f"{name} is {av!r} but steps.jsonl gives {None if b is None else b.get('value')!r} (edited by hand?).",
+                REDERIVE.format(run=run_id, file=f"{base}/values.json") + "."))
+    return problems
+
+
+# ---------------------------------------------------------------------------------- driver
+
+
+@dataclass
+class Validation:
+    """What validating capture/ found, with counts for `--check`'s summary."""
+
+    problems: list[CaptureError] = field(default_factory=list)
+    files: int = 0
+    computed: int = 0  # values in computed.json, each compared with its derivation
+    recordings: int = 0
+    cached: int = 0
+    checked: int = 0
+
+
+class Cache:
+    """digest → problems, kept in a small JSON file (the build's doctree dir) or only in memory."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path, self.old, self.new = path, {}, {}
+        if path is not None:
+            try:
+                self.old = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.old = {}
+
+    def get(self, key: str) -> list[CaptureError] | None:
+        hit = self.old.get(key)
+        if hit is None:
+            return None
+        self.new[key] = hit
+        return [CaptureError(*p) for p in hit]
+
+    def put(self, key: str, problems: list[CaptureError]) -> None:
+        self.new[key] = [[p.where, p.message, p.fix] for p in problems]
+
+    def save(self) -> None:
+        if self.path is None or self.new == self.old:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.new, sort_keys=True), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+def _digest(*parts: bytes | str | None) -> str:
+    h = hashlib.sha256(RULES_VERSION.encode())
+    for part in parts:
+        data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+@cache
+def _validator(schema_file: str, schema_text: str):
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(json.loads(schema_text))
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        return None
+
+
+def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
+    """Validate capture/ under `root`; every problem names its file, place and fix."""
+    cap, out = root / "capture", Validation()
+    store = Cache(cache_file)
+
+    def run(key: str, fn: Callable[[], list[CaptureError]]) -> list[CaptureError]:
+        hit = store.get(key)
+        if hit is not None:
+            out.cached += 1
+            return hit
+        out.checked += 1
+        got = fn()
+        store.put(key, got)
+        return got
+
+    for rel in REQUIRED:
+        if not (cap / rel).is_file():
+            out.problems.append(CaptureError(f"capture/{rel}", "the file does not exist.",
+                                             REGENERATE.format(file=f"capture/{rel}") + "."))
+    sdir = schema_dir()
+    for pattern, schema_name in SCHEMAS.items():
+        schema_text = (sdir / schema_name).read_text(encoding="utf-8")
+        for path in sorted(cap.glob(pattern)):
+            rel = path.relative_to(root).as_posix()
+            raw = _read(path)
+            if raw is None:
+                continue
+            out.files += 1
+            out.problems += run(_digest("file", rel, schema_text, raw),
+                                lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
+    models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
+    if models is not None and flags is not None and computed is not None:
+        import capture.derive
+
+        code = Path(capture.derive.__file__).read_bytes()
+        try:  # how many values the derivation covers, for --check's summary
+            out.computed = len(json.loads(computed).get("values") or {})
+        except (ValueError, AttributeError, TypeError):
+            out.computed = 0
+        out.problems += run(_digest("computed", code, models, flags, computed),
+                            lambda: computed_problems(models, flags, computed))
+    for run_json in sorted((cap / "gpu").glob("*/run.json")):
+        run_id = run_json.parent.name
+        import capture.lab.values
+
+        code = Path(capture.lab.values.__file__).read_bytes()
+        parts = (_read(run_json), _read(cap / "runs" / f"{run_id}.yaml"), _read(run_json.parent / "steps.jsonl"),
+                 _read(run_json.parent / "values.json"))
+        out.recordings += 1
+        out.problems += run(_digest("recording", run_id, code, *parts),
+                            lambda: recording_problems(run_id, *parts))
+    store.save()
+    return out
+
+
+def capture_problems(root: Path, capture: Any, cache_file: Path | None = None) -> tuple[list[CaptureError], Validation]:
+    """Validation problems plus the loader's own (a reference key defined twice ...), each once."""
+    result = validate_capture(root, cache_file)
+    seen: set[str] = set()
+    merged: list[CaptureError] = []
+    for p in [*result.problems, *getattr(capture, "problems", [])]:
+        file = p.where.split(":", 1)[0]
+        key = f"{file}|{p.message}"
+        if key in seen:
+            continue
+        seen.add(key)
+        merged.append(p)
+    return merged, result
