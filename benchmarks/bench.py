@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from miles101.book import load_book
-from miles101.pages import ANY_ROLE, FENCE
+from miles101.pages import ANY_ROLE, FENCE, ROLE
 from miles101.text import strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,8 +137,8 @@ def citing_docs(root: Path, role: str, key: str) -> set[str]:
     """Docnames whose source cites `{role}`key` or `{role}`key:spec`."""
     docs = set()
     for path in page_files(root):
-        for m in ROLE_RE.finditer(path.read_text(encoding="utf-8")):
-            if m["role"] == role and m["body"].split(":", 1)[0].strip() == key:
+        for m in ROLE.finditer(path.read_text(encoding="utf-8")):
+            if m["kind"] == role and m["text"].split(":", 1)[0].strip() == key:
                 docs.add(path.relative_to(root).with_suffix("").as_posix())
     return docs
 

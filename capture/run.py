@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
 
         return crosscheck_main(argv[1:])
     if argv[:1] == ["diff"]:
-        from capture.diff import main as diff_main
+        from capture.drift.cli import main as diff_main
 
         return diff_main(argv[1:])
     if "--check" in argv:

@@ -16,6 +16,8 @@ class Built:
 
     def __init__(self, app: SphinxTestApp, warnings: str) -> None:
         self.app, self.warnings = app, warnings
+        #: The pages Sphinx read in this build, as its `env-before-read-docs` event named them.
+        self.read: list[str] = []
 
     def html(self, docname: str) -> str:
         return (Path(self.app.outdir) / f"{docname}.html").read_text(encoding="utf-8")
@@ -27,10 +29,14 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confo
     confoverrides.setdefault("m101_mermaid_root", str(ROOT))
     app = SphinxTestApp(buildername, srcdir=srcdir, builddir=srcdir / "_build", status=status, warning=warning,
                         parallel=parallel, confoverrides=confoverrides)
+    read: list[str] = []
+    # Last in line, so the list is what Sphinx reads after every extension had its say.
+    app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames), priority=999)
     try:
         app.build()
     finally:
         app.cleanup()
     built = Built(app, warning.getvalue())
+    built.read = sorted(read)
     built.status = strip_ansi(status.getvalue())
     return built

@@ -6,6 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from buildutil import build
 
@@ -95,3 +96,89 @@ def test_front_page_follows_the_plate_recording(book_copy: Path) -> None:
     assert "once it is recorded" not in html and "Not recorded yet" not in html
     assert "runs recorded on a DGX Spark: 2 of 2" in html
     assert '<span class="m101-shown">99.5 tok/s</span>' in html
+
+
+# -- every builder Sphinx ships ------------------------------------------------------------------
+BUILDERS = {  # builder → (output file of sections/r-1-flags, of sections/1-2-empty)
+    "html": ("sections/r-1-flags.html", "sections/1-2-empty.html"),
+    "dirhtml": ("sections/r-1-flags/index.html", "sections/1-2-empty/index.html"),
+    "singlehtml": ("front.html", "front.html"),
+    "epub": ("sections/r-1-flags.xhtml", "sections/1-2-empty.xhtml"),
+    "latex": ("python.tex", "python.tex"),
+    "text": ("sections/r-1-flags.txt", "sections/1-2-empty.txt"),
+    "man": ("python.1", "python.1"),
+    "texinfo": ("python.texi", "python.texi"),
+}
+
+
+@pytest.mark.parametrize("buildername", sorted(BUILDERS))
+def test_every_builder_writes_tables_values_and_facts(book_copy: Path, buildername: str) -> None:
+    """R.1's table, a flag's facts and a value (a public reference with its source) in every builder."""
+    (book_copy / "sections" / "1-2-empty.md").write_text(
+        "# Empty section\n\nA step takes {measured}`tiny-recorded.step_time:.1f`; a baseline "
+        "{reference}`test.baseline:.0%`.\n")
+    # epub: its own metadata, and mermaid's .mjs files, which EPUB has no mimetype for (not ours to fix)
+    built = build(book_copy, buildername=buildername, epub_copyright="test", version="1",
+                  suppress_warnings=["epub.unknown_project_files"], latex_documents=[
+        ("front", "python.tex", "Test", "Test", "manual")], man_pages=[("front", "python", "Test", [], 1)],
+        texinfo_documents=[("front", "python", "Test", "Test", "python", "Test", "Misc")])
+    # latex and texinfo draw mermaid with mmdc (sphinxcontrib-mermaid), which this machine lacks
+    assert [w for w in built.warnings.splitlines() if "'mmdc' cannot be run" not in w] == []
+    out = Path(built.app.outdir)
+    tables, values = ((out / f).read_text(encoding="utf-8") for f in BUILDERS[buildername])
+    tables, values = (t.replace("\\-", "-").replace("\\sphinxhyphen{}", "-").replace("\\%", "%")  # man, latex
+                      for t in (tables, values))
+    assert "--colocate" in tables and "arguments.py:10" in tables, "R.1's table"
+    assert "generated for the HTML edition" not in tables
+    assert "Every other Miles flag" in tables
+    flat = " ".join(values.split())
+    assert "71% fraction correct" in flat and "Test paper, H100" in flat, "the reference and its source"
+    if buildername in ("latex", "text", "man", "texinfo"):
+        assert "(public reference: Test paper, H100" in flat
+
+
+# -- figure ids ----------------------------------------------------------------------------------
+FIGURE = "```{{diagram}} {id}\n:title: {title}\n:caption: Another.\n\nflowchart LR\n  A --> B\n```\n"
+
+
+def test_figure_id_on_two_pages_fails_in_parallel_chunks(book_copy: Path) -> None:
+    """The duplicate is found once every page is read, also when -j 2 reads the two pages in different chunks."""
+    from sphinx.util.parallel import make_chunks
+
+    page = book_copy / "sections" / "r-4-sources.md"
+    page.write_text(page.read_text() + "\n" + FIGURE.format(id="fig-test-loop", title="Again"))
+    built = build(book_copy, parallel=2)
+    chunks = make_chunks(built.read, 2)
+    assert [i for i, c in enumerate(chunks) if "sections/1-1-first" in c] != \
+           [i for i, c in enumerate(chunks) if "sections/r-4-sources" in c], "the two pages share a chunk"
+    assert "the figure id fig-test-loop is also used in sections/1-1-first" in built.warnings
+    assert "Traceback" not in built.warnings and "Extension error" not in built.warnings
+    assert built.app.statuscode == 1  # even without -W
+
+
+def test_figure_id_on_two_pages_serial_has_no_traceback(book_copy: Path) -> None:
+    page = book_copy / "sections" / "1-2-empty.md"
+    page.write_text("# Empty section\n\n" + FIGURE.format(id="fig-test-loop", title="Again"))
+    built = build(book_copy)
+    assert "the figure id fig-test-loop is also used in sections/1-1-first" in built.warnings
+    assert "Extension error" not in built.warnings and "compared with" not in built.warnings
+    assert built.app.statuscode == 1
+
+
+def test_figure_id_twice_on_one_page(book_copy: Path) -> None:
+    page = book_copy / "sections" / "1-2-empty.md"
+    page.write_text("# Empty section\n\n" + FIGURE.format(id="fig-twice", title="One") + "\n"
+                    + FIGURE.format(id="fig-twice", title="Two"))
+    built = build(book_copy)
+    assert "1-2-empty.md:11: WARNING: the figure id fig-twice is used twice on this page." in built.warnings
+    assert built.app.statuscode == 1
+
+
+def test_figure_label_through_std_domain(book_copy: Path) -> None:
+    page = book_copy / "sections" / "1-2-empty.md"
+    page.write_text("# Empty section\n\nSee {ref}`fig-test-loop`.\n")
+    built = build(book_copy)
+    assert built.warnings == ""
+    assert built.app.env.domains.standard_domain.labels["fig-test-loop"] == (
+        "sections/1-1-first", "fig-test-loop", "The test loop")
+    assert 'href="1-1-first.html#fig-test-loop"' in built.html("sections/1-2-empty")

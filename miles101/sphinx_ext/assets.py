@@ -96,3 +96,10 @@ def mermaid_only_where_drawn(app: Sphinx) -> None:
                     install_js(app, pagename, templatename, context, doctree)
 
             app.connect("html-page-context", install_where_drawn, priority=listener.priority)
+
+
+def setup_assets(app: Sphinx) -> None:
+    app.add_config_value("m101_mermaid_root", ".", "html", types=[str])
+    app.connect("builder-inited", install_assets)
+    app.connect("builder-inited", mermaid_only_where_drawn)
+    app.connect("build-finished", write_index)

@@ -8,7 +8,7 @@ beside a worked sum rendered at build time, and loads the calculator's ES module
 the pages that use the directive and nowhere else. The JavaScript never holds a constant of its own.
 
 Porting note: everything is reached through ``setup_calculator(app)``; the module depends on the
-extension only through ``state.current_capture``, ``domain.domain_of`` / ``capture_of`` and
+extension only through ``domain.domain_of`` / ``capture_of`` and
 ``messages.warn``.
 """
 from __future__ import annotations
@@ -314,10 +314,10 @@ def _merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
 
 def _outdated(app: Sphinx, env: Any, added: set, changed: set, removed: set) -> list[str]:
     """Pages with the calculator re-read when its coefficients change (a cross-check result landing)."""
-    from .state import current_capture
+    from .domain import capture_of
 
     try:
-        now = _digest(coefficients(current_capture(env), Path(env.srcdir)))
+        now = _digest(coefficients(capture_of(env), Path(env.srcdir)))
     except CalculatorError:
         now = "missing"
     if getattr(env, "m101_fit_digest", now) == now:
@@ -329,7 +329,7 @@ def _install(app: Sphinx) -> None:
     """Copy the module and stylesheet, and write the coefficients, into the build's _static."""
     if app.builder.format != "html":
         return
-    from .state import current_capture
+    from .domain import capture_of
 
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
@@ -338,7 +338,7 @@ def _install(app: Sphinx) -> None:
         if not dest.is_file() or dest.read_bytes() != src.read_bytes():
             shutil.copyfile(src, dest)
     try:
-        doc = coefficients(current_capture(app.env), Path(app.srcdir))
+        doc = coefficients(capture_of(app.env), Path(app.srcdir))
     except CalculatorError:
         return  # the directive reports it where it is used
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"

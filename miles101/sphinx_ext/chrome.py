@@ -5,14 +5,13 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
-from .domain import capture_of, domain_of
+from .domain import book_of, capture_of, domain_of
 from .roles import HOME_HARDWARE, provenance_text
-from .state import current_book
 
 
 def add_toctrees(app: Sphinx, docname: str, source: list[str]) -> None:
     """Append one hidden, captioned toctree per part (then the Reference) to the root page."""
-    book = current_book(app.env)
+    book = book_of(app.env)
     if docname != book.root_doc:
         return
     blocks = []
@@ -28,7 +27,7 @@ class SectionChrome(SphinxTransform):
     default_priority = 400
 
     def apply(self, **kwargs) -> None:
-        section = current_book(self.env).section_for(self.env.docname)
+        section = book_of(self.env).section_for(self.env.docname)
         if section is None:
             return
         top = next(iter(self.document.findall(nodes.section)), None)
@@ -80,3 +79,9 @@ class ValuesOnPage(SphinxTransform):
             items += nodes.list_item("", para)
         section += items
         top += section
+
+
+def setup_chrome(app: Sphinx) -> None:
+    app.connect("source-read", add_toctrees)
+    app.add_transform(SectionChrome)
+    app.add_transform(ValuesOnPage)

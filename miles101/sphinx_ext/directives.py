@@ -1,4 +1,4 @@
-"""Block directives: flag, diagram, listing and pin."""
+"""Block directives: flag, listing, run-command, until-recorded / once-recorded and pin (figures: `figures`)."""
 from __future__ import annotations
 
 import json
@@ -8,19 +8,16 @@ from typing import ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
-from sphinxcontrib.mermaid import mermaid
 
 from ..problems import Problem
 from ..resolve import resolve
 from ..text import record_advice
-from .domain import capture_of, domain_of, flag_anchor
+from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
 from .elements import Fact, flag_facts
-from .state import current_book
-
-FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-
 
 class ManualDirective(SphinxDirective):
     """Shared helpers for dependency notes and counted problems."""
@@ -94,57 +91,6 @@ class FlagDirective(ManualDirective):
         box += body
         domain_of(self.env).note_cite(self.env.docname, "flag", canonical, documented=True)
         return [box]
-
-
-class DiagramDirective(ManualDirective):
-    """```{diagram} fig-id``` with :title: and :caption:: a mermaid figure coloured by meaning."""
-
-    has_content = True
-    required_arguments = 1
-    option_spec: ClassVar = {"title": directives.unchanged_required, "caption": directives.unchanged_required}
-
-    def run(self) -> list[nodes.Node]:
-        fig_id = self.arguments[0].strip()
-        if not FIGURE_ID.match(fig_id):
-            return self.problem("bad_reference", f"figure id {fig_id!r} is not a lowercase slug.",
-                                "use lowercase letters, digits and hyphens, e.g. fig-grpo-step.")
-        missing = [o for o in ("title", "caption") if not self.options.get(o)]
-        if missing:
-            return self.problem("bad_reference", f"the figure {fig_id} has no :{missing[0]}:.",
-                                "give every figure a :title: and a :caption: that says what to notice.")
-        if not "\n".join(self.content).strip():
-            return self.problem("bad_reference", f"the figure {fig_id} has no diagram.", "add the mermaid code.")
-        return [self.figure(fig_id, self.options["title"], self.options["caption"], "\n".join(self.content))]
-
-    def figure(self, fig_id: str, title: str, caption: str, code: str, caption_label: str = "") -> nodes.Node:
-        record = domain_of(self.env).record(self.env.docname)
-        for other_doc, rec in domain_of(self.env).data["docs"].items():
-            if fig_id in rec["figures"] and other_doc != self.env.docname:
-                warn("duplicate", f"the figure id {fig_id} is also used in {other_doc}.",
-                     location=self.get_location(), fix="give each figure its own id.")
-        record["figures"][fig_id] = {"title": title, "caption": caption}
-        fig = nodes.container(classes=["m101-figure", "m101-diagram"], ids=[fig_id])
-        heading = nodes.paragraph("", "", classes=["m101-figure-title"])
-        heading += nodes.strong("", title)
-        fig += heading
-        diagram = mermaid()
-        diagram["code"] = code
-        diagram["options"] = {}
-        diagram["alt"] = f"{title}. {caption}"
-        fig += diagram
-        cap = nodes.paragraph("", "", classes=["m101-figure-caption"])
-        if caption_label:
-            cap += [nodes.strong("", caption_label), nodes.Text(" ")]
-        inline, messages = self.state.inline_text(caption, self.lineno)
-        cap.extend(inline)
-        for raw in list(cap.findall(nodes.raw)):  # MyST with raw HTML off: a caption (manual.json's plate) shows tags as text
-            raw.replace_self(nodes.Text(raw.astext()))
-        fig += cap
-        fig.extend(messages)
-        std = self.env.domains.standard_domain
-        std.anonlabels[fig_id] = (self.env.docname, fig_id)
-        std.labels[fig_id] = (self.env.docname, fig_id, title)
-        return fig
 
 
 class ListingDirective(ManualDirective):
@@ -278,7 +224,7 @@ class PinDirective(ManualDirective):
     """```{pin}```: manual.json's pin beside what the capture read; a mismatch is said plainly."""
 
     def run(self) -> list[nodes.Node]:
-        pin = current_book(self.env).data["pin"]
+        pin = book_of(self.env).data["pin"]
         capture = capture_of(self.env)
         self.note("pin", "capture")
         read = capture.provenance
@@ -303,3 +249,22 @@ class PinDirective(ManualDirective):
                 "pin as the target."))
             out.append(note)
         return out
+
+
+def check_flag_blocks(app: Sphinx, env: BuildEnvironment) -> None:
+    """A flag is documented in one section only; a second block is a warning on the second page."""
+    for name, first, other in domain_of(env).duplicate_flags():
+        warn("duplicate", f"the flag {name} is documented here and in {first}.", location=(other, None),
+             fix="keep the block in the section that teaches the flag; use {flag} inline in the other.")
+
+
+DIRECTIVES = {
+    "flag": FlagDirective, "listing": ListingDirective, "pin": PinDirective, "run-command": RunCommandDirective,
+    "until-recorded": UntilRecordedDirective, "once-recorded": OnceRecordedDirective,
+}
+
+
+def setup_directives(app: Sphinx) -> None:
+    for name, cls in DIRECTIVES.items():
+        app.add_directive(name, cls)
+    app.connect("env-check-consistency", check_flag_blocks)

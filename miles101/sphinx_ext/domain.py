@@ -1,7 +1,9 @@
 """The `m101` domain: what each page cites and defines, purged and merged per document.
 
 Everything the extension remembers about a page lives in `data["docs"][docname]`, so
-`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe.
+`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. The domain object
+also holds this build's book and capture (`book`, `capture`): attributes of the object, not of
+`data`, so they are never pickled (see `build_data`).
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from sphinx.domains import Domain, Index, IndexEntry
 from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import make_refnode
 
-from .. import capture as capture_data
+from ..book import Book
+from ..capture import Capture
 
 
 def flag_anchor(name: str) -> str:
@@ -27,7 +30,8 @@ def metric_anchor(key: str) -> str:
 
 
 def _empty_record() -> dict[str, Any]:
-    return {"deps": {}, "flags": {}, "figures": {}, "cites": [], "problems": 0}
+    return {"deps": {}, "flags": {}, "figures": {}, "cites": [], "problems": 0, "generated": [],
+            "generated_digest": ""}
 
 
 class FlagIndex(Index):
@@ -56,7 +60,13 @@ class ManualDomain(Domain):
     label = "Miles 101"
     initial_data: dict[str, Any] = {"docs": {}}
     indices = [FlagIndex]
-    data_version = 1
+    data_version = 2
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        super().__init__(env)
+        self.book: Book | None = None  # set at builder-inited (build_data.load_into_domain)
+        self.capture: Capture | None = None
+        self.inconsistencies = 0  # problems found across pages at env-check-consistency
 
     # -- per-document records ----------------------------------------------------
     def record(self, docname: str) -> dict[str, Any]:
@@ -100,9 +110,20 @@ class ManualDomain(Domain):
         return twice
 
     def figures(self) -> Iterator[tuple[str, dict]]:
-        for docname, rec in self.data["docs"].items():
-            for fig_id, fig in rec["figures"].items():
-                yield fig_id, {**fig, "docname": docname}
+        """(figure id, its record with its docname), by id then page."""
+        found = [(fig_id, {**fig, "docname": docname}) for docname, rec in self.data["docs"].items()
+                 for fig_id, fig in rec["figures"].items()]
+        return iter(sorted(found, key=lambda f: (f[0], f[1]["docname"])))
+
+    def duplicate_figures(self) -> list[tuple[str, str, str]]:
+        """(figure id, first page, other page) for every figure id used on more than one page."""
+        first: dict[str, str] = {}
+        twice = []
+        for fig_id, fig in self.figures():
+            if fig_id in first:
+                twice.append((fig_id, first[fig_id], fig["docname"]))
+            first.setdefault(fig_id, fig["docname"])
+        return twice
 
     def cites(self, kind: str) -> Iterator[tuple[str, dict]]:
         for docname in sorted(self.data["docs"]):
@@ -111,7 +132,11 @@ class ManualDomain(Domain):
                     yield docname, cite
 
     def problem_count(self) -> int:
-        return sum(rec["problems"] for rec in self.data["docs"].values())
+        return sum(rec["problems"] for rec in self.data["docs"].values()) + self.inconsistencies
+
+    def generated_docs(self) -> dict[str, list[str]]:
+        """The pages holding generated tables, and which tables each holds."""
+        return {d: rec["generated"] for d, rec in self.data["docs"].items() if rec.get("generated")}
 
     # -- cross-references ----------------------------------------------------------
     def resolve_xref(
@@ -143,8 +168,21 @@ def domain_of(env: BuildEnvironment) -> ManualDomain:
     return env.get_domain("m101")  # type: ignore[return-value]
 
 
-def capture_of(env: BuildEnvironment) -> capture_data.Capture:
-    """The capture data of this build (loaded once at builder-inited)."""
-    from .state import current_capture
+def capture_of(env: BuildEnvironment) -> Capture:
+    """The capture data of this build (loaded at builder-inited, in the main process)."""
+    capture = domain_of(env).capture
+    if capture is None:
+        raise RuntimeError("miles101: the capture is read at builder-inited; nothing may read it before.")
+    return capture
 
-    return current_capture(env)
+
+def book_of(env: BuildEnvironment) -> Book:
+    """The book (manual.json) of this build (read at config-inited, handed to the domain at builder-inited)."""
+    book = domain_of(env).book
+    if book is None:
+        raise RuntimeError("miles101: the book is handed over at builder-inited; nothing may read it before.")
+    return book
+
+
+def setup_domain(app) -> None:
+    app.add_domain(ManualDomain)

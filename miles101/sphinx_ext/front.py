@@ -5,12 +5,11 @@ from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.util.docutils import SphinxDirective
 
-from .directives import DiagramDirective
-from .domain import capture_of, domain_of
+from .figures import DiagramDirective
+from .domain import book_of, capture_of, domain_of
 from .messages import warn
 from ..palette import HUES, MEANINGS
 from .roles import value_inline
-from .state import current_book
 
 
 def _para(text: str, *classes: str) -> nodes.paragraph:
@@ -26,7 +25,7 @@ def doc_link(docname: str, fromdoc: str) -> pending_xref:
 class BookDirective(SphinxDirective):
     @property
     def book(self):
-        return current_book(self.env)
+        return book_of(self.env)
 
 
 class CoverDirective(BookDirective):
@@ -90,6 +89,8 @@ class PlateDirective(DiagramDirective):
         recorded = run_id is None or capture_of(self.env).recorded(run_id)
         label = "" if recorded else "The run this figure will show, once it is recorded on a DGX Spark:"
         fig = self.figure(plate["figure"], plate["title"], plate["caption"], code, caption_label=label)
+        if fig is None:
+            return []
         fig["classes"].append("m101-plate")
         values = self.plate_values()
         if values:
@@ -107,7 +108,7 @@ class PlateDirective(DiagramDirective):
 
     @property
     def book(self):
-        return current_book(self.env)
+        return book_of(self.env)
 
     def plate_values(self) -> nodes.Node | None:
         """The values named by a run file's `plate:` list, each as a measured value."""
@@ -200,3 +201,8 @@ DIRECTIVES = {
     "book-plate": PlateDirective, "book-parts": PartsDirective, "book-palette": PaletteDirective,
     "book-related": RelatedDirective,
 }
+
+
+def setup_front(app) -> None:
+    for name, cls in DIRECTIVES.items():
+        app.add_directive(name, cls)

@@ -34,3 +34,7 @@ def visit_math_block(self: Any, node: nodes.math_block) -> None:
     self.body.append(out if out is not None else f"<pre>{self.encode(node.astext())}</pre>")
     self.body.append("</div>\n")
     raise nodes.SkipNode
+
+
+def setup_mathml(app) -> None:
+    app.add_html_math_renderer("mathml", (visit_math, None), (visit_math_block, None))

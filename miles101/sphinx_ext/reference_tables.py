@@ -1,24 +1,29 @@
 """The Reference part's tables, built from the data and from what every page cites.
 
-Each directive leaves a placeholder; `FillGenerated` replaces it once every page has been read
-(like sphinx.ext.todo's todolist). The tables are written as HTML directly: they hold hundreds
-of rows, and one raw node (which Sphinx's search still indexes) costs a fraction of a docutils
-table. A page is rewritten only when the inputs of its own tables change (`table_inputs`).
+Each directive leaves a placeholder; `fill_generated_tables` replaces it at `doctree-resolved`,
+once every page has been read (as sphinx.ext.todo fills its todolist). A table is first described
+as plain data (`Heading`, `Table`, `Para`, `Items`, whose cells hold `Code`, `Link`, `DocLink`,
+`Ext` and text), then written for the builder at hand: the HTML builders (html, dirhtml,
+singlehtml, epub) get one raw HTML node (hundreds of rows as docutils nodes cost a quarter of the
+build, and Sphinx's search still indexes raw text), every other builder (latex, text, man,
+texinfo, ...) gets real docutils tables. A page is rewritten only when the inputs of its own
+tables change (`table_inputs`, `incremental.rewritten_docs`).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
 from html import escape
+from typing import Any, NamedTuple, Union
 
 from docutils import nodes
-from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .directives import flag_fields
-from .domain import capture_of, domain_of, flag_anchor, metric_anchor
+from .domain import book_of, capture_of, domain_of, flag_anchor, metric_anchor
+from .elements import Fact
 from .elements import m101_generated as generated
-from .state import current_app, current_book
 
 KINDS = ("flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index")
 
@@ -32,60 +37,173 @@ class GeneratedDirective(SphinxDirective):
         return [generated("", kind=self.name)]
 
 
-class Page:
-    """HTML pieces for one page: links relative to it, code, tables, headings."""
+# -- the tables as data ------------------------------------------------------------------------
+class Code(NamedTuple):
+    text: str
+    anchor: str | None = None
 
-    def __init__(self, app, docname: str) -> None:
-        self.app, self.env, self.docname = app, app.env, docname
+
+class DocLink(NamedTuple):
+    """A link to a page, its text the page's title."""
+
+    docname: str
+
+
+class Link(NamedTuple):
+    """A link to an anchor on a page of the book."""
+
+    docname: str
+    anchor: str
+    inner: Any
+
+
+class Ext(NamedTuple):
+    url: str
+    inner: Any
+
+
+Inline = Union[str, Code, DocLink, Link, Ext, list]
+
+
+class Heading(NamedTuple):
+    inner: Inline
+    rubric: bool = False
+    strong: bool = False
+
+
+class Table(NamedTuple):
+    headers: list[str]
+    rows: list[list[Inline]]
+
+
+class Para(NamedTuple):
+    inner: Inline
+
+
+class Items(NamedTuple):
+    items: list[Inline]
+
+
+def fact(f: Fact) -> Inline:
+    inner: Inline = Code(f.text) if f.code else f.text
+    return Ext(f.href, inner) if f.href else inner
+
+
+def docs(docnames: Iterable[str]) -> list:
+    out: list = []
+    for i, d in enumerate(docnames):
+        out.extend([", ", DocLink(d)] if i else [DocLink(d)])
+    return out
+
+
+# -- writers -----------------------------------------------------------------------------------
+class HtmlWriter:
+    """The tables as one HTML string, links relative to the page being written."""
+
+    def __init__(self, app: Sphinx, fromdoc: str) -> None:
+        self.builder, self.env, self.fromdoc = app.builder, app.env, fromdoc
 
     def href(self, docname: str, anchor: str = "") -> str:
-        uri = self.app.builder.get_relative_uri(self.docname, docname)
-        return escape(uri + (f"#{anchor}" if anchor else ""))
+        return escape(self.builder.get_relative_uri(self.fromdoc, docname) + (f"#{anchor}" if anchor else ""))
 
-    def doc(self, docname: str) -> str:
-        title = self.env.titles[docname].astext() if docname in self.env.titles else docname
-        return f'<a class="reference internal" href="{self.href(docname)}">{escape(title)}</a>'
+    def inline(self, x: Inline) -> str:
+        if isinstance(x, str):
+            return escape(x)
+        if isinstance(x, Code):
+            ident = f' id="{escape(x.anchor)}"' if x.anchor else ""
+            return f'<code class="docutils literal notranslate"{ident}>{escape(x.text)}</code>'
+        if isinstance(x, DocLink):
+            title = self.env.titles[x.docname].astext() if x.docname in self.env.titles else x.docname
+            return f'<a class="reference internal" href="{self.href(x.docname)}">{escape(title)}</a>'
+        if isinstance(x, Link):
+            return f'<a class="reference internal" href="{self.href(x.docname, x.anchor)}">{self.inline(x.inner)}</a>'
+        if isinstance(x, Ext):
+            return f'<a class="reference external" href="{escape(x.url)}">{self.inline(x.inner)}</a>'
+        return "".join(self.inline(part) for part in x)
 
-    def docs(self, docnames: Iterable[str]) -> str:
-        return ", ".join(self.doc(d) for d in docnames)
+    def block(self, b: Any) -> str:
+        if isinstance(b, Heading):
+            inner = f"<strong>{self.inline(b.inner)}</strong>" if b.strong else self.inline(b.inner)
+            return f'<p class="{"rubric" if b.rubric else "m101-table-heading"}">{inner}</p>'
+        if isinstance(b, Table):
+            head = "".join(f'<th class="head">{escape(h)}</th>' for h in b.headers)
+            body = "".join("<tr>" + "".join(f"<td>{self.inline(c)}</td>" for c in row) + "</tr>" for row in b.rows)
+            return (f'<div class="table-wrapper"><table class="docutils m101-table">'
+                    f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+        if isinstance(b, Para):
+            return f"<p>{self.inline(b.inner)}</p>"
+        return '<ul class="simple">' + "".join(f"<li><p>{self.inline(i)}</p></li>" for i in b.items) + "</ul>"
 
-    @staticmethod
-    def code(text: str, anchor: str | None = None) -> str:
-        ident = f' id="{escape(anchor)}"' if anchor else ""
-        return f'<code class="docutils literal notranslate"{ident}>{escape(text)}</code>'
-
-    @staticmethod
-    def ext(url: str, text: str) -> str:
-        return f'<a class="reference external" href="{escape(url)}">{escape(text)}</a>'
-
-    @staticmethod
-    def heading(inner_html: str, rubric: bool = False) -> str:
-        return f'<p class="{"rubric" if rubric else "m101-table-heading"}">{inner_html}</p>'
-
-    @staticmethod
-    def table(headers: list[str], rows: Iterable[list[str]]) -> str:
-        """Cells are HTML already; headers are plain text."""
-        head = "".join(f'<th class="head">{escape(h)}</th>' for h in headers)
-        body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-        return (f'<div class="table-wrapper"><table class="docutils m101-table">'
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+    def write(self, blocks: list) -> list[nodes.Node]:
+        return [nodes.raw("", "\n".join(self.block(b) for b in blocks), format="html")]
 
 
-def _flag_row(page: Page, rec: dict, capture, name_html: str) -> list[str]:
+class NodeWriter:
+    """The tables as docutils nodes (tables, rubrics, paragraphs), for every other builder."""
+
+    def __init__(self, app: Sphinx, fromdoc: str) -> None:
+        self.builder, self.env, self.fromdoc = app.builder, app.env, fromdoc
+
+    def ref(self, docname: str, anchor: str, children: list[nodes.Node]) -> nodes.reference:
+        uri = self.builder.get_relative_uri(self.fromdoc, docname) + (f"#{anchor}" if anchor else "")
+        return nodes.reference("", "", *children, internal=True, refuri=uri)
+
+    def inline(self, x: Inline) -> list[nodes.Node]:
+        if isinstance(x, str):
+            return [nodes.Text(x)]
+        if isinstance(x, Code):
+            return [nodes.literal(x.text, x.text, ids=[x.anchor] if x.anchor else [])]
+        if isinstance(x, DocLink):
+            title = self.env.titles[x.docname].astext() if x.docname in self.env.titles else x.docname
+            return [self.ref(x.docname, "", [nodes.inline(title, title)])]
+        if isinstance(x, Link):
+            return [self.ref(x.docname, x.anchor, self.inline(x.inner))]
+        if isinstance(x, Ext):
+            return [nodes.reference("", "", *self.inline(x.inner), refuri=x.url)]
+        return [n for part in x for n in self.inline(part)]
+
+    def para(self, x: Inline) -> nodes.paragraph:
+        return nodes.paragraph("", "", *self.inline(x))
+
+    def block(self, b: Any) -> nodes.Node:
+        if isinstance(b, Heading):
+            inner = [nodes.strong("", "", *self.inline(b.inner))] if b.strong else self.inline(b.inner)
+            return nodes.rubric("", "", *inner) if b.rubric else nodes.paragraph("", "", *inner)
+        if isinstance(b, Table):
+            table = nodes.table(classes=["m101-table"])
+            group = nodes.tgroup(cols=len(b.headers))
+            table += group
+            cells = [[self.para(c) for c in row] for row in b.rows]
+            widths = [min(40, 2 + max([len(h), *(len(row[i].astext()) for row in cells)])) for i, h in enumerate(b.headers)]
+            group.extend(nodes.colspec(colwidth=w) for w in widths)  # the text writer's widths; latex's ratios
+            head = nodes.thead()
+            head += nodes.row("", *(nodes.entry("", nodes.paragraph(h, h)) for h in b.headers))
+            body = nodes.tbody()
+            for row in cells:
+                body += nodes.row("", *(nodes.entry("", p) for p in row))
+            group += [head, body]
+            return table
+        if isinstance(b, Para):
+            return self.para(b.inner)
+        return nodes.bullet_list("", *(nodes.list_item("", self.para(i)) for i in b.items))
+
+    def write(self, blocks: list) -> list[nodes.Node]:
+        return [self.block(b) for b in blocks]
+
+
+def _flag_row(rec: dict, capture, name: Inline) -> list[Inline]:
     facts = {f.label: f for f in flag_fields(rec, capture)}
-    default = facts["Default"].html() if "Default" in facts else "—"
-    return [name_html, default, escape(rec.get("type") or "—"), escape(rec.get("backend") or "both"),
-            facts["Defined at"].html()]
+    default = fact(facts["Default"]) if "Default" in facts else "—"
+    return [name, default, rec.get("type") or "—", rec.get("backend") or "both", fact(facts["Defined at"])]
 
 
 FLAG_HEADERS = ["Flag", "Default", "Type", "Backend", "Defined at"]
 
 
-def flags_by_job(page: Page) -> list[str]:
-    env = page.env
-    capture, domain, book = capture_of(env), domain_of(env), current_book(env)
+def flags_by_job(env) -> list:
+    capture, domain, book = capture_of(env), domain_of(env), book_of(env)
     documented = domain.documented_flags()
-    out: list[str] = []
+    out: list = []
     by_doc: dict[str, list[str]] = defaultdict(list)
     for name, (doc, _) in documented.items():
         by_doc[doc].append(name)
@@ -93,40 +211,39 @@ def flags_by_job(page: Page) -> list[str]:
         names = sorted(by_doc.get(section.docname, []))
         if not names:
             continue
-        out.append(page.heading(page.doc(section.docname)))  # the title carries its number
+        out.append(Heading(DocLink(section.docname)))  # the title carries its number
         rows = []
         for name in names:
-            link = f'<a class="reference internal" href="{page.href(section.docname, documented[name][1])}">' \
-                   f"{page.code(name)}</a>"
-            rows.extend(_flag_row(page, rec, capture, link) for rec in capture.flags.get(name) or capture.flag(name))
-        out.append(page.table(FLAG_HEADERS, rows))
+            link = Link(section.docname, documented[name][1], Code(name))
+            rows.extend(_flag_row(rec, capture, link) for rec in capture.flags.get(name) or capture.flag(name))
+        out.append(Table(FLAG_HEADERS, rows))
     groups: dict[str, list[dict]] = defaultdict(list)
     for rec in sorted({id(r): r for rs in capture.flags.values() for r in rs}.values(),
                       key=lambda r: (r["name"], r["file"], r["line"])):
         if rec["name"] not in documented:
             groups[rec.get("group") or "other"].append(rec)
-    out.append(page.heading("Every other Miles flag, by argument group", rubric=True))
+    out.append(Heading("Every other Miles flag, by argument group", rubric=True))
     seen: set[str] = set()
     for group in sorted(groups):
-        out.append(page.heading(f"<strong>{escape(group)}</strong>"))
+        out.append(Heading(group, strong=True))
         rows = []
         for rec in groups[group]:
             anchor = None if rec["name"] in seen else flag_anchor(rec["name"])
             seen.add(rec["name"])
-            rows.append(_flag_row(page, rec, capture, page.code(rec["name"], anchor)))
-        out.append(page.table(FLAG_HEADERS, rows))
+            rows.append(_flag_row(rec, capture, Code(rec["name"], anchor)))
+        out.append(Table(FLAG_HEADERS, rows))
     for fam in capture.families:
         members = fam.get("members")
         count = "members not extracted" if members is None else f"{len(members)} options"
         if fam.get("members_source"):
             count += f"; read from {fam['members_source']}"
-        out.append(f"<p>Passthrough family {page.code(fam['prefix'] + '*')} ({escape(fam.get('kind', ''))}, "
-                   f"{count}): {page.ext(capture.src_url(fam.get('file', ''), fam.get('line')), str(fam.get('file')) + ':' + str(fam.get('line')))}</p>")
+        where = Ext(capture.src_url(fam.get("file", ""), fam.get("line")), f"{fam.get('file')}:{fam.get('line')}")
+        out.append(Para(["Passthrough family ", Code(fam["prefix"] + "*"), f" ({fam.get('kind', '')}, {count}): ", where]))
     return out
 
 
-def metrics_table(page: Page) -> list[str]:
-    capture, domain = capture_of(page.env), domain_of(page.env)
+def metrics_table(env) -> list:
+    capture, domain = capture_of(env), domain_of(env)
     explained: dict[str, list[str]] = defaultdict(list)
     for doc, cite in domain.cites("metric"):
         if doc not in explained[cite["key"]]:
@@ -134,31 +251,33 @@ def metrics_table(page: Page) -> list[str]:
     records = sorted([*capture.metrics.values(), *(rec for _, rec in capture.metric_patterns)], key=lambda r: r["key"])
     headers = ["Key", "Kind", "Logged at", "Explained in"]
 
-    def row(rec: dict) -> list[str]:
-        where = page.ext(capture.src_url(rec["file"], rec["line"]), f"{rec['file']}:{rec['line']}")
-        return [page.code(rec["key"], metric_anchor(rec["key"])), escape(rec.get("kind", "literal")), where,
-                page.docs(explained.get(rec["key"], []))]
+    def row(rec: dict) -> list[Inline]:
+        where = Ext(capture.src_url(rec["file"], rec["line"]), f"{rec['file']}:{rec['line']}")
+        return [Code(rec["key"], metric_anchor(rec["key"])), rec.get("kind", "literal"), where,
+                docs(explained.get(rec["key"], []))]
 
-    out = [page.heading("Metrics this manual explains", rubric=True),
-           page.table(headers, [row(r) for r in records if r["key"] in explained])]
+    out: list = [Heading("Metrics this manual explains", rubric=True),
+                 Table(headers, [row(r) for r in records if r["key"] in explained])]
     by_prefix: dict[str, list[dict]] = defaultdict(list)
     for rec in records:
         if rec["key"] not in explained:
             by_prefix[rec.get("prefix") or rec["key"].split("/")[0]].append(rec)
-    out.append(page.heading("Every other key Miles logs", rubric=True))
+    out.append(Heading("Every other key Miles logs", rubric=True))
     for prefix in sorted(by_prefix):
-        out.append(page.heading(f"<strong>{escape(prefix)}/</strong>"))
-        out.append(page.table(headers, [row(r) for r in by_prefix[prefix]]))
+        out.append(Heading(f"{prefix}/", strong=True))
+        out.append(Table(headers, [row(r) for r in by_prefix[prefix]]))
     return out
 
 
-def lab_notes(page: Page) -> list[str]:
-    capture, book = capture_of(page.env), current_book(page.env)
+def lab_notes(env) -> list:
+    capture, book = capture_of(env), book_of(env)
     ids = {s.id: s.docname for s in book.sections}
     rows = []
     for run_id, run in sorted(capture.runs.items()):
         rec = capture.recordings.get(run_id)
-        cited = ", ".join(page.doc(ids[s]) if s in ids else escape(str(s)) for s in run.get("sections") or [])
+        cited: list = []
+        for i, s in enumerate(run.get("sections") or []):
+            cited += ([", "] if i else []) + [DocLink(ids[s]) if s in ids else str(s)]
         if rec:
             r = rec["run"]
             status = f"recorded {str(r.get('end', ''))[:10]}"
@@ -167,86 +286,74 @@ def lab_notes(page: Page) -> list[str]:
             events = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in r.get("events", [])) or "none"
         else:
             status, host, where, events = "pending", "—", str(run.get("image", "—")), "—"
-        rows.append([page.code(run_id), escape(run.get("title", "")), cited, escape(status), escape(host),
-                     escape(where), escape(events), f"{len(run.get('values') or {})} value(s)"])
-    out = [page.table(["Run", "What", "Cited by", "Status", "Host", "Image and commit", "Events", "Yields"], rows)]
+        rows.append([Code(run_id), run.get("title", ""), cited, status, host, where, events,
+                     f"{len(run.get('values') or {})} value(s)"])
+    out: list = [Table(["Run", "What", "Cited by", "Status", "Host", "Image and commit", "Events", "Yields"], rows)]
     if capture.attempts:
-        out.append(page.heading("Failed and interrupted attempts (never read as data)", rubric=True))
-        out.append(page.table(["Attempt", "Run", "Reason", "Ended"], [
-            [escape(a["dir"]), escape(str(a.get("id", "?"))), escape(str(a.get("reason", "?"))),
-             escape(str(a.get("end", "?")))] for a in capture.attempts]))
+        out.append(Heading("Failed and interrupted attempts (never read as data)", rubric=True))
+        out.append(Table(["Attempt", "Run", "Reason", "Ended"], [
+            [str(a["dir"]), str(a.get("id", "?")), str(a.get("reason", "?")), str(a.get("end", "?"))]
+            for a in capture.attempts]))
     pending = [f"{rid}.{name}" for rid, run in sorted(capture.runs.items()) if rid not in capture.recordings
                for name in (run.get("values") or {})]
-    out.append(page.heading(f"Pending values ({len(pending)})", rubric=True))
+    out.append(Heading(f"Pending values ({len(pending)})", rubric=True))
     if pending:
-        out.append('<ul class="simple">' + "".join(f"<li><p>{page.code(k)}</p></li>" for k in pending) + "</ul>")
+        out.append(Items([Code(k) for k in pending]))
     else:
-        out.append("<p>None: every declared value has a valid recording.</p>")
+        out.append(Para("None: every declared value has a valid recording."))
     return out
 
 
-def sources_list(page: Page) -> list[str]:
-    capture, domain, book = capture_of(page.env), domain_of(page.env), current_book(page.env)
-    out = [page.heading("Sources named in manual.json", rubric=True),
-           page.table(["Source", "Where", "Used for"],
-                      [[escape(s["name"]), escape(s["path"]), escape(s["usedFor"])] for s in book.data["sources"]])]
+def sources_list(env) -> list:
+    capture, domain, book = capture_of(env), domain_of(env), book_of(env)
+    out: list = [Heading("Sources named in manual.json", rubric=True),
+                 Table(["Source", "Where", "Used for"], [[s["name"], s["path"], s["usedFor"]] for s in book.data["sources"]])]
     cited: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in ("src", "issue", "fact")}
     for kind, found in cited.items():
         for doc, cite in domain.cites(kind):
             found[cite["key"]].add(doc)
-    out.append(page.heading(f"Miles files cited ({len(cited['src'])})", rubric=True))
-    out.append(page.table(["File", "Cited in"], [[page.ext(capture.src_url(path), path), page.docs(sorted(docs))]
-                                                 for path, docs in sorted(cited["src"].items())]))
-    out.append(page.heading(f"Issues and pull requests cited ({len(cited['issue'])})", rubric=True))
-    out.append(page.table(["Issue", "Cited in"], [
-        [page.ext("https://github.com/{}/issues/{}".format(*ref.split("#")), ref), page.docs(sorted(docs))]
-        for ref, docs in sorted(cited["issue"].items())]))
-    out.append(page.heading(f"Public facts cited ({len(cited['fact'])})", rubric=True))
+    out.append(Heading(f"Miles files cited ({len(cited['src'])})", rubric=True))
+    out.append(Table(["File", "Cited in"], [[Ext(capture.src_url(path), path), docs(sorted(d))]
+                                            for path, d in sorted(cited["src"].items())]))
+    out.append(Heading(f"Issues and pull requests cited ({len(cited['issue'])})", rubric=True))
+    out.append(Table(["Issue", "Cited in"], [
+        [Ext("https://github.com/{}/issues/{}".format(*ref.split("#")), ref), docs(sorted(d))]
+        for ref, d in sorted(cited["issue"].items())]))
+    out.append(Heading(f"Public facts cited ({len(cited['fact'])})", rubric=True))
     rows = []
-    for key, docs in sorted(cited["fact"].items()):
+    for key, d in sorted(cited["fact"].items()):
         value = capture.value("fact", key)
         src = (value.detail.get("source") if value else "") or ""
         title = (value.detail.get("source_title") if value else "") or src
-        rows.append([page.code(key), page.ext(src, title) if src else "—",
-                     escape(str(value.detail.get("read", "—"))) if value else "—", page.docs(sorted(docs))])
-    out.append(page.table(["Fact", "Source", "Read", "Cited in"], rows))
+        rows.append([Code(key), Ext(src, title) if src else "—",
+                     str(value.detail.get("read", "—")) if value else "—", docs(sorted(d))])
+    out.append(Table(["Fact", "Source", "Read", "Cited in"], rows))
     return out
 
 
-def figure_index(page: Page) -> list[str]:
-    book = current_book(page.env)
+def figure_index(env) -> list:
+    book = book_of(env)
     order = {s.docname: i for i, s in enumerate(book.sections)}
     order[book.root_doc] = -1
-    figures = sorted(domain_of(page.env).figures(), key=lambda f: (order.get(f[1]["docname"], 999), f[0]))
-    rows = [[f'<a class="reference internal" href="{page.href(fig["docname"], fig_id)}">{page.code(fig_id)}</a>',
-             escape(fig["title"]), page.doc(fig["docname"])] for fig_id, fig in figures]
-    return [page.table(["Figure", "Title", "Page"], rows), f"<p>{len(rows)} figures in the book.</p>"]
+    figures = sorted(domain_of(env).figures(), key=lambda f: (order.get(f[1]["docname"], 999), f[0]))
+    rows = [[Link(fig["docname"], fig_id, Code(fig_id)), fig["title"], DocLink(fig["docname"])] for fig_id, fig in figures]
+    return [Table(["Figure", "Title", "Page"], rows), Para(f"{len(rows)} figures in the book.")]
 
 
-BUILDERS = {"flags-by-job": flags_by_job, "metrics-table": metrics_table, "lab-notes": lab_notes,
-            "sources-list": sources_list, "figure-index": figure_index}
+TABLES = {"flags-by-job": flags_by_job, "metrics-table": metrics_table, "lab-notes": lab_notes,
+          "sources-list": sources_list, "figure-index": figure_index}
 
 
-class FillGenerated(SphinxPostTransform):
-    """Replace each placeholder with its table, before Sphinx resolves the links it holds."""
-
-    default_priority = 5
-
-    def run(self, **kwargs) -> None:
-        app = current_app(self.env)
-        for node in list(self.document.findall(generated)):
-            box = nodes.container(classes=["m101-generated", f"m101-{node['kind']}"])
-            if app.builder.format == "html":
-                html = "\n".join(BUILDERS[node["kind"]](Page(app, self.env.docname)))
-                box += nodes.raw("", html, format="html")
-            else:
-                box += nodes.paragraph("", "This table is generated for the HTML edition of the manual.")
-            node.replace_self(box)
-
-
-def generated_docs(env) -> dict[str, list[str]]:
-    """The pages holding generated tables, and which tables each holds."""
-    return {d: rec["generated"] for d, rec in domain_of(env).data["docs"].items() if rec.get("generated")}
+def fill_generated_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Replace each placeholder with its table, written for this builder (`docname` is the page written)."""
+    placeholders = list(doctree.findall(generated))
+    if not placeholders:
+        return
+    writer = (HtmlWriter if app.builder.format == "html" else NodeWriter)(app, docname)
+    for node in placeholders:
+        box = nodes.container(classes=["m101-generated", f"m101-{node['kind']}"])
+        box += writer.write(TABLES[node["kind"]](app.env))
+        node.replace_self(box)
 
 
 def table_inputs(env, kind: str) -> object:
@@ -264,5 +371,11 @@ def table_inputs(env, kind: str) -> object:
         facts = {k: v.detail for (kind_, k), v in capture.values.items() if kind_ == "fact"}
         return [capture.provenance, [list(domain.cites(k)) for k in ("src", "issue", "fact")], facts, titles]
     if kind == "figure-index":
-        return [sorted(domain.figures()), titles]
+        return [list(domain.figures()), titles]
     raise KeyError(kind)
+
+
+def setup_reference_tables(app: Sphinx) -> None:
+    for name in KINDS:
+        app.add_directive(name, GeneratedDirective)
+    app.connect("doctree-resolved", fill_generated_tables)

@@ -209,3 +209,8 @@ ROLES = {
     "crosscheck": CrosscheckRole(),
     "run-arg": RunArgRole(),
 }
+
+
+def setup_roles(app) -> None:
+    for name, role in ROLES.items():
+        app.add_role(name, role)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from capture.diff import main
+from capture.drift.cli import main
 from capture.drift.sides import load_side
 from capture.extract.writeout import write_json
 

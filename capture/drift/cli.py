@@ -21,7 +21,7 @@ from capture.drift.sides import Side, SideError, load_side
 from capture.drift.srclines import src_changes
 from capture.extract.source import SourceError, open_source
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,19 +1,22 @@
-"""Incremental builds by content: a page is read again when, and only when, what it cites changed."""
+"""Incremental builds by content: a page is read again when, and only when, what it cites changed.
+
+Also: the Reference pages are rewritten when the inputs of their generated tables change, and
+unresolved references fail the build even without -W.
+"""
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ..capture import fingerprint
-from .domain import domain_of
+from .domain import capture_of, domain_of
 from .messages import logger
-from .reference_tables import generated_docs, table_inputs
-from .state import current_capture
+from .reference_tables import table_inputs
 
 
 def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     """Pages whose cited data hashes differ from now, and pages that had problems last time."""
-    capture = current_capture(env)  # loaded fresh at builder-inited, before this event
+    capture = capture_of(env)  # loaded fresh at builder-inited, before this event
     stale = []
     for docname, record in domain_of(env).data["docs"].items():
         if docname in changed or docname in removed or docname not in env.all_docs:
@@ -32,21 +35,18 @@ def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set
 
 
 def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """The Reference pages whose generated tables would change: their inputs' digest moved."""
-    before: dict[str, str] = getattr(env, "m101_generated_digests", {})
-    now = {doc: fingerprint([table_inputs(env, kind) for kind in kinds])
-           for doc, kinds in generated_docs(env).items()}
-    env.m101_generated_digests = now
-    return sorted(doc for doc, digest in now.items() if before.get(doc) != digest)
+    """The Reference pages whose generated tables would change: their inputs' digest moved.
 
-
-def check_consistency(app: Sphinx, env: BuildEnvironment) -> None:
-    """A flag is documented in one section only; a second block is a warning on the second page."""
-    from .messages import warn
-
-    for name, first, other in domain_of(env).duplicate_flags():
-        warn("duplicate", f"the flag {name} is documented here and in {first}.", location=(other, None),
-             fix="keep the block in the section that teaches the flag; use {flag} inline in the other.")
+    The digest is kept in the page's record of the domain, so a page read again starts without one.
+    """
+    rewrite = []
+    for doc, kinds in domain_of(env).generated_docs().items():
+        record = domain_of(env).record(doc)
+        now = fingerprint([table_inputs(env, kind) for kind in kinds])
+        if record.get("generated_digest") != now:
+            record["generated_digest"] = now
+            rewrite.append(doc)
+    return sorted(rewrite)
 
 
 def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
@@ -55,5 +55,11 @@ def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
         return
     count = domain_of(app.env).problem_count()
     if count:
-        logger.error("[miles101] %d unresolved reference(s) in the pages (see the warnings above).", count)
+        logger.error("[miles101] %d problem(s) in the pages: unresolved references or duplicate ids (see the warnings above).", count)
         app.statuscode = 1
+
+
+def setup_incremental(app: Sphinx) -> None:
+    app.connect("env-get-outdated", stale_docs)
+    app.connect("env-get-updated", rewritten_docs)
+    app.connect("build-finished", fail_on_problems)

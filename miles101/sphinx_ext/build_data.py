@@ -1,0 +1,75 @@
+"""The book (manual.json) and the capture of the running build.
+
+Both are loaded in the main process before any page is read, and held by the `m101` domain object
+(`ManualDomain.book`, `ManualDomain.capture`): Sphinx makes a new domain object for every build and
+never pickles it, so a saved environment never carries them and a `-j` reader, forked after
+`builder-inited`, inherits them. Between `config-inited` (where the book sets `root_doc`, before
+the environment exists) and `builder-inited`, the book waits on the config under a private name
+(`Config` pickles no `_` name).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+from ..book import load_book
+from ..capture import load_capture
+from ..validate import capture_problems
+from .domain import domain_of
+from .messages import logger, warn
+
+
+def load_book_into_config(app: Sphinx, config: Config) -> None:
+    """Validate manual.json, set the root page, and key the environment on the book's digest."""
+    book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir))
+    for p in problems:
+        if not p.fatal:
+            warn(p.subtype, p.message, location=p.location, fix=p.fix)
+    if book is None:
+        # A book that cannot be read stops the build with the problems alone: no traceback, exit 2.
+        for p in problems:
+            logger.error(f"{p.message} Fix: {p.fix}", type="manual", subtype=p.subtype, location=p.location)
+        raise SystemExit(2)
+    config._m101_book = book
+    config.root_doc = book.root_doc
+    config.m101_book_digest = book.digest
+    config.m101_reference_docs = {s.id: s.docname for s in book.parts[-1].sections}
+    listed = {s.file for s in book.sections}
+    for page in sorted(Path(app.srcdir).glob("sections/*.md")):
+        rel = page.relative_to(app.srcdir).as_posix()
+        if rel not in listed:
+            config.exclude_patterns.append(rel)
+
+
+def load_into_domain(app: Sphinx) -> None:
+    """Hand the book to this build's domain object and load the capture fresh (every build)."""
+    domain = domain_of(app.env)
+    domain.book = app.config._m101_book
+    domain.capture = capture = load_capture(Path(app.srcdir))
+    # The rules of `capture/run.py --check` (miles101.validate), cached by content under the doctree dir.
+    problems, _ = capture_problems(Path(app.srcdir), capture, Path(app.doctreedir) / "m101-capture-valid.json")
+    app.m101_capture_problems = len(problems)
+    for problem in problems:
+        where = problem.where if ":" in problem.where else f"{problem.where}:1"
+        warn("capture", problem.message, location=where, fix=problem.fix)
+
+
+def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:
+    """Capture data that fails validation fails the build even without -W."""
+    count = getattr(app, "m101_capture_problems", 0)
+    if exception is None and count:
+        logger.error("[miles101] %d problem(s) in the capture data (see the manual.capture warnings above).", count)
+        app.statuscode = 1
+
+
+def setup_build_data(app: Sphinx) -> None:
+    app.add_config_value("m101_book", "manual.json", "env", types=[str])
+    app.add_config_value("m101_book_digest", "", "env", types=[str])
+    app.add_config_value("m101_reference_docs", {}, "env", types=[dict])
+    app.connect("config-inited", load_book_into_config, priority=400)
+    app.connect("builder-inited", load_into_domain, priority=100)  # before anything reads them
+    app.connect("build-finished", fail_on_capture_problems)

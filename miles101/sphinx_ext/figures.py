@@ -1,0 +1,113 @@
+"""Figures: ```{diagram} fig-id``` (and the front page's plate), their labels and their ids.
+
+A figure is a `figure_box` (a container Sphinx knows as an enumerable node, whose title is the
+figure's :title:), so `{ref}`fig-id`` works through the std domain's own label collection: the
+directive only notes the box as an explicit target of the document. A figure id is checked twice:
+on its page while reading (twice on one page is an error) and across pages once every page is read
+(`env-check-consistency`), which also sees pages read by different `-j` workers.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinxcontrib.mermaid import mermaid
+
+from .directives import ManualDirective
+from .domain import domain_of
+from .messages import warn
+
+FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class figure_box(nodes.container):
+    """A figure: title, diagram, caption; written by every builder as the container it is."""
+
+
+def _visit(self: Any, node: figure_box) -> None:
+    self.visit_container(node)
+
+
+def _depart(self: Any, node: figure_box) -> None:
+    self.depart_container(node)
+
+
+def figure_title(node: figure_box) -> str:
+    return node["m101_title"]
+
+
+class DiagramDirective(ManualDirective):
+    """```{diagram} fig-id``` with :title: and :caption:: a mermaid figure coloured by meaning."""
+
+    has_content = True
+    required_arguments = 1
+    option_spec: ClassVar = {"title": directives.unchanged_required, "caption": directives.unchanged_required}
+
+    def run(self) -> list[nodes.Node]:
+        fig_id = self.arguments[0].strip()
+        if not FIGURE_ID.match(fig_id):
+            return self.problem("bad_reference", f"figure id {fig_id!r} is not a lowercase slug.",
+                                "use lowercase letters, digits and hyphens, e.g. fig-grpo-step.")
+        missing = [o for o in ("title", "caption") if not self.options.get(o)]
+        if missing:
+            return self.problem("bad_reference", f"the figure {fig_id} has no :{missing[0]}:.",
+                                "give every figure a :title: and a :caption: that says what to notice.")
+        if not "\n".join(self.content).strip():
+            return self.problem("bad_reference", f"the figure {fig_id} has no diagram.", "add the mermaid code.")
+        fig = self.figure(fig_id, self.options["title"], self.options["caption"], "\n".join(self.content))
+        return [fig] if fig is not None else []
+
+    def figure(self, fig_id: str, title: str, caption: str, code: str,
+               caption_label: str = "") -> figure_box | None:
+        """The figure's node, noted as this page's figure and as a label; None (and a problem) if the id is taken here."""
+        record = domain_of(self.env).record(self.env.docname)
+        if fig_id in record["figures"]:
+            self.problem("duplicate", f"the figure id {fig_id} is used twice on this page.",
+                         "give each figure its own id.")
+            return None
+        record["figures"][fig_id] = {"title": title, "caption": caption}
+        fig = figure_box(classes=["m101-figure", "m101-diagram"], ids=[fig_id], names=[fig_id], m101_title=title)
+        heading = nodes.paragraph("", "", classes=["m101-figure-title"])
+        heading += nodes.strong("", title)
+        fig += heading
+        diagram = mermaid()
+        diagram["code"] = code
+        diagram["options"] = {}
+        diagram["alt"] = f"{title}. {caption}"
+        fig += diagram
+        cap = nodes.paragraph("", "", classes=["m101-figure-caption"])
+        if caption_label:
+            cap += [nodes.strong("", caption_label), nodes.Text(" ")]
+        inline, messages = self.state.inline_text(caption, self.lineno)
+        cap.extend(inline)
+        for raw in list(cap.findall(nodes.raw)):  # MyST with raw HTML off: a caption (manual.json's plate) shows tags as text
+            raw.replace_self(nodes.Text(raw.astext()))
+        fig += cap
+        fig.extend(messages)
+        self.set_source_info(fig)
+        self.state.document.note_explicit_target(fig)  # the std domain makes the label, titled by figure_title
+        return fig
+
+
+DIRECTIVES = {"diagram": DiagramDirective}
+
+
+def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
+    """A figure id names one figure in the whole book: a second page using it is an error there."""
+    domain = domain_of(env)
+    for fig_id, first, other in domain.duplicate_figures():
+        warn("duplicate", f"the figure id {fig_id} is also used in {first}.", location=(other, None),
+             fix="give each figure its own id.")
+        domain.inconsistencies += 1
+
+
+def setup_figures(app: Sphinx) -> None:
+    visitors = {b: (_visit, _depart) for b in ("html", "latex", "text", "man", "texinfo")}
+    app.add_enumerable_node(figure_box, "m101-figure", figure_title, **visitors)
+    for name, cls in DIRECTIVES.items():
+        app.add_directive(name, cls)
+    app.connect("env-check-consistency", check_figure_ids)
