@@ -94,12 +94,12 @@ class PlateDirective(DiagramDirective):
         fig["classes"].append("m101-plate")
         values = self.plate_values()
         if values:
-            fig += values
             if not recorded:
                 fig += nodes.paragraph(
                     "", "", nodes.Text(f"Not recorded yet: the run {run_id} has not been made on a DGX Spark, so its "
                                        "numbers below show as pending."),
                     classes=["m101-pending-box"])
+            fig += values
         return [fig]
 
     def plate_run(self) -> str | None:
