@@ -15,7 +15,7 @@
   // ------------------------------------------------------------------ diagrams
   const narrow = () => window.matchMedia("(max-width: 40em)").matches;
   const minLabelPx = () => (narrow() ? 12 : 13);
-  const MAX_SCALE = 1.15; // a small diagram may grow a little to fill the column, not more
+  const MAX_SCALE = 1; // a small diagram keeps its own size: never blown up
 
   function labelFontPx(svg) {
     const label = svg.querySelector(".nodeLabel, .edgeLabel, .cluster-label, text");
