@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -27,13 +28,24 @@ def install_assets(app: Sphinx) -> None:
     out.mkdir(parents=True, exist_ok=True)
     _write_if_changed(out / "m101-palette.css", stylesheet())
     for name in ("miles101.css", "miles101.js"):
-        _write_if_changed(out / name, (STATIC / name).read_text(encoding="utf-8"))
+        _write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
     _write_if_changed(out / "m101-favicon.svg", favicon())
     app.connect("html-page-context", _favicon_url)
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
     app.add_js_file("miles101.js", loading_method="defer")
     install_mermaid(app)
+
+
+def compact(text: str) -> str:
+    """The served copy of our own CSS or JS: block comments, whole-line // comments and indentation dropped.
+
+    The sources keep their comments for the reader of this repository; the page weight budget
+    (tests/browser/test_browser_calculator.py) counts what a reader downloads.
+    """
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = (ln.strip() for ln in text.splitlines())
+    return "\n".join(ln for ln in lines if ln and not ln.startswith("//")) + "\n"
 
 
 def favicon() -> str:

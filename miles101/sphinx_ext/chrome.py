@@ -75,16 +75,24 @@ class ValuesOnPage(SphinxTransform):
             if value is not None:
                 values.append((cite, value))
         section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending])
-        items = nodes.bullet_list()
-        for cite, value in values:
-            para = nodes.paragraph()
-            para += nodes.literal("", f"{cite['kind']}:{cite['key']}")
+        groups: dict[str, nodes.bullet_list] = {}
+        for cite, value in values:  # one list per source: a run, a formula; facts each name their own
+            para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
+            grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
+            para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
             if value.kind == "measured" and value.pending:
-                para += nodes.Text(f" — {value.what}: pending, from the run {value.detail['run']}.")
+                head = f"Measured by the run {value.detail['run']}, pending:"
+                para += nodes.Text(f" — {value.what}.")
+            elif value.kind == "computed":
+                head = f"Computed by {value.detail.get('formula')} from Miles's extracted data:"
+                para += nodes.Text(f" — {cite['shown']}: {value.what}.")
             else:
+                head = "Other values, each with its source:"
                 para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
-            items += nodes.list_item("", para)
-        section += items
+            groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
+        for head, items in groups.items():
+            section += nodes.paragraph("", head, classes=["m101-values-source"])
+            section += items
         top += section
 
 
