@@ -182,3 +182,12 @@ def test_figure_label_through_std_domain(book_copy: Path) -> None:
     assert built.app.env.domains.standard_domain.labels["fig-test-loop"] == (
         "sections/1-1-first", "fig-test-loop", "The test loop")
     assert 'href="1-1-first.html#fig-test-loop"' in built.html("sections/1-2-empty")
+
+
+def test_dirhtml_has_a_root_index(book_copy: Path) -> None:
+    """`-b dirhtml` puts the front page at front/; the root index.html sends the reader there."""
+    built = build(book_copy, buildername="dirhtml")
+    out = Path(built.app.outdir)
+    assert (out / "front" / "index.html").is_file()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="front/">' in index and 'url=front/' in index

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 from sphinx.application import Sphinx
 
 from .messages import warn
-from ..palette import stylesheet
+from ..palette import HUES, stylesheet
 
 STATIC = Path(__file__).with_name("static")
 MERMAID_ENTRY = "mermaid/mermaid.esm.min.mjs"
@@ -26,10 +27,42 @@ def install_assets(app: Sphinx) -> None:
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
     _write_if_changed(out / "m101-palette.css", stylesheet())
-    _write_if_changed(out / "miles101.css", (STATIC / "miles101.css").read_text(encoding="utf-8"))
+    for name in ("miles101.css", "miles101.js"):
+        _write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
+    _write_if_changed(out / "m101-favicon.svg", favicon())
+    app.connect("html-page-context", _favicon_url)
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
+    app.add_js_file("miles101.js", loading_method="defer")
     install_mermaid(app)
+
+
+def compact(text: str) -> str:
+    """The served copy of our own CSS or JS: block comments, whole-line // comments and indentation dropped.
+
+    The sources keep their comments for the reader of this repository; the page weight budget
+    (tests/browser/test_browser_calculator.py) counts what a reader downloads.
+    """
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = (ln.strip() for ln in text.splitlines())
+    return "\n".join(ln for ln in lines if ln and not ln.startswith("//")) + "\n"
+
+
+def favicon() -> str:
+    """The book's icon from the palette: the engine (violet) and the trainer (blue) taking turns."""
+    engine, trainer = HUES["violet"].light_ink, HUES["blue"].light_ink
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+        f'<rect width="32" height="32" rx="7" fill="{HUES["blue"].light_tint}"/>'
+        f'<path d="M16 5a11 11 0 0 0 0 22z" fill="{engine}"/>'
+        f'<path d="M16 5a11 11 0 0 1 0 22z" fill="{trainer}"/>'
+        '<circle cx="16" cy="16" r="4" fill="#fff"/></svg>\n'
+    )
+
+
+def _favicon_url(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    if not context.get("favicon_url"):
+        context["favicon_url"] = context["pathto"]("_static/m101-favicon.svg", 1)
 
 
 def _pinned_version(root: Path) -> str | None:
@@ -68,13 +101,31 @@ def install_mermaid(app: Sphinx) -> None:
 
 
 def write_index(app: Sphinx, exception: Exception | None) -> None:
-    """Serve the front page as index.html too: hosts and browsers open index.html by default."""
+    """Give the site a root index.html that names the front page as the canonical one.
+
+    With `html`, index.html is the front page itself (hosts and browsers open index.html by default)
+    with a canonical link to the front page's own file, so the two are one page to a search engine.
+    With `dirhtml`, the front page is front/index.html and the root gets a redirect to it.
+    """
     if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
         return
     out = Path(app.outdir)
-    front = out / f"{app.config.root_doc}.html"
+    root = app.config.root_doc
+    if app.builder.name == "dirhtml":
+        target = f"{root}/"
+        _write_if_changed(out / "index.html", (
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<title>{app.config.html_title}</title><link rel="canonical" href="{target}">'
+            f'<meta http-equiv="refresh" content="0; url={target}"></head>'
+            f'<body><p><a href="{target}">{app.config.html_title}</a></p></body></html>\n'))
+        return
+    front = out / f"{root}.html"
     if front.is_file():
-        _write_if_changed(out / "index.html", front.read_text(encoding="utf-8"))
+        html = front.read_text(encoding="utf-8")
+        canonical = f'<link rel="canonical" href="{root}.html">'
+        if 'rel="canonical"' not in html:  # html_baseurl already gives every page its canonical URL
+            html = html.replace("</head>", f"{canonical}\n</head>", 1)
+        _write_if_changed(out / "index.html", html)
 
 
 def mermaid_only_where_drawn(app: Sphinx) -> None:

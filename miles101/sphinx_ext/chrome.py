@@ -7,6 +7,7 @@ from sphinx.transforms import SphinxTransform
 
 from .domain import book_of, capture_of, domain_of
 from .roles import HOME_HARDWARE, provenance_text
+from ..text import record_command
 
 
 def add_toctrees(app: Sphinx, docname: str, source: list[str]) -> None:
@@ -64,21 +65,57 @@ class ValuesOnPage(SphinxTransform):
             return
         section = nodes.section(ids=["values-on-this-page"], classes=["m101-values-list"])
         section += nodes.title("", "Values on this page")
-        items = nodes.bullet_list()
+        values = []
         seen: set[tuple[str, str]] = set()
         for cite in cites:
             if (cite["kind"], cite["key"]) in seen:
                 continue
             seen.add((cite["kind"], cite["key"]))
             value = capture.value(cite["kind"], cite["key"])
-            if value is None:
-                continue
-            para = nodes.paragraph()
-            para += nodes.literal("", f"{cite['kind']}:{cite['key']}")
-            para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
-            items += nodes.list_item("", para)
-        section += items
+            if value is not None:
+                values.append((cite, value))
+        section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending])
+        groups: dict[str, nodes.bullet_list] = {}
+        for cite, value in values:  # one list per source: a run, a formula; facts each name their own
+            para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
+            grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
+            para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
+            if value.kind == "measured" and value.pending:
+                head = f"Measured by the run {value.detail['run']}, pending:"
+                para += nodes.Text(f" — {value.what}.")
+            elif value.kind == "computed":
+                head = f"Computed by {value.detail.get('formula')} from Miles's extracted data:"
+                para += nodes.Text(f" — {cite['shown']}: {value.what}.")
+            else:
+                head = "Other values, each with its source:"
+                para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
+            groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
+        for head, items in groups.items():
+            section += nodes.paragraph("", head, classes=["m101-values-source"])
+            section += items
         top += section
+
+
+def pending_runs(capture, pending: list) -> list[nodes.Node]:
+    """One line per run not yet recorded: the run, what it will record, and the command that records it."""
+    by_run: dict[str, list] = {}
+    for value in pending:
+        by_run.setdefault(value.detail["run"], []).append(value)
+    out: list[nodes.Node] = []
+    for run_id, values in by_run.items():
+        title = (capture.runs.get(run_id) or {}).get("title")
+        para = nodes.paragraph(classes=["m101-pending-box", "m101-pending-run"])
+        para += nodes.inline("", "pending", classes=["m101-badge"])
+        para += nodes.Text(" The run ")
+        para += nodes.strong("", run_id)
+        para += nodes.Text(f" ({title}) " if title else " ")
+        count = "one value" if len(values) == 1 else f"{len(values)} values"
+        para += nodes.Text(f"is not recorded on a DGX Spark yet; it will record the {count} marked pending "
+                           "below. To record it: ")
+        para += nodes.literal("", record_command(run_id))
+        para += nodes.Text(".")
+        out.append(para)
+    return out
 
 
 def setup_chrome(app: Sphinx) -> None:

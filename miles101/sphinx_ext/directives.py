@@ -14,7 +14,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from ..problems import Problem
 from ..resolve import resolve
-from ..text import record_advice
+from ..text import record_command
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
 from .elements import Fact, flag_facts
@@ -111,8 +111,11 @@ class ListingDirective(ManualDirective):
         recording = capture.recordings.get(run_id)
         if recording is None:
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
-            box += nodes.paragraph("", "", nodes.inline("", "pending", classes=["m101-badge"]), nodes.Text(
-                f" This listing comes from the run {run_id}, which has not been recorded yet. {record_advice(run_id)}"))
+            box += nodes.paragraph(
+                "", "", nodes.inline("", "pending", classes=["m101-badge"]),
+                nodes.Text(f" This listing comes from the run {run_id}, which has not been recorded yet. "
+                           "On a DGX Spark, "),
+                nodes.literal("", record_command(run_id)), nodes.Text(" records it."))
             return [box]
         lines = (capture.root / "capture" / "gpu" / run_id / "log.txt").read_text(encoding="utf-8").splitlines()
         if "grep" in self.options:
@@ -228,25 +231,27 @@ class PinDirective(ManualDirective):
         capture = capture_of(self.env)
         self.note("pin", "capture")
         read = capture.provenance
+        commit = str(read.get("commit", ""))
         table = nodes.field_list(classes=["m101-pin"])
         rows = [
-            ("Pinned", f"{pin['subject']} {pin['commit']} ({pin['date']}), {pin['version']}"),
-            ("Verified", pin.get("verified", "—")),
-            ("Capture read", f"{read.get('commit', 'nothing yet')[:10]} ({read.get('commit_date', '?')}), "
-                             f"from {read.get('read_from', '?')}, extractor {read.get('extractor', '?')}"),
+            ("Miles", f"{pin['subject']} {pin['commit']} ({pin['date']}), {pin['version']}"),
+            ("Checked", pin.get("verified", "—")),
+            ("Read from", f"commit {commit[:10] or 'none yet'} ({read.get('commit_date', '?')})"),
         ]
         for label, text in rows:
             table += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", text)))
-        out: list[nodes.Node] = [table]
-        commit = str(read.get("commit", ""))
+        meaning = nodes.paragraph("", (
+            f"What this means for you: every flag, default and source line in this book is Miles at commit "
+            f"{commit[:10] or pin['commit']}. If you run another Miles, a flag may have moved or changed its default; "
+            "each flag's entry links the line to compare with yours."), classes=["m101-pin-meaning"])
+        out: list[nodes.Node] = [table, meaning]
         if not commit or not commit.startswith(pin["commit"]):
-            note = nodes.admonition(classes=["m101-pin-mismatch", "warning"])
+            note = nodes.admonition(classes=["m101-pin-mismatch", "note"])
             note += nodes.title("", "The pin and the capture differ")
             note += nodes.paragraph("", (
-                f"manual.json pins Miles {pin['commit']}, but the flags, defaults and line numbers in this "
-                f"manual were read from {commit[:10] or 'no commit'}. Until the capture is refreshed at the pin "
-                "(`tox -e capture` on a host with the pinned image), trust the captured commit, and treat the "
-                "pin as the target."))
+                f"This edition targets Miles {pin['commit']}, but what it shows was read from "
+                f"{commit[:10] or 'no commit'}: go by the commit that was read. R.4 Sources says how the "
+                "book is brought to the pin."))
             out.append(note)
         return out
 

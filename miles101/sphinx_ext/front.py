@@ -94,12 +94,12 @@ class PlateDirective(DiagramDirective):
         fig["classes"].append("m101-plate")
         values = self.plate_values()
         if values:
-            fig += values
             if not recorded:
                 fig += nodes.paragraph(
                     "", "", nodes.Text(f"Not recorded yet: the run {run_id} has not been made on a DGX Spark, so its "
                                        "numbers below show as pending."),
                     classes=["m101-pending-box"])
+            fig += values
         return [fig]
 
     def plate_run(self) -> str | None:
@@ -176,21 +176,39 @@ class PaletteDirective(BookDirective):
         return [legend]
 
 
+ACRONYMS = {"ppo": "PPO", "rlhf": "RLHF", "reinforce": "REINFORCE", "llms": "LLMs", "grpo": "GRPO", "rl": "RL",
+            "kl": "KL", "dpo": "DPO"}
+
+
+def lesson_title(slug: str) -> str:
+    """A course path's last part as a reader's title: `06-policy-gradients-reinforce` → `Policy gradients, REINFORCE`."""
+    words = [w for w in slug.split("-") if not w.isdigit()]
+    shown = [ACRONYMS.get(w, w) for w in words]
+    if shown and shown[0] == words[0]:
+        shown[0] = shown[0][:1].upper() + shown[0][1:]
+    text = " ".join(shown)
+    tail = [ACRONYMS[w] for w in words[1:] if w in ACRONYMS]  # "reward modeling rlhf" → "Reward modeling (RLHF)"
+    if len(words) > 1 and tail and words[-1] in ACRONYMS and words[0] not in ACRONYMS:
+        text = " ".join(shown[:-1]) + f" ({shown[-1]})"
+    return text
+
+
 class RelatedDirective(BookDirective):
-    """The related lessons, by their path in the course they come from."""
+    """The theory a reader should know first: the course's lessons by readable title (the course has no links here)."""
 
     def run(self) -> list[nodes.Node]:
         related = self.book.data.get("related") or []
         if not related:
             return []
         box = nodes.container(classes=["m101-related"])
-        box += nodes.rubric("", "Related lessons")
+        box += nodes.rubric("", "Theory to know first")
         items = nodes.bullet_list()
         for path in related:
-            name = path.rsplit("/", 1)[-1].split("-", 1)[-1].replace("-", " ")
+            parts = path.strip("/").split("/")
             para = nodes.paragraph()
-            para += nodes.Text(name[:1].upper() + name[1:] + " ")
-            para += nodes.literal("", path)
+            para += nodes.strong("", lesson_title(parts[-1]))
+            if len(parts) > 1:
+                para += nodes.Text(f" — {lesson_title(parts[-2])}")
             items += nodes.list_item("", para)
         box += items
         return [box]

@@ -11,6 +11,7 @@ tables change (`table_inputs`, `incremental.rewritten_docs`).
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from html import escape
@@ -232,14 +233,49 @@ def flags_by_job(env) -> list:
             seen.add(rec["name"])
             rows.append(_flag_row(rec, capture, Code(rec["name"], anchor)))
         out.append(Table(FLAG_HEADERS, rows))
+    out.extend(passthrough_cited(env, capture, domain, documented))
     for fam in capture.families:
         members = fam.get("members")
         count = "members not extracted" if members is None else f"{len(members)} options"
         if fam.get("members_source"):
             count += f"; read from {fam['members_source']}"
         where = Ext(capture.src_url(fam.get("file", ""), fam.get("line")), f"{fam.get('file')}:{fam.get('line')}")
-        out.append(Para(["Passthrough family ", Code(fam["prefix"] + "*"), f" ({fam.get('kind', '')}, {count}): ", where]))
+        out.append(Para(["Passthrough family ", Code(fam["prefix"] + "*", family_anchor(fam)),
+                         f" ({fam.get('kind', '')}, {count}): ", where]))
     return out
+
+
+def family_anchor(fam: dict) -> str:
+    return "flag-family-" + (fam["prefix"].strip("-") or fam.get("kind") or "other").replace("_", "-")
+
+
+def passthrough_cited(env, capture, domain, documented: dict) -> list:
+    """One row, under the flag's own anchor, for every passthrough flag a page cites: its family and readers."""
+    cited: dict[str, set[str]] = defaultdict(set)
+    for docname, cite in domain.cites("flag"):
+        if cite["key"] not in documented and cite["key"] not in capture.flags:
+            cited[cite["key"]].add(docname)
+    r1 = env.config.m101_reference_docs["R.1"]
+    rows = []
+    for name in sorted(cited):
+        fam = capture.family_of(name)
+        if fam is None:
+            continue
+        source = str(fam.get("members_source") or "")
+        where = re.split(r"[;,(]", source)[0].strip() if source else "not extracted: it depends on the image"
+        members = fam.get("members")
+        if members is not None:
+            where += "; in that list" if "--" + name[len(fam["prefix"]):] in members else "; not in that list"
+        rows.append([Code(name, flag_anchor(name)),
+                     [Link(r1, family_anchor(fam), Code(fam["prefix"] + "*")), f" ({fam.get('kind', '')})"],
+                     where, docs(sorted(cited[name]))])
+    if not rows:
+        return []
+    return [Heading("Passthrough flags the book cites", rubric=True),
+            Para("Miles hands these to another program (SGLang, its router, or Megatron) by their family's "
+                 "prefix, so their defaults are that program's. Each row names the family, where its members were "
+                 "read from, and the pages that cite the flag."),
+            Table(["Flag", "Family", "Members read from", "Cited on"], rows)]
 
 
 def metrics_table(env) -> list:
@@ -361,7 +397,8 @@ def table_inputs(env, kind: str) -> object:
     capture, domain = capture_of(env), domain_of(env)
     titles = {d: env.titles[d].astext() for d in env.titles}
     if kind == "flags-by-job":
-        return [capture.provenance, capture.flags, capture.families, domain.documented_flags(), titles]
+        return [capture.provenance, capture.flags, capture.families, domain.documented_flags(), titles,
+                sorted({(d, c["key"]) for d, c in domain.cites("flag")})]
     if kind == "metrics-table":
         return [capture.provenance, capture.metrics, [r for _, r in capture.metric_patterns],
                 list(domain.cites("metric")), titles]

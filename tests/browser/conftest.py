@@ -23,6 +23,8 @@ MODES: dict[str, dict[str, Any]] = {
     "dark": {"color_scheme": "dark", "viewport": {"width": 1280, "height": 900}},
     "phone": {"color_scheme": "light", "viewport": {"width": 390, "height": 844}, "is_mobile": True,
               "has_touch": True, "device_scale_factor": 1},
+    "phone-dark": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                   "has_touch": True, "device_scale_factor": 1},
 }
 
 @dataclass

@@ -1,0 +1,130 @@
+/* Miles 101: the two small behaviours the pages need, no library.
+ *
+ * 1. Diagrams keep readable labels. Mermaid draws at its own size and the page would shrink a wide
+ *    drawing to fit the column (labels at 5 px). Here each drawing is sized to the column but never
+ *    below the scale at which its labels read at MIN_LABEL_PX; a wider drawing scrolls inside its
+ *    frame (the frame says so), never the page. A small drawing is not blown up past its own size.
+ * 2. Provenance tips stay inside the window: they are placed in viewport coordinates (so a table's
+ *    scroll box does not clip them), shifted left or right and flipped above the value when they
+ *    would run off; a tap or Enter toggles a tip, Escape or a tap elsewhere closes it.
+ */
+(() => {
+  "use strict";
+  document.documentElement.classList.add("m101-js");
+
+  // ------------------------------------------------------------------ diagrams
+  const narrow = () => window.matchMedia("(max-width: 40em)").matches;
+  const minLabelPx = () => (narrow() ? 12 : 13);
+  const MAX_SCALE = 1; // a small diagram keeps its own size: never blown up
+
+  function labelFontPx(svg) {
+    const label = svg.querySelector(".nodeLabel, .edgeLabel, .cluster-label, text");
+    const px = label ? parseFloat(getComputedStyle(label).fontSize) : NaN;
+    return Number.isFinite(px) && px > 0 ? px : 16;
+  }
+
+  function sizeDiagram(pre) {
+    const svg = pre.querySelector(":scope > svg");
+    if (!svg || pre.querySelector('[id^="dmermaid"]')) return;
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    const natural = vb && vb.width ? vb.width : parseFloat(svg.getAttribute("width")) || 0;
+    const frame = pre.clientWidth;
+    if (!natural || !frame) return;
+    const fit = frame / natural;
+    const floor = minLabelPx() / labelFontPx(svg);
+    const scale = Math.max(floor, Math.min(fit, MAX_SCALE));
+    svg.style.setProperty("width", `${Math.round(natural * scale)}px`, "important");
+    svg.style.setProperty("max-width", "none", "important");
+    const figure = pre.closest(".m101-figure");
+    if (figure) figure.classList.toggle("m101-scrolls", natural * scale > frame + 1);
+  }
+
+  const sizeAll = () => document.querySelectorAll(".m101-figure pre.mermaid").forEach(sizeDiagram);
+
+  function watchDiagrams() {
+    const pres = document.querySelectorAll(".m101-figure pre.mermaid");
+    if (!pres.length) return;
+    const observer = new MutationObserver(records => {
+      const touched = new Set();
+      records.forEach(r => { const pre = r.target.closest && r.target.closest("pre.mermaid"); if (pre) touched.add(pre); });
+      touched.forEach(sizeDiagram);
+    });
+    pres.forEach(pre => observer.observe(pre, {childList: true, subtree: true}));
+    // A tab opening, a window turning: the column width changed.
+    let pending = false;
+    const later = () => { if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; sizeAll(); }); } };
+    window.addEventListener("resize", later);
+    document.addEventListener("click", e => { if (e.target.closest && e.target.closest(".sd-tab-set > label")) later(); });
+    sizeAll();
+  }
+
+  // ------------------------------------------------------------------ tips
+  const MARGIN = 8;
+  let open = null; // the value whose tip was opened by tap or Enter
+
+  function place(value) {
+    const tip = value.querySelector(".m101-tip");
+    if (!tip) return;
+    tip.style.left = "0px";
+    tip.style.top = "0px";
+    const box = value.getBoundingClientRect();
+    const width = tip.offsetWidth, height = tip.offsetHeight;
+    const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+    let left = Math.min(box.left, vw - MARGIN - width);
+    left = Math.max(MARGIN, left);
+    let top = box.bottom + 6;
+    if (top + height > vh - MARGIN && box.top - 6 - height >= MARGIN) top = box.top - 6 - height; // flip above
+    tip.style.left = `${Math.round(left)}px`;
+    tip.style.top = `${Math.round(Math.max(MARGIN, top))}px`;
+  }
+
+  function setOpen(value) {
+    if (open && open !== value) open.classList.remove("m101-open");
+    open = value;
+    if (value) { value.classList.add("m101-open"); place(value); }
+  }
+
+  function watchTips() {
+    const show = e => {
+      const value = e.target.closest && e.target.closest(".m101-value");
+      if (value) place(value);
+    };
+    document.addEventListener("mouseover", show);
+    document.addEventListener("focusin", show);
+    document.addEventListener("click", e => {
+      const value = e.target.closest && e.target.closest(".m101-value");
+      if (value && !e.target.closest(".m101-tip a")) {
+        setOpen(open === value ? null : value);
+        if (open === null) value.classList.remove("m101-open");
+        return;
+      }
+      if (open && !(e.target.closest && e.target.closest(".m101-tip"))) { open.classList.remove("m101-open"); open = null; }
+    });
+    document.addEventListener("keydown", e => {
+      const value = e.target.closest && e.target.closest(".m101-value");
+      if (e.key === "Escape") {
+        if (open) { open.classList.remove("m101-open"); open = null; }
+        if (value) value.classList.add("m101-tip-hidden");
+      } else if ((e.key === "Enter" || e.key === " ") && value) {
+        e.preventDefault();
+        value.classList.remove("m101-tip-hidden");
+        setOpen(open === value ? null : value);
+        if (open === null) value.classList.remove("m101-open");
+      }
+    });
+    document.addEventListener("focusout", e => {
+      const value = e.target.closest && e.target.closest(".m101-value");
+      if (value) value.classList.remove("m101-tip-hidden");
+    });
+    const follow = () => {
+      const shown = document.querySelectorAll(".m101-value:hover, .m101-value:focus, .m101-value.m101-open");
+      shown.forEach(place);
+    };
+    window.addEventListener("scroll", follow, {passive: true, capture: true});
+    window.addEventListener("resize", follow);
+  }
+
+  const start = () => { watchDiagrams(); watchTips(); };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

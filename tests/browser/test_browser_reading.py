@@ -1,0 +1,226 @@
+"""Readable on every screen (issue 16): diagram labels, diagram frames, tips inside the window.
+
+Rules: every diagram's label text renders at ≥ 12 px at 1280 px and ≥ 11 px at 390 px; a drawing
+wider than its frame scrolls inside the frame (never cut off, never pushing the page); a value's
+provenance tip, even in a table's last column, lies wholly inside the window on a desktop and on a
+phone, and opens by hover, keyboard focus and tap. Screenshots of front, 1.1, 2.1 and 7.1 in four
+modes go to test-artifacts/browser/reading/ (gitignored).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .browser_support import ARTIFACTS, Server, Site, note_screenshot, wait_for_mermaid
+
+MIN_LABEL_PX = {"light": 12.0, "phone": 11.0}
+
+#: Per diagram: its smallest rendered label (font-size × the SVG's scale on screen) and whether it
+#: overflows its frame without a scroll box between.
+JS_DIAGRAMS = """() => [...document.querySelectorAll('.m101-figure pre.mermaid')].map(pre => {
+  const fig = pre.closest('.m101-figure');
+  const svg = pre.querySelector(':scope > svg');
+  const out = {figure: fig.id, shown: pre.getClientRects().length > 0, svg: !!svg};
+  if (!svg || !out.shown) return out;
+  const vb = svg.viewBox && svg.viewBox.baseVal;
+  const r = svg.getBoundingClientRect();
+  const scale = vb && vb.width ? r.width / vb.width : 1;
+  let min = null, smallest = null, count = 0;
+  svg.querySelectorAll('.nodeLabel, .edgeLabel, .cluster-label, text').forEach(el => {
+    const text = (el.textContent || '').trim();
+    if (!text || el.querySelector('.nodeLabel, .edgeLabel, text')) return;
+    const box = el.getBoundingClientRect();
+    if (!box.width && !box.height) return;
+    const px = parseFloat(getComputedStyle(el).fontSize) * scale;
+    count += 1;
+    if (min === null || px < min) { min = px; smallest = text.slice(0, 40); }
+  });
+  // A drawing wider than its frame must sit in a box that scrolls sideways (pre or figure).
+  const frame = fig.getBoundingClientRect();
+  let scroller = null, clipped = null;
+  for (let el = svg.parentElement; el; el = el.parentElement) {
+    const ox = getComputedStyle(el).overflowX;
+    if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth) { scroller = el.tagName; break; }
+    if (ox === 'hidden' || ox === 'clip') clipped = el.tagName + '.' + el.className;
+    if (el === fig) break;
+  }
+  const wider = r.width > frame.width + 1;
+  return {...out, min, smallest, labels: count, width: Math.round(r.width), frame: Math.round(frame.width),
+          overflows: wider && !scroller, clipped: wider && !scroller ? clipped : null, scrolls: !!scroller};
+})"""
+
+JS_OPEN_TAB_OF = """id => {
+  const fig = document.getElementById(id);
+  const panel = fig && fig.closest('.sd-tab-content');
+  if (!panel) return false;
+  const label = panel.previousElementSibling;
+  if (label && label.tagName === 'LABEL') { label.click(); return true; }
+  return false;
+}"""
+
+
+def _diagram_pages(site: Site) -> list[str]:
+    return [rel for rel in site.pages if 'class="mermaid' in (site.outdir / rel).read_text(encoding="utf-8")
+            and rel != "index.html"]
+
+
+def measure_diagrams(page: Any, base: str, rel: str) -> list[dict[str, Any]]:
+    """Every diagram of a page measured as the reader sees it (a tab's diagram with its tab open)."""
+    page.goto(base + rel, wait_until="load")
+    ids = page.evaluate("() => [...document.querySelectorAll('.m101-figure pre.mermaid')].map(p => p.closest('.m101-figure').id)")
+    found: dict[str, dict[str, Any]] = {}
+    for fig_id in ids:
+        page.evaluate(JS_OPEN_TAB_OF, fig_id)
+        page.evaluate("id => document.getElementById(id).scrollIntoView({block: 'center'})", fig_id)
+        try:
+            page.wait_for_function(
+                "id => { const p = document.getElementById(id).querySelector('pre.mermaid');"
+                " return (p.querySelector(':scope > svg') && !p.querySelector('[id^=dmermaid]'))"
+                " || p.hasAttribute('data-mermaid-render-failed'); }", arg=fig_id, timeout=10000)
+        except Exception:  # reported below as "no svg"
+            pass
+        page.wait_for_timeout(50)  # the sizing script runs on the svg's arrival
+        for item in page.evaluate(JS_DIAGRAMS):
+            if item["figure"] == fig_id:
+                found[fig_id] = item
+    return [found.get(i, {"figure": i, "svg": False, "shown": False}) for i in ids]
+
+
+@pytest.fixture(scope="module")
+def diagram_sizes(tabs: dict[str, Any], server: Server, site: Site) -> dict[str, dict[str, list[dict]]]:
+    """mode → page → its diagrams' measurements, at 1280 px (light) and 390 px (phone)."""
+    return {mode: {rel: measure_diagrams(tabs[mode].page, server.base, rel) for rel in _diagram_pages(site)}
+            for mode in MIN_LABEL_PX}
+
+
+@pytest.mark.parametrize("mode", list(MIN_LABEL_PX))
+def test_diagram_labels_are_readable(diagram_sizes: dict, mode: str) -> None:
+    """Every diagram's smallest label renders at ≥ 12 px at 1280 px and ≥ 11 px at 390 px."""
+    floor = MIN_LABEL_PX[mode]
+    problems, seen = [], 0
+    for rel, diagrams in diagram_sizes[mode].items():
+        for d in diagrams:
+            seen += 1
+            if not d.get("svg") or not d.get("labels"):
+                problems.append(f"{rel} #{d['figure']}: not drawn or no labels ({d})")
+            elif d["min"] < floor:
+                problems.append(f"{rel} #{d['figure']}: smallest label {d['min']:.1f} px < {floor} px "
+                                f"({d['smallest']!r}; drawing {d['width']} px in a {d['frame']} px frame)")
+    assert seen, "no diagram measured"
+    assert not problems, f"{len(problems)} diagrams below the label rule at {mode}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("mode", list(MIN_LABEL_PX))
+def test_diagrams_never_overflow_their_frame(diagram_sizes: dict, mode: str) -> None:
+    """A drawing wider than its frame scrolls inside it; none is cut off or spills over the page."""
+    problems = [f"{rel} #{d['figure']}: {d['width']} px drawing in a {d['frame']} px frame, no scroll box"
+                + (f", clipped by {d['clipped']}" if d.get("clipped") else "")
+                for rel, diagrams in diagram_sizes[mode].items() for d in diagrams if d.get("overflows")]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_plate_is_whole_on_a_phone(diagram_sizes: dict, site: Site) -> None:
+    """The front figure at 390 px: readable, and all of it reachable (fits or scrolls in its frame)."""
+    plate = diagram_sizes["phone"].get(site.front) or []
+    assert plate, f"{site.front} has no diagram"
+    d = plate[0]
+    assert d.get("svg") and not d.get("overflows") and d["min"] >= MIN_LABEL_PX["phone"], d
+
+
+# --------------------------------------------------------------------------- tips
+
+JS_TIP = """value => {
+  const tip = value.querySelector('.m101-tip');
+  const cs = getComputedStyle(tip);
+  const r = tip.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const cx = Math.min(Math.max(r.left + r.width / 2, 0), vw - 1), cy = Math.min(Math.max(r.top + 8, 0), vh - 1);
+  const hit = document.elementFromPoint(cx, cy);
+  return {display: cs.display, left: r.left, right: r.right, top: r.top, bottom: r.bottom, vw, vh,
+          onTop: !!hit && (hit === tip || tip.contains(hit))};
+}"""
+
+
+def _tip_problems(where: str, box: dict[str, Any]) -> list[str]:
+    if box["display"] == "none":
+        return [f"{where}: tip not shown"]
+    out = []
+    if box["left"] < 0 or box["right"] > box["vw"] or box["top"] < 0 or box["bottom"] > box["vh"]:
+        out.append(f"{where}: tip at x {box['left']:.0f}–{box['right']:.0f}, y {box['top']:.0f}–{box['bottom']:.0f} "
+                   f"leaves the {box['vw']}×{box['vh']} window")
+    if not box["onTop"]:
+        out.append(f"{where}: tip is covered or clipped (elementFromPoint misses it)")
+    return out
+
+
+LAST_COLUMN_VALUE = "table td:last-child .m101-value"
+
+
+def _tip_page(site: Site) -> str:
+    for rel in site.pages:
+        if "1-3-" in rel:
+            return rel
+    pytest.skip("no 1.3 page")
+
+
+def test_tip_in_a_tables_last_column_stays_inside_the_window(tabs: dict[str, Any], server: Server, site: Site) -> None:
+    """At 1280 px: hover and keyboard focus show the tip of a last-column value wholly inside the window."""
+    page = tabs["light"].page
+    page.goto(server.base + _tip_page(site), wait_until="load")
+    value = page.locator(LAST_COLUMN_VALUE).first
+    value.scroll_into_view_if_needed()
+    problems = []
+    value.hover()
+    problems += _tip_problems("hover", value.evaluate(JS_TIP))
+    page.mouse.move(0, 0)
+    value.focus()
+    problems += _tip_problems("focus", value.evaluate(JS_TIP))
+    page.keyboard.press("Escape")
+    if value.evaluate(JS_TIP)["display"] != "none":
+        problems.append("Escape did not close the tip")
+    value.evaluate("el => el.blur()")
+    # near the bottom of the window the tip flips above the value
+    value.evaluate("el => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight + 4)")
+    value.hover()
+    problems += _tip_problems("hover at the window's bottom", value.evaluate(JS_TIP))
+    page.mouse.move(0, 0)
+    assert not problems, "\n".join(problems)
+
+
+def test_tip_opens_by_tap_inside_a_phone_window(tabs: dict[str, Any], server: Server, site: Site) -> None:
+    """At 390 px: a tap opens a last-column value's tip wholly inside the window; a second tap closes it."""
+    page = tabs["phone"].page
+    page.goto(server.base + _tip_page(site), wait_until="load")
+    value = page.locator(LAST_COLUMN_VALUE).first
+    value.scroll_into_view_if_needed()
+    value.tap()
+    problems = _tip_problems("tap", value.evaluate(JS_TIP))
+    page.tap("h1")
+    if value.evaluate(JS_TIP)["display"] != "none":
+        problems.append("a tap elsewhere did not close the tip")
+    assert not problems, "\n".join(problems)
+
+
+# --------------------------------------------------------------------------- screenshots
+
+SHOT_PAGES = {"front": None, "1-1": "1-1-", "2-1": "2-1-", "7-1": "7-1-"}
+
+
+@pytest.mark.parametrize("mode", ["light", "dark", "phone", "phone-dark"])
+def test_reading_screenshots(tabs: dict[str, Any], server: Server, site: Site, mode: str) -> None:
+    """Full-page screenshots of front, 1.1, 2.1 and 7.1 (test-artifacts/browser/reading/, not committed)."""
+    tab = tabs[mode]
+    out = ARTIFACTS / "reading"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, stem in SHOT_PAGES.items():
+        rel = site.front if stem is None else next(p for p in site.pages if p.split("/")[-1].startswith(stem))
+        tab.page.goto(server.base + rel, wait_until="load")
+        tab.page.evaluate("() => document.querySelectorAll('pre.mermaid').forEach(p => p.scrollIntoView())")
+        wait_for_mermaid(tab.page)
+        tab.page.evaluate("() => window.scrollTo(0, 0)")
+        tab.page.wait_for_timeout(100)
+        path = out / f"{name}-{mode}.png"
+        tab.page.screenshot(path=str(path), full_page=True)
+        note_screenshot(path)
+        assert path.stat().st_size > 10_000, f"{path} is only {path.stat().st_size} bytes"
