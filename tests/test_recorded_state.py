@@ -79,6 +79,8 @@ def test_wording_follows_the_recording(both, doc: str) -> None:
     if doc == "front":
         assert "once it is recorded on a DGX Spark" in pending and "once it is recorded on a DGX Spark" not in recorded
         assert "runs recorded on a DGX Spark: 0 of" in pending and "runs recorded on a DGX Spark: 1 of" in recorded
+        assert "No run is recorded yet, so no measured line exists yet" in pending
+        assert "No run is recorded yet" not in recorded and "Until a run is recorded, its numbers show" in recorded
     else:
         assert recorded.count(" pending ") < pending.count(" pending ")
     if doc.endswith("1-3-read-your-first-ten-steps"):

@@ -47,7 +47,11 @@ class CoverDirective(BookDirective):
         meta += nodes.inline("", f"runs recorded on a DGX Spark: {done} of {len(capture.runs)}",
                              classes=["m101-badge", f"m101-status-{state}"])
         box += meta
-        if done < len(capture.runs):
+        if done == 0:
+            box += _para("No run is recorded yet, so no measured line exists yet: each shows as pending until its "
+                         "run is recorded on a Spark. Beside them you find public references (someone else's "
+                         "hardware, or a rule in code), labelled as such.", "m101-honesty")
+        elif done < len(capture.runs):
             box += _para("Until a run is recorded, its numbers show as pending. Beside them you find public "
                          "references (someone else's hardware, or a rule in code), labelled as such.", "m101-honesty")
         return [box]
