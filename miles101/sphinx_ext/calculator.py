@@ -24,11 +24,12 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from capture.derive import UNIT_BYTES
+
 SCHEMA = "m101-fit/1"
 STATIC = Path(__file__).with_name("static")
 JS_FILE, CSS_FILE, JSON_FILE = "fit-calculator.js", "fit-calculator.css", "m101-fit-coefficients.json"
 POOL_FACT, THRESHOLD_FACT = "spark.memory", "ray.memory_usage_threshold"
-UNIT_BYTES = {"GB": 10**9, "GiB": 2**30, "TB": 10**12, "TiB": 2**40}
 #: The label every cross-check value wears, with the GPU it ran on filled in.
 CROSSCHECK_LABEL = "checked on {gpu}, not a GB10"
 #: The flags the calculator prints for the reader to paste; each must exist in flags.json.
