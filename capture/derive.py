@@ -10,8 +10,10 @@ import math
 from typing import Any
 
 SCHEMA = "miles-computed/1"
-GB = 10**9  # decimal gigabytes
+GB = 10**9  # decimal gigabytes: the unit NVIDIA publishes the Spark's pool in (facts.json spark.memory)
 GIB = 2**30  # binary gibibytes: Miles's Memory-Usage lines divide by 1024**3 (miles/utils/memory_utils.py:32)
+#: Bytes in one unit of each size unit a capture value may carry (derived sizes are GiB; facts keep their own).
+UNIT_BYTES = {"GB": GB, "GiB": GIB, "TB": 10**12, "TiB": 2**40, "bytes": 1}
 
 # ---- bytes per parameter, verified in Miles's FSDP backend -------------------------------------------
 BF16_BYTES = 2  # bfloat16 weights: what checkpoints, SGLang and the weight update carry
@@ -105,14 +107,15 @@ def parameter_count(m: dict, active: bool = False) -> int:
     return layers * per_layer_common + dense_layers * dense + moe_layers * moe + embedding + output + norm_params(m)
 
 
-def gigabytes(params: int, bytes_per_param: int) -> float:
-    """Decimal GB for ``params`` parameters at ``bytes_per_param`` bytes."""
-    return params * bytes_per_param / GB
+def gibibytes(params: int, bytes_per_param: int) -> float:
+    """GiB (2**30 bytes) for ``params`` parameters at ``bytes_per_param`` bytes: the unit of Miles's
+    Memory-Usage lines, so a computed size and a logged one read in the same unit."""
+    return params * bytes_per_param / GIB
 
 
-def gibibytes(n_bytes: float) -> float:
-    """Binary GiB (2**30 bytes), the unit of Miles's Memory-Usage lines."""
-    return n_bytes / GIB
+def size_bytes(value: float, unit: str) -> float:
+    """A size in ``unit`` (a key of UNIT_BYTES) back in bytes."""
+    return value * UNIT_BYTES[unit]
 
 
 def kv_bytes_per_token(m: dict, dtype_bytes: int = KV_CACHE_DTYPE_BYTES) -> int:
@@ -227,15 +230,15 @@ def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict
                                               f"Parameters one token passes through in {name} (top-k experts)")
     count = {"params": total, "params_from": f"params.{name}"}
     out[f"weights_bf16.{name}"] = _value(
-        gigabytes(total, BF16_BYTES), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
+        gibibytes(total, BF16_BYTES), "GiB", "gibibytes", {**count, "bytes_per_param": BF16_BYTES},
         f"Size of {name}'s weights in bf16")
     out[f"trainer_state.{name}"] = _value(
-        gigabytes(total, TRAINER_BYTES_PER_PARAM), "GB", "gigabytes",
+        gibibytes(total, TRAINER_BYTES_PER_PARAM), "GiB", "gibibytes",
         {**count, "bytes_per_param": TRAINER_BYTES_PER_PARAM, "master_weights": MASTER_WEIGHT_BYTES,
          "gradients": GRADIENT_BYTES, "adam_moments": ADAM_MOMENT_BYTES},
         f"What the FSDP trainer holds for {name} across all ranks: fp32 master, fp32 grads, two AdamW moments")
     out[f"rollout_weights.{name}"] = _value(
-        gigabytes(total, BF16_BYTES), "GB", "gigabytes", {**count, "bytes_per_param": BF16_BYTES},
+        gibibytes(total, BF16_BYTES), "GiB", "gibibytes", {**count, "bytes_per_param": BF16_BYTES},
         f"bf16 weights one SGLang engine holds for {name} (before KV cache)")
     out[f"kv_bytes_per_token.{name}"] = _value(
         kv_bytes_per_token(m), "bytes", "kv_bytes_per_token",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from capture.derive import UNIT_BYTES  # the computed sizes carry their unit (computed.json writes GiB)
+
 GIB = 2**30
-GB = 10**9  # computed.json's sizes are decimal GB (capture/derive.py)
 
 #: field → (unit, what it is, how to read it from the run without / with gradient checkpointing)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -42,12 +43,14 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
         plain, ckpt = _run(model, False), _run(model, True)
         if plain is None:
             continue
-        state = (computed.get(f"trainer_state.{name}") or {}).get("value")
+        record = computed.get(f"trainer_state.{name}") or {}
+        state = record.get("value")
+        state_bytes = state * UNIT_BYTES[record.get("unit", "GiB")] if state else None
         tokens = plain.get("tokens")
         fields: dict[str, Any] = {
             "params": plain.get("params"),
             "held": plain["held_bytes"] / GIB,
-            "held_ratio": plain["held_bytes"] / (state * GB) if state else None,
+            "held_ratio": plain["held_bytes"] / state_bytes if state_bytes else None,
             "without_grads": plain["held_without_grads_bytes"] / GIB,
             "peak": plain["peak_bytes_step2_forward_backward"] / GIB,
             "peak_ckpt": ckpt["peak_bytes_step2_forward_backward"] / GIB if ckpt else None,

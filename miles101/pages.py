@@ -16,7 +16,7 @@ ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact"
 #: Every directive the book defines.
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
-    "fit-calculator", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
+    "fit-calculator", "fit-compare", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
     "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
 )
 #: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.
@@ -25,9 +25,10 @@ ANY_ROLE = re.compile(_ROLE % r"[a-z][\w-]*", re.S)
 ROLE = re.compile(_ROLE % "|".join(ROLE_KINDS), re.S)
 #: The one directive-fence syntax: ```{name} args or :::{name} args.
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<args>.*)$")
-#: The directives that cite data by their argument (a flag, a run).
+#: The directives that cite data by their argument (a flag, a run, a measured value).
 DIRECTIVE = re.compile(
-    r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command|until-recorded|once-recorded)\}\s+(?P<arg>\S+)\s*$")
+    r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command|until-recorded|once-recorded|fit-compare)\}"
+    r"\s+(?P<arg>\S+)\s*$")
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
 
@@ -95,7 +96,7 @@ def scan_text(text: str, file: str) -> Iterator[Ref]:
     for idx, line in enumerate(lines):
         d = DIRECTIVE.match(line.strip())
         if d:
-            kind = "flag" if d["kind"] == "flag" else "run"
+            kind = {"flag": "flag", "fit-compare": "measured"}.get(d["kind"], "run")
             yield Ref(kind, d["arg"], file, idx + 1, d["arg"], paragraph(idx + 1))
 
 

@@ -39,10 +39,11 @@ def test_model_coefficients_equal_derive(doc: dict) -> None:
         assert m["kv_bytes_per_token"] == derive.kv_bytes_per_token(shape), m["name"]
         if shape.get("experts"):
             assert m["params_active"] == derive.parameter_count(shape, active=True), m["name"]
-        # the trainer column of the computed table, to the byte (computed.json holds decimal GB)
-        assert m["params"] * doc["bytes_per_param"]["trainer_fp32_master"] / derive.GB == \
+        # the trainer column of the computed table, to the byte (computed.json holds GiB, as the calculator shows)
+        assert COMPUTED[f"trainer_state.{m['name']}"]["unit"] == COMPUTED[f"rollout_weights.{m['name']}"]["unit"] == "GiB"
+        assert m["params"] * doc["bytes_per_param"]["trainer_fp32_master"] / derive.GIB == \
             COMPUTED[f"trainer_state.{m['name']}"]["value"]
-        assert m["params"] * doc["bytes_per_param"]["weights"] / derive.GB == \
+        assert m["params"] * doc["bytes_per_param"]["weights"] / derive.GIB == \
             COMPUTED[f"rollout_weights.{m['name']}"]["value"]
 
 

@@ -6,14 +6,18 @@ import json
 import yaml
 
 from buildutil import ROOT
+from capture.derive import size_bytes
 
 
 def _values():
+    """Trainer state per model, the pool and Ray's line, all in bytes: the computed sizes are GiB, the
+    pool is NVIDIA's published GB, so each goes back to bytes by its own unit before any comparison."""
     computed = json.loads((ROOT / "capture" / "computed.json").read_text(encoding="utf-8"))
     facts = json.loads((ROOT / "capture" / "facts.json").read_text(encoding="utf-8"))["facts"]
     values = computed.get("values", computed)
-    state = {k.split(".", 1)[1]: v["value"] for k, v in values.items() if k.startswith("trainer_state.")}
-    pool = facts["spark.memory"]["value"]
+    state = {k.split(".", 1)[1]: size_bytes(v["value"], v["unit"]) for k, v in values.items()
+             if k.startswith("trainer_state.")}
+    pool = size_bytes(facts["spark.memory"]["value"], facts["spark.memory"]["unit"])
     return state, pool, facts["ray.memory_usage_threshold"]["value"] * pool
 
 

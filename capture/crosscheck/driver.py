@@ -61,8 +61,8 @@ def select(models: list[dict], memory_bytes: int | None, only: set[str] | None) 
         seen[shape] = m["name"]
         state = derive.parameter_count(m) * TRAINER_BYTES
         if memory_bytes is not None and state > FIT_FRACTION * memory_bytes:
-            skipped[m["name"]] = (f"computed trainer state {state / 1e9:.1f} GB is over {FIT_FRACTION:.0%} of the "
-                                  f"device's {memory_bytes / 1e9:.1f} GB")
+            skipped[m["name"]] = (f"computed trainer state {state / derive.GIB:.1f} GiB is over {FIT_FRACTION:.0%} of the "
+                                  f"device's {memory_bytes / derive.GIB:.1f} GiB")
             continue
         chosen.append(m)
     return chosen, skipped

@@ -9,13 +9,24 @@ with no completed run is a problem.
 """
 from __future__ import annotations
 
+from capture.derive import UNIT_BYTES
+
 TOLERANCE = 0.02  # relative: the allocator's rounding, buffers and small workspaces sit well inside this
-GB = 10**9  # computed.json's GB are decimal (capture/derive.py)
 
 
 def _value(computed: dict, key: str):
     record = computed.get("values", {}).get(key)
     return None if record is None else record["value"]
+
+
+def _bytes(computed: dict, key: str) -> float | None:
+    """A computed size back in bytes, by the unit it carries (computed.json writes GiB)."""
+    record = computed.get("values", {}).get(key)
+    return None if record is None else record["value"] * UNIT_BYTES[record["unit"]]
+
+
+def _unit(computed: dict, key: str) -> str:
+    return computed.get("values", {}).get(key, {}).get("unit", "")
 
 
 def _within(measured: float, expected: float, tolerance: float) -> bool:
@@ -49,13 +60,13 @@ def verify(results: dict, computed: dict, tolerance: float = TOLERANCE) -> list[
             if count != want_params:
                 problems.append(f"{tag}: framework counts {count} parameters, computed.json params.{name} = "
                                 f"{want_params}")
-        want_bytes = want_state * GB
+        want_bytes = _bytes(computed, f"trainer_state.{name}")
         want_no_grad = want_params * (state_bpp - grad_bpp)
         for r in ok:
             run = f"{tag} (gradient checkpointing {'on' if r['gradient_checkpointing'] else 'off'}, {r['tokens']} tokens)"
             if not _within(r["held_bytes"], want_bytes, tolerance):
                 problems.append(f"{run}: holds {r['held_bytes']} bytes after the step, computed.json "
-                                f"trainer_state.{name} = {want_state} GB = {want_bytes:.0f} bytes "
+                                f"trainer_state.{name} = {want_state} {_unit(computed, f'trainer_state.{name}')} = {want_bytes:.0f} bytes "
                                 f"(ratio {r['held_bytes'] / want_bytes:.4f}, tolerance {tolerance:.0%})")
             if not _within(r["held_without_grads_bytes"], want_no_grad, tolerance):
                 problems.append(f"{run}: holds {r['held_without_grads_bytes']} bytes without gradients, computed "
@@ -69,7 +80,7 @@ def ratios(results: dict, computed: dict) -> dict[str, float]:
     out = {}
     for name, model in results.get("models", {}).items():
         ok = [r for r in model["runs"] if r["status"] == "ok"]
-        want = _value(computed, f"trainer_state.{name}")
+        want = _bytes(computed, f"trainer_state.{name}")
         if ok and want:
-            out[name] = ok[0]["held_bytes"] / (want * GB)
+            out[name] = ok[0]["held_bytes"] / want
     return out

@@ -66,6 +66,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     assert set(roles.ROLES) == set(ROLE_KINDS), "miles101.pages.ROLE_KINDS lists the book's roles"
     registered = {*directives.DIRECTIVES, *figures.DIRECTIVES, *front.DIRECTIVES, *reference_tables.KINDS,
-                  "fit-calculator", "crosscheck-table"}
+                  "fit-calculator", "fit-compare", "crosscheck-table"}
     assert registered == set(DIRECTIVE_NAMES), "miles101.pages.DIRECTIVE_NAMES lists the book's directives"
     return {"version": __version__, "env_version": 6, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -24,11 +24,12 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from capture.derive import UNIT_BYTES
+
 SCHEMA = "m101-fit/1"
 STATIC = Path(__file__).with_name("static")
 JS_FILE, CSS_FILE, JSON_FILE = "fit-calculator.js", "fit-calculator.css", "m101-fit-coefficients.json"
 POOL_FACT, THRESHOLD_FACT = "spark.memory", "ray.memory_usage_threshold"
-UNIT_BYTES = {"GB": 10**9, "GiB": 2**30, "TB": 10**12, "TiB": 2**40}
 #: The label every cross-check value wears, with the GPU it ran on filled in.
 CROSSCHECK_LABEL = "checked on {gpu}, not a GB10"
 #: The flags the calculator prints for the reader to paste; each must exist in flags.json.
@@ -153,6 +154,52 @@ def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, A
                       micro_batch_size=doc["defaults"]["micro_batch_size"])
 
 
+def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] | str:
+    """The calculator's settings at a run file's values (Miles's defaults for the switches), or why not."""
+    settings: dict[str, Any] = {}
+    for key, cast in RUN_DEFAULTS.items():
+        raw, why = capture.run_arg(run, FLAGS[key])
+        if raw is None:
+            return why
+        settings[key] = cast(raw)
+    settings.update(fp32_master=doc["defaults"]["fp32_master"], reference=doc["defaults"]["reference"],
+                    cpu_offload=doc["defaults"]["cpu_offload"])
+    return settings
+
+
+def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
+    """The page is read again when anything the calculator computes with changes."""
+    from .domain import domain_of
+
+    domain = domain_of(env)
+    for kind, key in [("fact", POOL_FACT), ("fact", THRESHOLD_FACT), ("run", run),
+                      *[("flag", f) for f in FLAGS.values()],
+                      *[("computed", f"{p}.{m['name']}") for m in doc["models"]
+                        for p in ("params", "kv_bytes_per_token")]]:
+        domain.note_dep(env.docname, kind, key, capture.fingerprint_of(kind, key))
+
+
+#: The terms of the worked sum a measurement can be held against, with how the page names them.
+COMPARE_TERMS = {"trainer": "FSDP trainer state", "rollout": "pool during rollout",
+                 "train": "pool during training", "peak": "larger phase"}
+
+
+def compare(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any], term: str,
+            measured_value: float, measured_unit: str) -> dict[str, float] | str:
+    """The calculator's estimate of one term against a measured size: bytes of each and their ratio.
+
+    The measured value goes back to bytes by its own unit (GiB for Miles's Memory-Usage lines), so the
+    ratio is measured bytes over estimated bytes, whatever the units.
+    """
+    if measured_unit not in UNIT_BYTES:
+        return f"the measured value is in {measured_unit!r}; a comparison needs one of {sorted(UNIT_BYTES)}."
+    estimate = budget_for(doc, model, settings).get(term)
+    if not estimate:
+        return f"the calculator has no {term!r} estimate for {model['name']} (no activation coefficient?)."
+    measured = measured_value * UNIT_BYTES[measured_unit]
+    return {"estimate": estimate, "measured": measured, "ratio": measured / estimate}
+
+
 # ---------------------------------------------------------------------------------------- node
 class fit_calculator(nodes.General, nodes.Element):
     """The calculator: a build-time worked sum, the embedded coefficients, and the widget's mount."""
@@ -266,27 +313,83 @@ class FitCalculatorDirective(SphinxDirective):
         if model is None:
             return self._problem(f"fit-calculator: no model {name!r} with computed sizes.",
                                  f"use one of {', '.join(m['name'] for m in doc['models'])}.")
-        flag_of = {"fraction": FLAGS["fraction"], "response_len": FLAGS["response_len"],
-                   "prompts": FLAGS["prompts"], "samples": FLAGS["samples"]}
-        settings: dict[str, Any] = {}
-        for key, cast in RUN_DEFAULTS.items():
-            raw, why = capture.run_arg(run, flag_of[key])
-            if raw is None:
-                return self._problem(f"fit-calculator: {why}", "pick a run file that passes the flag with a value.")
-            settings[key] = cast(raw)
-        settings.update(fp32_master=doc["defaults"]["fp32_master"], reference=doc["defaults"]["reference"],
-                        cpu_offload=doc["defaults"]["cpu_offload"])
-        domain = domain_of(self.env)
-        for kind, key in [("fact", POOL_FACT), ("fact", THRESHOLD_FACT), ("run", run),
-                          *[("flag", f) for f in FLAGS.values()],
-                          *[("computed", f"{p}.{m['name']}") for m in doc["models"]
-                            for p in ("params", "kv_bytes_per_token")]]:
-            domain.note_dep(self.env.docname, kind, key, capture.fingerprint_of(kind, key))
+        settings = run_settings(capture, doc, run)
+        if isinstance(settings, str):
+            return self._problem(f"fit-calculator: {settings}", "pick a run file that passes the flag with a value.")
+        note_deps(self.env, capture, doc, run)
         _pages(self.env).add(self.env.docname)
         self.env.m101_fit_digest = _digest(doc)
         node = fit_calculator("", doc=doc, model=model, settings=settings, run=run,
                               fit_id=f"m101-fit-{self.env.new_serialno('m101-fit')}")
         return [node]
+
+
+class FitCompareDirective(SphinxDirective):
+    """```{fit-compare} run.value``` with :model: and :term: (trainer, rollout, train or peak): once the run
+    is recorded, one line "estimate X GiB · measured Y GiB · measured/estimate Z" at the run file's
+    settings; nothing while the value is pending. The ratio is computed here, never typed."""
+
+    required_arguments = 1
+    has_content = False
+    option_spec: ClassVar = {"model": directives.unchanged_required, "term": directives.unchanged}
+
+    _problem = FitCalculatorDirective._problem
+
+    def run(self) -> list[nodes.Node]:
+        from capture.derive import GIB
+
+        from ..capture import Value
+        from .domain import capture_of, domain_of
+        from .roles import value_inline
+
+        capture = capture_of(self.env)
+        key = self.arguments[0].strip()
+        run, _, name = key.partition(".")
+        term = (self.options.get("term") or "trainer").strip()
+        fix = "write ```{fit-compare} <run>.<value>``` with :model: (a model of computed.json) and :term: " \
+              f"({', '.join(COMPARE_TERMS)})."
+        if term not in COMPARE_TERMS:
+            return self._problem(f"fit-compare: no term {term!r}.", fix)
+        if not self.options.get("model"):
+            return self._problem("fit-compare has no :model:.", fix)
+        domain_of(self.env).note_dep(self.env.docname, "measured", key, capture.fingerprint_of("measured", key))
+        measured = capture.value("measured", key)
+        if measured is None or not name:
+            return self._problem(f"fit-compare: no measured value {key!r} (a value the run file declares).", fix)
+        try:
+            doc = coefficients(capture, Path(self.env.srcdir))
+        except CalculatorError as exc:
+            return self._problem(str(exc), "regenerate capture/computed.json or add the fact to capture/facts.json.")
+        model_name = self.options["model"].strip()
+        model = next((m for m in doc["models"] if m["name"] == model_name), None)
+        if model is None:
+            return self._problem(f"fit-compare: no model {model_name!r} with computed sizes.",
+                                 f"use one of {', '.join(m['name'] for m in doc['models'])}.")
+        settings = run_settings(capture, doc, run)
+        if isinstance(settings, str):
+            return self._problem(f"fit-compare: {settings}", "pick a run file that passes the flag with a value.")
+        note_deps(self.env, capture, doc, run)
+        if measured.pending:
+            return []  # nothing to compare before the run is recorded
+        got = compare(doc, model, settings, term, measured.value, measured.unit)
+        if isinstance(got, str):
+            return self._problem(f"fit-compare: {got}", fix)
+        label = COMPARE_TERMS[term]
+        estimate = Value("computed", f"fit.{model_name}.{term}@{run}", got["estimate"] / GIB, "GiB",
+                         f"The calculator's {label} for {model_name} at the settings of the run {run}",
+                         {"formula": "capture.derive.fit_budget"})
+        ratio = Value("computed", f"fit.{model_name}.{term}@{run}/{name}", got["ratio"], "",
+                      f"The measured {name} of the run {run}, in bytes, over the calculator's {label}, in bytes",
+                      {"formula": "miles101.sphinx_ext.calculator.compare"})
+        para = nodes.paragraph(classes=["m101-fit-compare"])
+        para += nodes.Text("Estimate ")
+        para += value_inline(self.env, estimate, ".1f")
+        para += nodes.Text(f" ({label}, computed) · measured ")
+        para += value_inline(self.env, measured, ".1f")
+        para += nodes.Text(" · measured/estimate ")
+        para += value_inline(self.env, ratio, ".2f")
+        self.set_source_info(para)
+        return [para]
 
 
 # ---------------------------------------------------------------------------------------- events
@@ -360,6 +463,7 @@ def setup_calculator(app: Sphinx) -> None:
     app.add_node(fit_calculator, html=(visit_fit_html, None), text=(visit_fit_text, None),
                  latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
     app.add_directive("fit-calculator", FitCalculatorDirective)
+    app.add_directive("fit-compare", FitCompareDirective)
     app.connect("builder-inited", _install, priority=600)
     app.connect("html-page-context", _page_assets)
     app.connect("env-purge-doc", _purge)

@@ -6,8 +6,6 @@ when either changes. The heading line says plainly which GPU it ran on and that 
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from docutils import nodes
 from sphinx.application import Sphinx
 
@@ -70,8 +68,6 @@ class CrosscheckTableDirective(ManualDirective):
                 if value is not None:
                     self.note(kind, key)
                     spec = FORMATS[field]
-                    if kind == "computed" and value.unit == "GB":  # the same bytes in GiB, beside the allocator's
-                        value = replace(value, value=value.value * 1e9 / 2**30, unit="GiB")
                     # plain numbers: the heading carries the provenance once (a tooltip per cell would
                     # repeat it 77 times); the dependency above still re-reads the page on any change
                     cell += nodes.Text(f"{format_value(value, spec)} {value.unit}".strip())

@@ -44,8 +44,11 @@ def test_derive_all_values_and_units():
     assert values["params.qwen3-tiny"]["formula"] == "capture.derive.parameter_count"
     assert "params_active.qwen3-tiny" not in values
     assert values["params_active.qwen3-tiny-moe"]["value"] == 840
-    assert values["weights_bf16.qwen3-tiny"] == {**values["weights_bf16.qwen3-tiny"], "value": 2.544e-06, "unit": "GB"}
-    assert values["trainer_state.qwen3-tiny"]["value"] == pytest.approx(1272 * 16 / 1e9, abs=1e-3)
+    # sizes in GiB (2**30 bytes), Miles's Memory-Usage unit, and exactly the bytes over 2**30
+    assert values["weights_bf16.qwen3-tiny"] == {**values["weights_bf16.qwen3-tiny"], "value": 1272 * 2 / 2**30, "unit": "GiB"}
+    assert values["trainer_state.qwen3-tiny"]["value"] == 1272 * 16 / 2**30
+    assert values["trainer_state.qwen3-tiny"]["unit"] == values["rollout_weights.qwen3-tiny"]["unit"] == "GiB"
+    assert derive.size_bytes(values["trainer_state.qwen3-tiny"]["value"], "GiB") == 1272 * 16
     assert values["trainer_state.qwen3-tiny"]["inputs"]["bytes_per_param"] == 16
     # 1272 params * 4 bytes (fp32 master measured by the FSDP bucketing) / 1000-byte buffer -> 6 buckets
     assert values["update_buckets.qwen3-tiny"]["value"] == 6
