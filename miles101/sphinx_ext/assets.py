@@ -29,7 +29,9 @@ def install_assets(app: Sphinx) -> None:
     _write_if_changed(out / "miles101.css", (STATIC / "miles101.css").read_text(encoding="utf-8"))
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
-    install_mermaid(app)
+    if app.builder.name in {"html", "dirhtml", "singlehtml"}:
+        # Only the web site draws in the browser; EPUB gets drawn images (miles101.sphinx_ext.editions).
+        install_mermaid(app)
 
 
 def _pinned_version(root: Path) -> str | None:
