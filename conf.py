@@ -36,3 +36,30 @@ mermaid_fullscreen = False
 mermaid_height = "auto"
 
 copybutton_exclude = ".linenos, .gp, .go"
+
+# Editions other than the web site (EPUB, LaTeX/PDF). version and release come from manual.json's
+# edition (miles101.sphinx_ext.editions); diagrams are drawn there as images by tools/pdf.
+epub_basename = "Miles101"
+epub_exclude_files = ["_static/m101-fit-coefficients.json"]  # the calculator's data: e-readers run no modules
+
+latex_engine = "xelatex"  # the pages are Unicode (×, ≥, →, …): pdflatex cannot set them
+latex_table_style = ["booktabs", "colorrows"]
+latex_show_urls = "no"
+latex_elements = {
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    "figure_align": "H",
+    "extraclassoptions": "openany,oneside",  # read on a screen: no blank pages before chapters
+    "fncychap": "",  # plain chapter heads: each title already says "2.3 ..."
+    # Long commands and log lines wrap inside their boxes instead of running off the page.
+    "sphinxsetup": "verbatimforcewraps=true, verbatimmaxunderfull=2",
+    # Every page title carries its own number ("2.3 Stop Ray killing the job"): LaTeX numbers nothing.
+    # xurl: long source links break at any character instead of running into the margin;
+    # adjustbox: diagrams shrink to the text width and 60% of the page height, never grow.
+    # XeTeX interchar classes: a line may break after "/" or "_", so a file path or a metric key in
+    # a narrow table column wraps instead of running off the page.
+    "preamble": "\\setcounter{secnumdepth}{-2}\n\\usepackage{xurl}\n\\usepackage[export]{adjustbox}\n"
+                "\\XeTeXinterchartokenstate=1\n\\newXeTeXintercharclass\\mOneBreak\n"
+                "\\XeTeXcharclass`\\/=\\mOneBreak\n\\XeTeXcharclass`\\_=\\mOneBreak\n"
+                "\\XeTeXinterchartoks\\mOneBreak 0={\\penalty50\\relax}\n",
+}

@@ -6,6 +6,9 @@
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
+    python3 dev.py pdf       the PDF edition into _build/pdf/latex/miles101.pdf (XeLaTeX, diagrams drawn
+                             by mermaid's CLI on Debian's Chromium; see README for the apt packages)
+    python3 dev.py epub      the EPUB edition into _build/epub/Miles101.epub
 
 It makes .venv/, installs the pinned requirements and then the project (`pip install -e .`)
 the first time (and again when they change), and runs `npm ci` when node_modules/ does not hold the pinned mermaid.
@@ -60,6 +63,31 @@ def ensure_mermaid() -> None:
     run(npm, "ci", "--no-fund", "--no-audit", "--ignore-scripts")
 
 
+PDF_TOOLS = ROOT / "tools" / "pdf"
+
+
+def ensure_pdf_tools() -> None:
+    """mermaid's CLI, pinned by tools/pdf/package-lock.json, kept out of the site's node_modules (it is
+    ~350 MB with puppeteer). PUPPETEER_SKIP_DOWNLOAD: puppeteer never fetches a browser; the build
+    drives Debian's Chromium."""
+    lock = json.loads((PDF_TOOLS / "package-lock.json").read_text())
+    pinned = lock["packages"]["node_modules/@mermaid-js/mermaid-cli"]["version"]
+    installed = PDF_TOOLS / "node_modules" / "@mermaid-js" / "mermaid-cli" / "package.json"
+    if not (installed.is_file() and json.loads(installed.read_text()).get("version") == pinned):
+        npm = shutil.which("npm")
+        if npm is None:
+            sys.exit("dev.py: npm is needed to install mermaid's CLI for the PDF's diagrams (Node.js 18+).")
+        print("+ (tools/pdf)", flush=True)
+        run(npm, "ci", "--prefix", PDF_TOOLS, "--no-fund", "--no-audit", "--ignore-scripts",
+            env={**os.environ, "PUPPETEER_SKIP_DOWNLOAD": "1"})
+    missing = [tool for tool in ("xelatex", "latexmk") if shutil.which(tool) is None]
+    if not any(shutil.which(c) for c in ("chromium", "chromium-browser")) and not os.environ.get("PUPPETEER_EXECUTABLE_PATH"):
+        missing.append("chromium")
+    if missing:
+        sys.exit(f"dev.py: the PDF needs {', '.join(missing)}; on Debian or Ubuntu: apt-get install "
+                 "texlive-xetex latexmk texlive-latex-extra fonts-freefont-otf tex-gyre chromium")
+
+
 def sphinx(*extra: str) -> None:
     run(PY, "-m", "sphinx", "-b", "html", "-nW", "--keep-going", "-j", "auto", ".", "_build/html",
         "-d", "_build/doctrees", *extra)
@@ -67,7 +95,7 @@ def sphinx(*extra: str) -> None:
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
-    if command not in {"docs", "test", "serve", "check", "bench"}:
+    if command not in {"docs", "test", "serve", "check", "bench", "pdf", "epub"}:
         print(__doc__)
         return 0 if command == "help" else 2
     ensure_python()
@@ -83,6 +111,13 @@ def main(argv: list[str]) -> int:
         run(PY, "capture/run.py", "--check", *argv[1:])
     elif command == "bench":
         run(PY, "benchmarks/bench.py", *argv[1:])
+    elif command in {"pdf", "epub"}:
+        ensure_pdf_tools()
+        # m101_diagrams=images: a diagram that cannot be drawn fails the build instead of becoming a line of text.
+        builder = ["-M", "latexpdf", ".", "_build/pdf"] if command == "pdf" else ["-b", "epub", ".", "_build/epub"]
+        run(PY, "-m", "sphinx", *builder, "-nW", "--keep-going", "-d", f"_build/doctrees-{command}",
+            "-D", "m101_diagrams=images", *argv[1:])
+        print(f"dev.py: {'_build/pdf/latex/miles101.pdf' if command == 'pdf' else '_build/epub/Miles101.epub'}")
     return 0
 
 

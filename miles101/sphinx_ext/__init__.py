@@ -17,6 +17,7 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `assets`, `mathml` | stylesheets and the local mermaid; math as MathML |
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
+| `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .chrome import setup_chrome
     from .crosscheck import setup_crosscheck
     from .directives import setup_directives
+    from .editions import setup_editions
     from .domain import setup_domain
     from .elements import setup_elements
     from .figures import setup_figures
@@ -61,6 +63,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_calculator(app)
     setup_crosscheck(app)
     setup_page_weight(app)
+    setup_editions(app)
 
     from . import directives, figures, front, reference_tables, roles
 

@@ -34,7 +34,9 @@ def install_assets(app: Sphinx) -> None:
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
     app.add_js_file("miles101.js", loading_method="defer")
-    install_mermaid(app)
+    if app.builder.name in {"html", "dirhtml", "singlehtml"}:
+        # Only the web site draws in the browser; EPUB gets drawn images (miles101.sphinx_ext.editions).
+        install_mermaid(app)
 
 
 def compact(text: str) -> str:

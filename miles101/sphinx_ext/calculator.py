@@ -212,8 +212,8 @@ def _gib(n: float, doc: dict) -> str:
 VERDICT_TEXT = {"fits": "fits", "tight": "tight", "does-not-fit": "does not fit"}
 
 
-def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
-    """The sum at the directive's starting values, as a table (the same numbers the widget opens with)."""
+def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[str, str, str, str]], dict]:
+    """The sum's rows (term, how, size, class) and derive.fit_budget's result, for every edition."""
     b = budget_for(doc, model, settings)
     frac = settings["fraction"]
     per_param = doc["bytes_per_param"]["trainer_fp32_master" if settings["fp32_master"] else "trainer_no_master"]
@@ -236,10 +236,23 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         ("Ray's kill line", f"{doc['threshold']['value']:g} × the pool", _gib(b["limit"], doc), "failure"),
         (left, "kill line less the larger phase", _gib(b["margin"], doc), "outside"),
     ]
+    return rows, b
+
+
+def worked_sum_verdict(b: dict) -> str:
+    """The sentence after the verdict word (every edition prints the same)."""
+    tokens = f"{b['kv_tokens']:,}" if b["kv_tokens"] is not None else "none"
+    return (f"the KV cache holds about {tokens} tokens, and one step's responses need up to"
+            f" {b['step_tokens']:,} at once (prompt tokens not counted)."
+            f"{'' if b['train'] is not None else ' The activation term is not estimated.'}")
+
+
+def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
+    """The sum at the directive's starting values, as a table (the same numbers the widget opens with)."""
+    rows, b = worked_sum_rows(doc, model, settings)
     body = "".join(
         f'<tr class="m101-fit-row-{escape(cls)}{" m101-fit-part" if label.startswith("of which") else ""}"><th scope="row">{escape(label)}</th><td>{escape(how)}</td>'
         f'<td class="m101-fit-num">{escape(val)}</td></tr>' for label, how, val, cls in rows)
-    tokens = f"{b['kv_tokens']:,}" if b["kv_tokens"] is not None else "none"
     verdict = VERDICT_TEXT[b["verdict"]]
     return (
         f'<table class="m101-fit-sum" data-model="{escape(model["name"])}" data-verdict="{b["verdict"]}"'
@@ -248,10 +261,8 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         f' (computed at build time; inference from code, not measured)</caption>'
         f'<thead><tr><th scope="col">term</th><th scope="col">how</th><th scope="col">size</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
-        f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; the KV cache holds'
-        f" about {tokens} tokens, and one step's responses need up to"
-        f" {b['step_tokens']:,} at once (prompt tokens not counted)."
-        f"{'' if b['train'] is not None else ' The activation term is not estimated.'}</p>"
+        f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; '
+        f"{escape(worked_sum_verdict(b), quote=False)}</p>"
     )
 
 
