@@ -406,7 +406,9 @@ def table_inputs(env, kind: str) -> object:
         return [capture.runs, capture.recordings, capture.attempts, titles]
     if kind == "sources-list":
         facts = {k: v.detail for (kind_, k), v in capture.values.items() if kind_ == "fact"}
-        return [capture.provenance, [list(domain.cites(k)) for k in ("src", "issue", "fact")], facts, titles]
+        # Only what the table shows: which page cites which key (not the shown text or the line).
+        return [capture.provenance, [sorted({(d, c["key"]) for d, c in domain.cites(k)}) for k in ("src", "issue", "fact")],
+                facts, titles]
     if kind == "figure-index":
         return [list(domain.figures()), titles]
     raise KeyError(kind)
