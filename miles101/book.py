@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-
-import jsonschema
+from typing import TYPE_CHECKING
 
 from .palette import HUES
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_PATH = Path(__file__).with_name("manual.schema.json")
 
@@ -69,6 +71,19 @@ class Part:
         return self.title if self.key == "R" else f"Part {self.key} · {self.title}"
 
 
+#: manual.json's fields that only the pages citing them show. A page reading one notes a `book:`
+#: dependency (`Book.fingerprint_of`) and is read again alone when it changes: the `{book-*}`
+#: directives read the whole book ("front"); a section's chrome reads its part ("section:<docname>").
+#: Every other field is part of `Book.structure_digest`, which rebuilds every page (each sidebar
+#: shows the parts and sections).
+PAGE_FIELDS = ("subtitle", "summary", "plate", "audience", "outcomes", "palette", "related")
+PART_PAGE_FIELDS = ("summary", "thesis")
+
+
+def _fingerprint(obj: object) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 @dataclass
 class Book:
     """manual.json, loaded: the raw data plus the parts and sections as objects."""
@@ -96,6 +111,33 @@ class Book:
     def root_doc(self) -> str:
         return self.data["front"].removesuffix(".md")
 
+    @property
+    def structure_digest(self) -> str:
+        """The digest of everything but the fields pages track themselves (PAGE_FIELDS, PART_PAGE_FIELDS)."""
+        data = {k: v for k, v in self.data.items() if k not in PAGE_FIELDS}
+        for key in ("parts", "reference"):
+            if key in data:
+                parts = data[key] if key == "parts" else [data[key]]
+                trimmed = [{k: v for k, v in p.items() if k not in PART_PAGE_FIELDS} for p in parts]
+                data[key] = trimmed if key == "parts" else trimmed[0]
+        return _fingerprint(data)
+
+    def fingerprint_of(self, key: str) -> str:
+        """Content hash of what a page read from the book under `key` ('missing' when nothing answers it).
+
+        "front": the whole book (the {book-*} directives show a bit of everything);
+        "section:<docname>": what the section's chrome shows (its id, its part's caption, accent, thesis).
+        """
+        if key == "front":
+            return _fingerprint(self.data)
+        if key.startswith("section:"):
+            section = self.section_for(key.partition(":")[2])
+            if section is None:
+                return "missing"
+            part = section.part
+            return _fingerprint([section.id, part.key, part.caption, part.accent, part.thesis])
+        return "missing"
+
 
 class _DuplicateKey(ValueError):
     def __init__(self, key: str) -> None:
@@ -114,6 +156,8 @@ def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # imported only when manual.json is validated (not on a build whose book is unchanged)
+
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 
@@ -231,8 +275,36 @@ def _has_title(page: Path) -> bool:
     return any(line.startswith("# ") for line in text.splitlines())
 
 
-def load_book(path: Path, srcdir: Path | None = None) -> tuple[Book | None, list[BookProblem]]:
-    """Read, validate and cross-check manual.json. The book is None when it cannot be built."""
+def _schema_key(raw: bytes) -> str:
+    """What a schema check depends on: manual.json's bytes and the schema's."""
+    return hashlib.sha256(raw + b"\0" + SCHEMA_PATH.read_bytes()).hexdigest()
+
+
+def _known_valid(cache_file: Path | None, key: str) -> bool:
+    try:
+        return cache_file is not None and cache_file.read_text(encoding="utf-8").strip() == key
+    except OSError:
+        return False
+
+
+def _remember_valid(cache_file: Path | None, key: str) -> None:
+    if cache_file is None:
+        return
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        cache_file.write_text(key + "\n", encoding="utf-8")
+    except OSError:
+        pass  # a cache that cannot be written only costs the next build a schema check
+
+
+def load_book(path: Path, srcdir: Path | None = None,
+              valid_cache: Path | None = None) -> tuple[Book | None, list[BookProblem]]:
+    """Read, validate and cross-check manual.json. The book is None when it cannot be built.
+
+    With `valid_cache` (a file in the build's doctree dir), the JSON Schema check, and the import of
+    jsonschema, is skipped when manual.json and the schema are byte for byte the ones that last passed
+    it. The cross-checks against the pages always run.
+    """
     srcdir = srcdir or path.parent
     file = path.name
     try:
@@ -256,9 +328,12 @@ def load_book(path: Path, srcdir: Path | None = None) -> tuple[Book | None, list
         )]
     except UnicodeDecodeError:
         return None, [BookProblem(file, "file", "not UTF-8 text.", "save manual.json as UTF-8.")]
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        return None, [_schema_problem(file, e) for e in errors]
+    key = _schema_key(raw)
+    if not _known_valid(valid_cache, key):
+        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        if errors:
+            return None, [_schema_problem(file, e) for e in errors]
+        _remember_valid(valid_cache, key)
     problems = _cross_check(file, data, srcdir)
     if any(p.fatal for p in problems):
         return None, problems

@@ -31,6 +31,9 @@ class CaptureError(Exception):
         super().__init__(f"{where}: {message} Fix: {fix}")
         self.where, self.message, self.fix = where, message, fix
 
+    def __reduce__(self) -> tuple:  # pickled with the capture's cache (load_capture_cached)
+        return (type(self), (self.where, self.message, self.fix))
+
 
 def _read_json(path: Path, root: Path) -> Any:
     """Strict JSON (UTF-8, no duplicate keys): the reader `miles101.validate` uses too."""
@@ -103,6 +106,8 @@ class Capture:
     recordings: dict[str, dict]
     attempts: list[dict]
     problems: list[CaptureError]
+    #: fingerprint_of's answers: the capture never changes once loaded, so each is hashed once a build.
+    _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict, repr=False, compare=False)
 
     # -- lookups -----------------------------------------------------------------
     def flag(self, name: str) -> list[dict] | None:
@@ -177,6 +182,12 @@ class Capture:
 
     def fingerprint_of(self, kind: str, key: str) -> str:
         """Content hash of what `kind:key` resolves to now ('missing' when it does not resolve)."""
+        known = self._fingerprints.get((kind, key))
+        if known is None:
+            known = self._fingerprints[(kind, key)] = self._fingerprint_now(kind, key)
+        return known
+
+    def _fingerprint_now(self, kind: str, key: str) -> str:
         if kind == "flag":
             rec: Any = self.flag(key)
         elif kind == "default":
@@ -389,3 +400,67 @@ def format_value(value: Value, spec: str) -> str:
             return f"{format_number(low, spec)}–{format_number(high, spec)}"
         return f"≥ {format_number(low, spec)}" if low is not None else f"≤ {format_number(high, spec)}"
     return format_number(value.value, spec)
+
+
+# --------------------------------------------------------------------------- the capture, cached by content
+
+#: The files `load_capture` reads, as globs under the project root.
+CAPTURE_INPUTS = (
+    "capture/miles/flags.json", "capture/miles/metrics.json", "capture/miles/files.json", "capture/computed.json",
+    "capture/facts.json", "capture/runs/*.yaml", "capture/gpu/*/run.json", "capture/gpu/*/host.json",
+    "capture/gpu/*/values.json", "capture/gpu/_attempts/*/run.json", "capture/references/*.json",
+    "capture/crosscheck/results/*.json",
+)
+
+
+def capture_digest(root: Path) -> str:
+    """sha256 over every input of `load_capture` (path and bytes; a missing file counts) and the code that reads them."""
+    import capture.derive
+
+    h = hashlib.sha256()
+    for code in (Path(__file__), Path(__file__).with_name("crosscheck.py"), Path(capture.derive.__file__)):
+        h.update(code.read_bytes())
+    for pattern in CAPTURE_INPUTS:
+        for path in sorted(root.glob(pattern)) or [root / pattern]:
+            h.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
+            try:
+                h.update(path.read_bytes())
+            except OSError:
+                h.update(b"\1missing")
+    return h.hexdigest()
+
+
+def load_capture_cached(root: Path, cache_file: Path | None) -> Capture:
+    """`load_capture`, kept in a pickle (`cache_file`, in the build's doctree dir) keyed by `capture_digest`.
+
+    A build whose capture is byte for byte the last one's unpickles it instead of parsing the JSON
+    and YAML again; any change to an input (or to this code) loads it afresh.
+    """
+    import gc
+    import pickle
+
+    key = capture_digest(root)
+    if cache_file is not None:
+        collecting = gc.isenabled()
+        gc.disable()  # thousands of small objects: in a build's large heap the collector would cost more than reading
+        try:
+            cached_key, loaded = pickle.loads(cache_file.read_bytes())
+            if cached_key == key and isinstance(loaded, Capture):
+                loaded.root = root
+                return loaded
+        except Exception:  # no cache yet, or one from another version: load afresh
+            pass
+        finally:
+            if collecting:
+                gc.enable()
+    loaded = load_capture(root)
+    if cache_file is not None:
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_suffix(".tmp")
+            with tmp.open("wb") as f:
+                pickle.dump((key, loaded), f, pickle.HIGHEST_PROTOCOL)
+            tmp.replace(cache_file)
+        except OSError:
+            pass
+    return loaded

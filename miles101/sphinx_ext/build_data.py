@@ -6,6 +6,14 @@ never pickles it, so a saved environment never carries them and a `-j` reader, f
 `builder-inited`, inherits them. Between `config-inited` (where the book sets `root_doc`, before
 the environment exists) and `builder-inited`, the book waits on the config under a private name
 (`Config` pickles no `_` name).
+
+Both are cached by content in the doctree dir, so a build whose inputs did not change does little:
+manual.json's schema check runs only when manual.json or the schema changed (`m101-book-valid.txt`),
+and the capture is unpickled when its files are byte for byte the last build's (`m101-capture.pickle`).
+
+The environment is keyed on the book's structure (`Book.structure_digest`), not on all of it: a
+change to a field that only some pages show (a part's summary, the front page's texts) re-reads those
+pages alone, through the `book:` dependencies they note (`incremental.stale_docs`).
 """
 from __future__ import annotations
 
@@ -17,7 +25,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 from ..book import load_book
-from ..capture import load_capture
+from ..capture import load_capture_cached
 from ..validate import capture_problems
 from .domain import domain_of
 from .messages import logger, warn
@@ -25,7 +33,8 @@ from .messages import logger, warn
 
 def load_book_into_config(app: Sphinx, config: Config) -> None:
     """Validate manual.json, set the root page, and key the environment on the book's digest."""
-    book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir))
+    book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir),
+                               valid_cache=Path(app.doctreedir) / "m101-book-valid.txt")
     for p in problems:
         if not p.fatal:
             warn(p.subtype, p.message, location=p.location, fix=p.fix)
@@ -36,7 +45,7 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
         raise SystemExit(2)
     config._m101_book = book
     config.root_doc = book.root_doc
-    config.m101_book_digest = book.digest
+    config.m101_book_digest = book.structure_digest
     config.m101_reference_docs = {s.id: s.docname for s in book.parts[-1].sections}
     listed = {s.file for s in book.sections}
     for page in sorted(Path(app.srcdir).glob("sections/*.md")):
@@ -46,10 +55,10 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
 
 
 def load_into_domain(app: Sphinx) -> None:
-    """Hand the book to this build's domain object and load the capture fresh (every build)."""
+    """Hand the book to this build's domain object and load the capture (cached by content)."""
     domain = domain_of(app.env)
     domain.book = app.config._m101_book
-    domain.capture = capture = load_capture(Path(app.srcdir))
+    domain.capture = capture = load_capture_cached(Path(app.srcdir), Path(app.doctreedir) / "m101-capture.pickle")
     # The rules of `capture/run.py --check` (miles101.validate), cached by content under the doctree dir.
     problems, _ = capture_problems(Path(app.srcdir), capture, Path(app.doctreedir) / "m101-capture-valid.json")
     app.m101_capture_problems = len(problems)

@@ -31,6 +31,7 @@ class SectionChrome(SphinxTransform):
         section = book_of(self.env).section_for(self.env.docname)
         if section is None:
             return
+        domain_of(self.env).note_book(self.env.docname, f"section:{self.env.docname}")
         top = next(iter(self.document.findall(nodes.section)), None)
         if top is None or not isinstance(top[0], nodes.title):
             return

@@ -75,6 +75,14 @@ class ManualDomain(Domain):
     def note_dep(self, docname: str, kind: str, key: str, digest: str) -> None:
         self.record(docname)["deps"][f"{kind}:{key}"] = digest
 
+    def note_book(self, docname: str, key: str) -> Book:
+        """Note that the page shows what the book holds under `key` (see Book.fingerprint_of); return the book."""
+        book = self.book
+        if book is None:
+            raise RuntimeError("miles101: the book is handed over at builder-inited; nothing may read it before.")
+        self.note_dep(docname, "book", key, book.fingerprint_of(key))
+        return book
+
     def note_cite(self, docname: str, kind: str, key: str, **extra: Any) -> None:
         self.record(docname)["cites"].append({"kind": kind, "key": key, **extra})
 

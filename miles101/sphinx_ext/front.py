@@ -6,7 +6,7 @@ from sphinx.addnodes import pending_xref
 from sphinx.util.docutils import SphinxDirective
 
 from .figures import DiagramDirective
-from .domain import book_of, capture_of, domain_of
+from .domain import capture_of, domain_of
 from .messages import warn
 from ..palette import HUES, MEANINGS
 from .roles import value_inline
@@ -22,10 +22,15 @@ def doc_link(docname: str, fromdoc: str) -> pending_xref:
                         reftarget="/" + docname, refdoc=fromdoc, refexplicit=False, refwarn=True)
 
 
+def front_book(env):
+    """The book, noted as read by this page: the page is read again when manual.json's content changes."""
+    return domain_of(env).note_book(env.docname, "front")
+
+
 class BookDirective(SphinxDirective):
     @property
     def book(self):
-        return book_of(self.env)
+        return front_book(self.env)
 
 
 class CoverDirective(BookDirective):
@@ -112,7 +117,7 @@ class PlateDirective(DiagramDirective):
 
     @property
     def book(self):
-        return book_of(self.env)
+        return front_book(self.env)
 
     def plate_values(self) -> nodes.Node | None:
         """The values named by a run file's `plate:` list, each as a measured value."""

@@ -9,14 +9,15 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ..capture import fingerprint
-from .domain import capture_of, domain_of
+from .domain import book_of, capture_of, domain_of
 from .messages import logger
 from .reference_tables import table_inputs
 
 
 def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
-    """Pages whose cited data hashes differ from now, and pages that had problems last time."""
-    capture = capture_of(env)  # loaded fresh at builder-inited, before this event
+    """Pages whose cited data (or what they read of manual.json) hash differently now, and pages that had problems last time."""
+    capture = capture_of(env)  # loaded at builder-inited, before this event
+    book = book_of(env)
     stale = []
     for docname, record in domain_of(env).data["docs"].items():
         if docname in changed or docname in removed or docname not in env.all_docs:
@@ -26,12 +27,36 @@ def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set
             continue
         for dep, digest in record["deps"].items():
             kind, _, key = dep.partition(":")
-            if capture.fingerprint_of(kind, key) != digest:
+            now = book.fingerprint_of(key) if kind == "book" else capture.fingerprint_of(kind, key)
+            if now != digest:
                 stale.append(docname)
                 break
     if stale:
         logger.info("[miles101] %d page(s) cite changed data: %s", len(stale), ", ".join(sorted(stale)))
     return stale
+
+
+#: With -j, Sphinx reads even one page in a forked process and pickles the whole environment back,
+#: and writes every page but the first in forked processes too (each about 0.13 s here, more than the
+#: work). When a build reads only this many pages, it reads and writes in the main process.
+SERIAL_MAX = 3
+
+
+def few_pages_serially(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """With -j and only a few pages to read, read and write them in the main process (Sphinx's -j is
+    decided from `app.parallel` when reading starts and again before writing; it is set back at
+    write-started, once the writer has chosen)."""
+    if app.parallel > 1 and 0 < len(docnames) <= SERIAL_MAX:
+        app._m101_parallel = app.parallel
+        app.parallel = 1
+
+
+def restore_parallel(app: Sphinx, builder: object) -> None:
+    """The -j the build was started with, once the writer has chosen serial or parallel."""
+    saved = getattr(app, "_m101_parallel", None)
+    if saved is not None:
+        app.parallel = saved
+        app._m101_parallel = None
 
 
 def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -61,5 +86,7 @@ def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
 
 def setup_incremental(app: Sphinx) -> None:
     app.connect("env-get-outdated", stale_docs)
+    app.connect("env-before-read-docs", few_pages_serially, priority=900)  # after any handler that adds pages
+    app.connect("write-started", restore_parallel)
     app.connect("env-get-updated", rewritten_docs)
     app.connect("build-finished", fail_on_problems)
