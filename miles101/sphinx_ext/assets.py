@@ -130,23 +130,45 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
         _write_if_changed(out / "index.html", html)
 
 
+class _RecordJs:
+    """Stands in for the app while sphinxcontrib-mermaid's loader is rendered: keeps its add_js_file calls."""
+
+    def __init__(self, app: Sphinx) -> None:
+        self.config = app.config
+        self.calls: list[tuple[tuple, dict]] = []
+
+    def add_js_file(self, *args, **kwargs) -> None:
+        self.calls.append((args, kwargs))
+
+
 def mermaid_only_where_drawn(app: Sphinx) -> None:
-    """Load mermaid only on pages that draw a diagram.
+    """Load mermaid only on pages that draw a diagram, with the loader rendered once per page depth.
 
     sphinxcontrib-mermaid adds its loader to every page without a doctree (search, genindex).
-    Its handler is wrapped so those pages, which never draw, stay light.
+    Its handler is wrapped so those pages, which never draw, stay light. The loader it renders (three
+    Jinja templates compiled per page) differs between pages only by the relative URL of mermaid and
+    by the diagrams' zoom ids, so it is rendered once for each and replayed on the other pages.
     """
     try:
-        from sphinxcontrib.mermaid import install_js
+        from sphinxcontrib.mermaid import install_js, mermaid
     except ImportError:
         return
+    rendered: dict[tuple, list[tuple[tuple, dict]]] = {}
     for listener in list(app.events.listeners.get("html-page-context", [])):
         if listener.handler is install_js:
             app.disconnect(listener.id)
 
             def install_where_drawn(app: Sphinx, pagename, templatename, context, doctree) -> None:
-                if doctree is not None:
-                    install_js(app, pagename, templatename, context, doctree)
+                if doctree is None or not doctree.next_node(mermaid):
+                    return
+                key = (context["pathto"]("_static/", 1),
+                       tuple(n["zoom_id"] for n in doctree.findall(mermaid) if "zoom_id" in n))
+                if key not in rendered:
+                    recorder = _RecordJs(app)
+                    install_js(recorder, pagename, templatename, context, doctree)  # type: ignore[arg-type]
+                    rendered[key] = recorder.calls
+                for args, kwargs in rendered[key]:
+                    app.add_js_file(*args, **kwargs)
 
             app.connect("html-page-context", install_where_drawn, priority=listener.priority)
 

@@ -67,6 +67,7 @@ class ManualDomain(Domain):
         self.book: Book | None = None  # set at builder-inited (build_data.load_into_domain)
         self.capture: Capture | None = None
         self.inconsistencies = 0  # problems found across pages at env-check-consistency
+        self._documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
 
     # -- per-document records ----------------------------------------------------
     def record(self, docname: str) -> dict[str, Any]:
@@ -90,16 +91,25 @@ class ManualDomain(Domain):
         self.record(docname)["problems"] += 1
 
     def clear_doc(self, docname: str) -> None:
+        self._documented = None
         self.data["docs"].pop(docname, None)
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        self._documented = None
         for docname in docnames:
             if docname in otherdata["docs"]:
                 self.data["docs"][docname] = otherdata["docs"][docname]
 
     # -- views over all pages ----------------------------------------------------
+    def freeze(self) -> None:
+        """Reading is over (env-updated): what every page documents is fixed until the next build."""
+        self._documented = self._documented_now()
+
     def documented_flags(self) -> dict[str, tuple[str, str]]:
-        """Flag name → (docname, anchor) of the block that documents it."""
+        """Flag name → (docname, anchor) of the block that documents it (computed once after reading)."""
+        return self._documented if self._documented is not None else self._documented_now()
+
+    def _documented_now(self) -> dict[str, tuple[str, str]]:
         found: dict[str, tuple[str, str]] = {}
         for docname in sorted(self.data["docs"]):
             for name, anchor in self.data["docs"][docname]["flags"].items():
@@ -194,3 +204,4 @@ def book_of(env: BuildEnvironment) -> Book:
 
 def setup_domain(app) -> None:
     app.add_domain(ManualDomain)
+    app.connect("env-updated", lambda app, env: domain_of(env).freeze())
