@@ -1,0 +1,88 @@
+"""Incremental builds after manual.json or the build's caches change: only the pages that show it are read.
+
+The pages read are the ones Sphinx's own `env-before-read-docs` event names (tests/buildutil.py).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from buildutil import build
+
+SECTION_PAGES = ["sections/1-1-first", "sections/1-2-empty", "sections/2-1-values", "sections/r-1-flags",
+                 "sections/r-2-metrics", "sections/r-3-lab", "sections/r-4-sources", "sections/r-5-figures"]
+
+
+def edit_book(root: Path, change) -> None:
+    book = json.loads((root / "manual.json").read_text())
+    change(book)
+    (root / "manual.json").write_text(json.dumps(book, indent=2))
+
+
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_summary_edit_rereads_the_front_page_alone(book_copy: Path, parallel: int) -> None:
+    build(book_copy, parallel=parallel)
+    before = build(book_copy, parallel=parallel).html("sections/1-1-first")
+    edit_book(book_copy, lambda b: b["parts"][0].update(summary="A summary written again."))
+    built = build(book_copy, parallel=parallel)
+    assert built.read == ["front"]
+    front = built.html("front")
+    assert "A summary written again." in front and "Alpha summary." not in front
+    assert built.html("sections/1-1-first") == before  # no other page shows a part's summary
+
+
+def test_book_summary_edit_rereads_the_front_page_alone(book_copy: Path) -> None:
+    build(book_copy)
+    edit_book(book_copy, lambda b: b.update(summary="The summary of the book, rewritten."))
+    built = build(book_copy)
+    assert built.read == ["front"]
+    assert "The summary of the book, rewritten." in built.html("front")
+
+
+def test_thesis_edit_rereads_the_front_page_and_the_parts_pages(book_copy: Path) -> None:
+    build(book_copy)
+    edit_book(book_copy, lambda b: b["parts"][0].update(thesis="A thesis written again."))
+    built = build(book_copy)
+    assert built.read == ["front", "sections/1-1-first", "sections/1-2-empty"]
+    assert "A thesis written again." in built.html("sections/1-2-empty")  # an unwritten page shows its part's thesis
+    assert "A thesis written again." in built.html("front")
+
+
+def test_part_title_edit_rereads_every_page(book_copy: Path) -> None:
+    build(book_copy)
+    edit_book(book_copy, lambda b: b["parts"][0].update(title="Alpha Renamed"))
+    built = build(book_copy)
+    assert built.read == ["front", *SECTION_PAGES]
+    assert "Part 1 · Alpha Renamed" in built.html("sections/2-1-values")  # every sidebar names the parts
+
+
+def test_reformatted_manual_rereads_nothing(book_copy: Path) -> None:
+    build(book_copy)
+    edit_book(book_copy, lambda b: None)  # the same content, other bytes
+    assert build(book_copy).read == []
+
+
+def test_schema_error_after_a_valid_build_still_fails(book_copy: Path) -> None:
+    from test_book_errors import fatal
+
+    build(book_copy)  # manual.json passed its schema check, which is remembered by its bytes
+    assert (book_copy / "_build" / "doctrees" / "m101-book-valid.txt").is_file()
+    edit_book(book_copy, lambda b: b["parts"][1].pop("thesis"))
+    assert "manual.json:$.parts[1]: ERROR: missing required key 'thesis'." in fatal(book_copy)
+
+
+def test_a_damaged_capture_cache_is_read_afresh(book_copy: Path) -> None:
+    build(book_copy)
+    cache = book_copy / "_build" / "doctrees" / "m101-capture.pickle"
+    assert cache.is_file()
+    cache.write_bytes(b"not a pickle")
+    facts = book_copy / "capture" / "facts.json"
+    data = json.loads(facts.read_text())
+    data["facts"]["box.memory"]["value"] = 97
+    facts.write_text(json.dumps(data))
+    built = build(book_copy)
+    assert built.read == ["sections/2-1-values"]
+    assert '<span class="m101-shown">97 GB</span>' in built.html("sections/2-1-values")
+    assert cache.read_bytes() != b"not a pickle"  # written again for the next build
