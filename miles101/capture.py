@@ -35,6 +35,24 @@ class CaptureError(Exception):
         return (type(self), (self.where, self.message, self.fix))
 
 
+#: Each capture file parsed, by its path: (sha256 of its bytes, the parsed document pickled). A file
+#: whose bytes did not change is unpickled (fresh objects, fast) instead of parsed again; kept beside
+#: the capture's cache (`load_capture_cached`), so a changed value re-parses only its own file.
+_PARSED: dict[str, tuple[str, bytes]] = {}
+
+
+def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
+    import pickle
+
+    digest = hashlib.sha256(raw).hexdigest()
+    known = _PARSED.get(rel)
+    if known is not None and known[0] == digest:
+        return pickle.loads(known[1])
+    doc = parse()  # a file that fails to parse raises, and is never remembered
+    _PARSED[rel] = (digest, pickle.dumps(doc, pickle.HIGHEST_PROTOCOL))
+    return doc
+
+
 def _read_json(path: Path, root: Path) -> Any:
     """Strict JSON (UTF-8, no duplicate keys): the reader `miles101.validate` uses too."""
     from .validate import parse_json_bytes
@@ -46,13 +64,15 @@ def _read_json(path: Path, root: Path) -> Any:
         raise CaptureError(rel, "the file does not exist.", "run `python3 capture/run.py` to make it.") from None
     except OSError as exc:
         raise CaptureError(rel, f"cannot read it ({exc.strerror}).", "restore it from git.") from None
-    return parse_json_bytes(raw, rel, "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`")
+    fix = "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`"
+    return _parsed(rel, raw, lambda: parse_json_bytes(raw, rel, fix))
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
     rel = path.relative_to(root).as_posix()
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        raw = path.read_bytes()
+        return _parsed(rel, raw, lambda: yaml.load(raw.decode("utf-8"), Loader=_YAML_LOADER))
     except UnicodeDecodeError:
         raise CaptureError(rel, "not UTF-8 text.", "save the file as UTF-8.") from None
     except yaml.YAMLError as exc:
@@ -440,6 +460,7 @@ def load_capture_cached(root: Path, cache_file: Path | None) -> Capture:
     import pickle
 
     key = capture_digest(root)
+    files_cache = None if cache_file is None else cache_file.with_name(cache_file.stem + "-files.pickle")
     if cache_file is not None:
         collecting = gc.isenabled()
         gc.disable()  # thousands of small objects: in a build's large heap the collector would cost more than reading
@@ -453,14 +474,19 @@ def load_capture_cached(root: Path, cache_file: Path | None) -> Capture:
         finally:
             if collecting:
                 gc.enable()
+    if files_cache is not None and not _PARSED:
+        try:  # the files parsed by the last build: only the changed ones are parsed again
+            _PARSED.update(pickle.loads(files_cache.read_bytes()))
+        except Exception:
+            pass
     loaded = load_capture(root)
-    if cache_file is not None:
+    if cache_file is not None and files_cache is not None:
         try:
             cache_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache_file.with_suffix(".tmp")
-            with tmp.open("wb") as f:
-                pickle.dump((key, loaded), f, pickle.HIGHEST_PROTOCOL)
-            tmp.replace(cache_file)
+            for path, data in ((cache_file, (key, loaded)), (files_cache, _PARSED)):
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+                tmp.replace(path)
         except OSError:
             pass
     return loaded
