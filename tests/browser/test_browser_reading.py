@@ -242,8 +242,8 @@ def test_reading_screenshots(tabs: dict[str, Any], server: Server, site: Site, m
 
 SHOT_MODES = ["light", "dark", "phone", "phone-dark"]
 
-#: Furo's phone header sticks to the top of the window and would cover a figure's title in a shot.
-UNSTICK_HEADER = "header.mobile-header { position: static !important; }"
+#: Furo's phone header and its "back to top" button float over the page and would cover part of a figure in a shot.
+UNSTICK_HEADER = "header.mobile-header { position: static !important; } .back-to-top { display: none !important; }"
 
 
 @pytest.mark.parametrize("mode", SHOT_MODES)
