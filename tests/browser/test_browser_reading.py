@@ -1,10 +1,12 @@
 """Readable on every screen (issue 16): diagram labels, diagram frames, tips inside the window.
 
-Rules: every diagram's label text renders at ≥ 12 px at 1280 px and ≥ 11 px at 390 px; a drawing
-wider than its frame scrolls inside the frame (never cut off, never pushing the page); a value's
+Rules: every diagram's label text renders at ≥ 12 px at 1280 px and ≥ 11 px at 390 px; at 1280 px
+every drawing fits its frame (no sideways scroll), and on a phone a drawing wider than its frame
+scrolls inside the frame (never cut off, never pushing the page); a value's
 provenance tip, even in a table's last column, lies wholly inside the window on a desktop and on a
 phone, and opens by hover, keyboard focus and tap. Screenshots of front, 1.1, 2.1 and 7.1 in four
-modes go to test-artifacts/browser/reading/ (gitignored).
+modes go to test-artifacts/browser/reading/, and of every diagram in four modes to
+test-artifacts/browser/diagrams/ (both gitignored).
 """
 from __future__ import annotations
 
@@ -120,6 +122,18 @@ def test_diagrams_never_overflow_their_frame(diagram_sizes: dict, mode: str) -> 
     assert not problems, "\n".join(problems)
 
 
+def test_diagrams_fit_the_column_at_1280(diagram_sizes: dict) -> None:
+    """At 1280 px no diagram needs a sideways scroll: each is drawn no wider than its frame."""
+    seen = [(rel, d) for rel, diagrams in diagram_sizes["light"].items() for d in diagrams]
+    assert seen, "no diagram measured"
+    undrawn = [f"{rel} #{d['figure']}: not drawn ({d})" for rel, d in seen if not d.get("svg") or "width" not in d]
+    wide = [f"{rel} #{d['figure']}: drawn {d['width']} px wide in a {d['frame']} px frame "
+            f"(smallest label {d['min']:.1f} px); redraw it narrower (top-to-bottom, fewer nodes a row, shorter lines)"
+            for rel, d in seen if "width" in d and d["width"] > d["frame"] + 1]
+    assert not undrawn + wide, (f"{len(wide)} of {len(seen)} diagrams scroll sideways at 1280 px:\n"
+                                + "\n".join(undrawn + wide))
+
+
 def test_the_plate_is_whole_on_a_phone(diagram_sizes: dict, site: Site) -> None:
     """The front figure at 390 px: readable, and all of it reachable (fits or scrolls in its frame)."""
     plate = diagram_sizes["phone"].get(site.front) or []
@@ -224,3 +238,30 @@ def test_reading_screenshots(tabs: dict[str, Any], server: Server, site: Site, m
         tab.page.screenshot(path=str(path), full_page=True)
         note_screenshot(path)
         assert path.stat().st_size > 10_000, f"{path} is only {path.stat().st_size} bytes"
+
+
+SHOT_MODES = ["light", "dark", "phone", "phone-dark"]
+
+#: Furo's phone header and its "back to top" button float over the page and would cover part of a figure in a shot.
+UNSTICK_HEADER = "header.mobile-header { position: static !important; } .back-to-top { display: none !important; }"
+
+
+@pytest.mark.parametrize("mode", SHOT_MODES)
+def test_diagram_screenshots(tabs: dict[str, Any], server: Server, site: Site, mode: str) -> None:
+    """Every diagram, title to caption, as a reader sees it (test-artifacts/browser/diagrams/, not committed)."""
+    page = tabs[mode].page
+    out = ARTIFACTS / "diagrams"
+    out.mkdir(parents=True, exist_ok=True)
+    shots = []
+    for rel in _diagram_pages(site):
+        for d in measure_diagrams(page, server.base, rel):
+            page.add_style_tag(content=UNSTICK_HEADER)
+            if page.evaluate(JS_OPEN_TAB_OF, d["figure"]):  # a diagram in a tab: the reader opens its tab
+                page.wait_for_timeout(100)
+            path = out / f"{d['figure']}-{mode}.png"
+            page.locator(f"#{d['figure']}").screenshot(path=str(path), timeout=10000)
+            note_screenshot(path)
+            shots.append(path)
+    assert shots, "no diagram to shoot"
+    small = [f"{p} ({p.stat().st_size} bytes)" for p in shots if p.stat().st_size < 5_000]
+    assert not small, "screenshots too small to hold a drawing:\n" + "\n".join(small)
