@@ -56,6 +56,22 @@ REGENERATE = "re-run the extraction (`python3 capture/run.py --miles-src PATH`) 
 REDERIVE = "re-derive it with `python3 capture/run.py record {run} --rederive`, or restore it from git (`git checkout -- {file}`)"
 
 
+def fix_for(rel: str) -> str:
+    """How a file of this kind is repaired: which tool writes it, or who edits it."""
+    sub = rel.removeprefix("capture/")
+    restore = f"restore it from git (`git checkout -- {rel}`)"
+    if sub.startswith("runs/"):
+        return f"correct the run file by hand (schema capture/schema/run.schema.json, AUTHORING.md), or {restore}"
+    if sub.startswith("gpu/"):
+        run_id = sub.split("/")[1]
+        return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
+    if sub.startswith("crosscheck/"):
+        return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
+    if sub == "facts.json" or sub.startswith("references/"):
+        return f"correct it by hand from its source (AUTHORING.md), or {restore}"
+    return REGENERATE.format(file=rel)
+
+
 def schema_dir() -> Path:
     """The JSON Schemas, part of the code (the `capture` package), not of the data under test."""
     import capture
@@ -191,7 +207,7 @@ def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
 
 def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> list[CaptureError]:
     """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
-    fix = REGENERATE.format(file=rel)
+    fix = fix_for(rel)
     try:
         doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
     except CaptureError as exc:
@@ -228,7 +244,7 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
         fresh = derive_all(models, flags)
     except CaptureError:
         return []  # the file's own check names it
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
         return [CaptureError(rel, f"cannot be re-derived from models.json and flags.json ({type(exc).__name__}: {exc}).",
                              "fix the schema problems named for those files first.")]
     want = fresh.get("values", {})
@@ -340,13 +356,17 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
     rows, problems = read_steps(steps, f"{base}/steps.jsonl", lines)
     if problems:
         return problems
+    if not rows:
+        return [CaptureError(f"{base}/steps.jsonl:1", "the file holds no step rows, but run.json says the recording "
+                             "is valid.", f"restore it from git, or record the run again "
+                             f"(`python3 capture/run.py record {run_id} --force`).")]
     try:
         run = parse_yaml_bytes(run_yaml, f"capture/runs/{run_id}.yaml")
         committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
         fresh = derive_values(run, rows)
     except CaptureError:
         return []  # named by the file's own check
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
         return [CaptureError(f"{base}/values.json", f"cannot be re-derived from steps.jsonl ({type(exc).__name__}: {exc}).",
                              f"fix capture/runs/{run_id}.yaml and {base}/steps.jsonl first.")]
     got = committed.get("values", {}) if isinstance(committed, dict) else {}
@@ -377,10 +397,47 @@ def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) 
         found = crosscheck_problems(results, computed)
     except CaptureError:
         return []  # named by the file's own check
-    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
         return [CaptureError(rel, f"cannot be held against capture/computed.json ({type(exc).__name__}: {exc}).",
                              "fix the schema problems named for the two files first.")]
     return [CaptureError(f"{rel}:{json_path(path)}", f"{text}.", f"{fix}.") for path, text in found]
+
+
+def schema_name_for(rel: str) -> str | None:
+    """The schema file of a capture file (`capture/...` path), or None."""
+    from fnmatch import fnmatchcase
+
+    sub = rel.removeprefix("capture/")
+    return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
+
+
+def usable(rel: str, doc: Any) -> Any:
+    """`doc` less what fails its schema or is not finite, so no reader meets a record of the wrong shape.
+
+    A bad record (`$.flags[3]`, `$.values["k"]`, `$.models.m`) is dropped, a bad top-level field too;
+    a document that is not an object becomes {}. The problems themselves are `file_problems`'s to report.
+    """
+    name = schema_name_for(rel)
+    if name is None or not isinstance(doc, dict):
+        return doc if name is None else {}
+    text = (schema_dir() / name).read_text(encoding="utf-8")
+    validator = _validator(name, text)
+    for _ in range(50):  # each pass drops at least one thing
+        bad = {tuple(e.absolute_path)[:2] for e in validator.iter_errors(doc)
+               if tuple(e.absolute_path) or e.validator not in ("required", "additionalProperties")}
+        bad |= {tuple(path)[:2] for path, _ in non_finite(doc)}
+        if not bad:
+            return doc
+        if () in bad:
+            return {}
+        for path in sorted(bad, key=lambda p: [str(x) if not isinstance(x, int) else f"{x:012d}" for x in p],
+                           reverse=True):
+            parent = doc if len(path) == 1 else doc.get(path[0])
+            try:
+                del parent[path[-1]]
+            except (KeyError, IndexError, TypeError):
+                pass
+    return {}
 
 
 # ---------------------------------------------------------------------------------- driver
@@ -475,7 +532,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     for rel in REQUIRED:
         if not (cap / rel).is_file():
             out.problems.append(CaptureError(f"capture/{rel}", "the file does not exist.",
-                                             REGENERATE.format(file=f"capture/{rel}") + "."))
+                                             fix_for(f"capture/{rel}") + "."))
     sdir = schema_dir()
     for pattern, schema_name in SCHEMAS.items():
         schema_text = (sdir / schema_name).read_text(encoding="utf-8")

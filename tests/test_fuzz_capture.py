@@ -178,6 +178,37 @@ def m_non_finite(root: Path, rng: random.Random) -> str:
     return rel
 
 
+def m_string_to_number(root: Path, rng: random.Random) -> str:
+    """A string field (a unit, a name, a file, a date) holding a number, a list or null instead."""
+    rel = rng.choice(TYPED)
+    doc = load(root, rel)
+    path, _ = rng.choice([(p, v) for p, v in leaves(doc) if isinstance(v, str)])
+    put(doc, path, rng.choice([7, 0.5, [], {}]))
+    save(root, rel, doc, indent=1)
+    return rel
+
+
+def m_run_file(root: Path, rng: random.Random) -> str:
+    """A run file (YAML) with a field of the wrong type, a missing key, or broken YAML."""
+    import yaml
+
+    rel = f"capture/runs/{rng.choice(['tiny-pending', 'tiny-recorded'])}.yaml"
+    doc = yaml.safe_load((root / rel).read_text(encoding="utf-8"))
+    how = rng.choice(["type", "missing", "yaml", "value"])
+    if how == "type":
+        doc[rng.choice(["steps", "seeds", "args", "values", "sections"])] = rng.choice(["three", {"a": 1}, -1.5])
+    elif how == "missing":
+        del doc[rng.choice(["steps", "values", "args", "image"])]
+    elif how == "value":
+        name = next(iter(doc["values"]))
+        doc["values"][name][rng.choice(["statistic", "source", "unit"])] = rng.choice([3, None, ["x"]])
+    else:
+        (root / rel).write_text((root / rel).read_text(encoding="utf-8") + "values: [unclosed\n", encoding="utf-8")
+        return rel
+    (root / rel).write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return rel
+
+
 #: (file, path) of numbers where a negative is out of its unit's range or breaks a derivation.
 NON_NEGATIVE = [("capture/facts.json", ("facts", "box.memory", "value")),
                 ("capture/references/test.json", ("references", "test.baseline", "value")),
@@ -354,7 +385,8 @@ def m_crosscheck_disagree(root: Path, rng: random.Random) -> str:
 
 
 MUTATIONS: dict[str, tuple[Callable[[Path, random.Random], str], int]] = {
-    "wrong type": (m_number_to_string, 3), "non-finite": (m_non_finite, 3), "negative": (m_negative, 2),
+    "wrong type": (m_number_to_string, 3), "string field of the wrong type": (m_string_to_number, 2),
+    "run file": (m_run_file, 2), "non-finite": (m_non_finite, 3), "negative": (m_negative, 2),
     "huge": (m_huge, 2), "missing key": (m_missing_key, 3), "truncated": (m_truncated, 2),
     "invalid utf-8": (m_invalid_utf8, 2), "empty file": (m_empty, 2), "duplicate key": (m_duplicate_key, 2),
     "unknown key": (m_unknown_key, 2), "garbled steps.jsonl": (m_garbled_steps, 3),
