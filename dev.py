@@ -10,6 +10,8 @@
                              by mermaid's CLI on Debian's Chromium; see README for the apt packages)
     python3 dev.py epub      the EPUB edition into _build/epub/Miles101.epub
 
+Add --help after a command to see what that command does, installing nothing.
+
 It makes .venv/, installs the pinned requirements and then the project (`pip install -e .`)
 the first time (and again when they change), and runs `npm ci` when node_modules/ does not hold the pinned mermaid.
 """
@@ -88,6 +90,19 @@ def ensure_pdf_tools() -> None:
                  "texlive-xetex latexmk texlive-latex-extra fonts-freefont-otf tex-gyre chromium")
 
 
+COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub")
+
+
+def command_help(command: str) -> str:
+    """The lines of this module's docstring that describe one command."""
+    lines = __doc__.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[1:3] == ["dev.py", command])
+    end = start + 1
+    while end < len(lines) and lines[end].startswith(" " * 20) and lines[end].strip():
+        end += 1
+    return "\n".join(line.strip() for line in lines[start:end])
+
+
 def sphinx(*extra: str) -> None:
     run(PY, "-m", "sphinx", "-b", "html", "-nW", "--keep-going", "-j", "auto", ".", "_build/html",
         "-d", "_build/doctrees", *extra)
@@ -95,9 +110,12 @@ def sphinx(*extra: str) -> None:
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
-    if command not in {"docs", "test", "serve", "check", "bench", "pdf", "epub"}:
+    if command not in COMMANDS:
         print(__doc__)
-        return 0 if command == "help" else 2
+        return 0 if command in ("help", "--help", "-h") else 2
+    if argv[1:2] in (["--help"], ["-h"]):  # what the command does, before installing anything
+        print(command_help(command))
+        return 0
     ensure_python()
     ensure_mermaid()
     if command == "docs":

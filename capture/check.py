@@ -1,7 +1,8 @@
 """`python3 capture/run.py --check [--strict]`: verify everything the manual's numbers rest on.
 
 1. every capture file against its JSON Schema, finite numbers, each value in its unit's range;
-2. every derived value recomputed from its raw data (computed.json, each recording's values.json);
+2. every derived value recomputed from its raw data (computed.json, each recording's values.json),
+   and each host's cross-check held against computed.json;
    1 and 2 are `miles101.validate`, the rules the build applies too;
 3. every run file's command against the extracted flags;
 4. every reference in the pages resolved against the data, without a Sphinx build;
@@ -12,7 +13,6 @@ Exit 1 when any check fails (with --strict, also on pending values and a pin mis
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,28 +45,7 @@ def check_capture(root: Path, report: Report) -> dict[str, int]:
     for problem in problems:
         report.fail(f"{problem} [manual.capture]")
     return {"capture files validated": result.files, "computed values recomputed": result.computed,
-            "recordings re-derived": result.recordings}
-
-
-def check_crosschecks(root: Path, report: Report) -> int:
-    """Each host's cross-check (capture/crosscheck/results/) against computed.json: counts equal, bytes within 2%."""
-    from capture.crosscheck.verify import TOLERANCE, verify
-
-    paths = sorted((root / "capture" / "crosscheck" / "results").glob("*.json"))
-    try:
-        computed = json.loads((root / "capture" / "computed.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return 0  # reported by check_capture
-    for path in paths:
-        rel = path.relative_to(root).as_posix()
-        try:
-            results = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue  # reported by check_capture
-        for problem in verify(results, computed, TOLERANCE):
-            report.fail(f"{rel}: {problem}. Fix: re-run `python3 -m capture.crosscheck` on that host, or find "
-                        "why capture/derive.py and the allocator disagree.")
-    return len(paths)
+            "recordings re-derived": result.recordings, "cross-checks held against computed.json": result.crosschecks}
 
 
 def check_run_files(root: Path, report: Report) -> int:
@@ -150,7 +129,6 @@ def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int |
     report = Report()
     counts: dict[str, int | float] = {
         **check_capture(root, report),
-        "cross-checks held against computed.json": check_crosschecks(root, report),
         "run files checked": check_run_files(root, report),
         "page references resolved": check_pages(root, report),
     }

@@ -6,6 +6,7 @@ decides whether a page must be read again (timestamps are never trusted).
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import json
@@ -312,12 +313,15 @@ def load_capture(root: Path) -> Capture:
             return default
 
     def obj(loader, path: Path) -> dict:
+        """The file's object, less the records its schema refuses (miles101.validate reports them)."""
+        from .validate import usable
+
         doc = get(loader, path, {})
         if not isinstance(doc, dict):
             problems.append(CaptureError(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
                                          "restore it from git or re-run `python3 capture/run.py`."))
             return {}
-        return doc
+        return usable(path.relative_to(root).as_posix(), doc)
 
     flags_doc = obj(_read_json, cap_dir / "miles" / "flags.json")
     metrics_doc = obj(_read_json, cap_dir / "miles" / "metrics.json")
@@ -340,12 +344,20 @@ def load_capture(root: Path) -> Capture:
     for path in sorted((cap_dir / "runs").glob("*.yaml")):
         run = get(_read_yaml, path, None)
         if isinstance(run, dict):
-            runs[path.stem] = run
+            from .validate import usable
+
+            # a run file its schema refuses is not declared at all (miles101.validate names why)
+            if usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
+                runs[path.stem] = run
     recordings: dict[str, dict] = {}
     attempts: list[dict] = []
     gpu = cap_dir / "gpu"
     for run_json in sorted(gpu.glob("*/run.json")):
         run_rec = get(_read_json, run_json, None)
+        if isinstance(run_rec, dict):
+            from .validate import usable
+
+            run_rec = usable(run_json.relative_to(root).as_posix(), run_rec)
         if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
             rec_dir = run_json.parent
             host = obj(_read_json, rec_dir / "host.json")

@@ -4,6 +4,9 @@ The trainer's bytes do not depend on which GPU holds them, so `python3 -m captur
 each model as Miles's FSDP backend does and reads PyTorch's allocator. Those readings are a kind of
 their own (`crosscheck`): never the manual's GB10 recording, always labelled with the GPU they ran on.
 Keys are `<host>.<model>.<field>`, e.g. `h200.qwen3-4B.held`.
+
+`crosscheck_problems` holds one host's results against computed.json: the one implementation behind
+`miles101.validate` (so the build and `--check` both apply it) and `capture.crosscheck.verify`.
 """
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from typing import Any
 from capture.derive import UNIT_BYTES  # the computed sizes carry their unit (computed.json writes GiB)
 
 GIB = 2**30
+#: Relative: the allocator's rounding, buffers and small workspaces sit well inside this.
+TOLERANCE = 0.02
 
 #: field → (unit, what it is, how to read it from the run without / with gradient checkpointing)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -63,4 +68,105 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
             detail = {**common, "model": name, "tokens": tokens,
                       "optimizer_note": plain.get("optimizer_foreach_note") or ""}
             out[f"{host}.{name}.{field}"] = (value, unit, f"{what} ({name})", detail)
+    return out
+
+
+# ---------------------------------------------------------------------------------- verification
+
+
+def _record(computed: dict, key: str) -> dict | None:
+    record = (computed.get("values") or {}).get(key)
+    return record if isinstance(record, dict) else None
+
+
+def _value(computed: dict, key: str) -> Any:
+    record = _record(computed, key)
+    return None if record is None else record.get("value")
+
+
+def _bytes(computed: dict, key: str) -> float | None:
+    """A computed size back in bytes, by the unit it carries (computed.json writes GiB)."""
+    record = _record(computed, key)
+    if record is None or record.get("unit") not in UNIT_BYTES or not _number(record.get("value")):
+        return None
+    return record["value"] * UNIT_BYTES[record["unit"]]
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _within(measured: float, expected: float, tolerance: float) -> bool:
+    return abs(measured - expected) <= tolerance * expected
+
+
+def crosscheck_problems(results: dict, computed: dict, tolerance: float = TOLERANCE) -> list[tuple[tuple, str]]:
+    """(JSON path in the results, problem) for each disagreement of `results` (crosscheck/1) with `computed`.
+
+    - every measured model has ``params.<name>`` in computed.json and the framework's count equals it;
+    - every run that completed holds ``trainer_state.<name>`` bytes within ``tolerance`` (relative);
+    - without gradients it holds params x (trainer - gradient) bytes per parameter within the same tolerance.
+    Runs that ran out of memory are kept as data, not failures, but a model with no completed run is a problem.
+    """
+    problems: list[tuple[tuple, str]] = []
+    host = results.get("host") or {}
+    where = f"{host.get('gpu') or host.get('device', '?')}"
+    state_bpp = _value(computed, "bytes_per_param.trainer_state")
+    grad_bpp = _value(computed, "bytes_per_param.gradients")
+    if not _number(state_bpp) or not _number(grad_bpp):
+        return [((), "computed.json has no bytes_per_param.trainer_state / bytes_per_param.gradients")]
+    models = results.get("models") or {}
+    if not models:
+        problems.append((("models",), f"cross-check on {where}: no model measured"))
+    for name, model in sorted(models.items()):
+        tag = f"cross-check {name} on {where}"
+        want_params = _value(computed, f"params.{name}")
+        want_state = _value(computed, f"trainer_state.{name}")
+        want_bytes = _bytes(computed, f"trainer_state.{name}")
+        if not _number(want_params) or want_bytes is None:
+            problems.append((("models", name), f"{tag}: computed.json has no params.{name} / trainer_state.{name}"))
+            continue
+        runs = model.get("runs") or []
+        ok = [(i, r) for i, r in enumerate(runs) if r.get("status") == "ok"]
+        if not ok:
+            problems.append((("models", name, "runs"), f"{tag}: no run completed "
+                             f"({', '.join(sorted({str(r.get('status')) for r in runs}))})"))
+            continue
+        counts = [(("models", name, "params"), model.get("params"))]
+        counts += [(("models", name, "runs", i, "params"), r.get("params")) for i, r in ok]
+        for path, count in counts:
+            if count is not None and count != want_params:
+                problems.append((path, f"{tag}: framework counts {count} parameters, computed.json params.{name} = "
+                                       f"{want_params}"))
+        want_no_grad = want_params * (state_bpp - grad_bpp)
+        unit = (_record(computed, f"trainer_state.{name}") or {}).get("unit", "")
+        for i, r in ok:
+            run = f"{tag} (gradient checkpointing {'on' if r.get('gradient_checkpointing') else 'off'}, {r.get('tokens')} tokens)"
+            held, no_grad = r.get("held_bytes"), r.get("held_without_grads_bytes")
+            if _number(held) and not _within(held, want_bytes, tolerance):
+                problems.append((("models", name, "runs", i, "held_bytes"),
+                                 f"{run}: holds {held} bytes after the step, computed.json "
+                                 f"trainer_state.{name} = {want_state} {unit} = {want_bytes:.0f} bytes "
+                                 f"(ratio {held / want_bytes:.4f}, tolerance {tolerance:.0%})"))
+            if _number(no_grad) and want_no_grad and not _within(no_grad, want_no_grad, tolerance):
+                problems.append((("models", name, "runs", i, "held_without_grads_bytes"),
+                                 f"{run}: holds {no_grad} bytes without gradients, computed "
+                                 f"{want_params} params x {state_bpp - grad_bpp} bytes = {want_no_grad} bytes "
+                                 f"(ratio {no_grad / want_no_grad:.4f}, tolerance {tolerance:.0%})"))
+    return problems
+
+
+def verify(results: dict, computed: dict, tolerance: float = TOLERANCE) -> list[str]:
+    """The problems of `crosscheck_problems`, as text (empty when the results agree)."""
+    return [text for _, text in crosscheck_problems(results, computed, tolerance)]
+
+
+def ratios(results: dict, computed: dict) -> dict[str, float]:
+    """Measured over computed held bytes per model (first completed run), for reports."""
+    out = {}
+    for name, model in (results.get("models") or {}).items():
+        ok = [r for r in model.get("runs") or [] if r.get("status") == "ok"]
+        want = _bytes(computed, f"trainer_state.{name}")
+        if ok and want:
+            out[name] = ok[0]["held_bytes"] / want
     return out

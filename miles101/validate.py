@@ -8,7 +8,9 @@ Rules, each reported as a `CaptureError` naming the file, the JSON path (or line
 4. a value is inside its unit's range: no negative time, size or count; a fraction, share or
    probability within 0..1; a percentage within 0..100;
 5. derived values equal their inputs: computed.json = capture.derive.derive_all(models.json,
-   flags.json); each recording's values.json = capture.lab.values.derive_values(run file, steps.jsonl).
+   flags.json); each recording's values.json = capture.lab.values.derive_values(run file, steps.jsonl);
+6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
+   (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%).
 
 Results are cached by content: each check's key is a digest of the bytes it reads (and of this
 module's rules version), so a build that changed nothing re-validates nothing.
@@ -30,7 +32,7 @@ import yaml
 from .capture import CaptureError
 
 #: Bump when a rule changes: old cache entries then no longer match.
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 #: capture file glob (relative to capture/) → its schema file.
 SCHEMAS = {
@@ -52,6 +54,22 @@ REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "mile
             "computed.json", "facts.json")
 REGENERATE = "re-run the extraction (`python3 capture/run.py --miles-src PATH`) or restore it from git (`git checkout -- {file}`)"
 REDERIVE = "re-derive it with `python3 capture/run.py record {run} --rederive`, or restore it from git (`git checkout -- {file}`)"
+
+
+def fix_for(rel: str) -> str:
+    """How a file of this kind is repaired: which tool writes it, or who edits it."""
+    sub = rel.removeprefix("capture/")
+    restore = f"restore it from git (`git checkout -- {rel}`)"
+    if sub.startswith("runs/"):
+        return f"correct the run file by hand (schema capture/schema/run.schema.json, AUTHORING.md), or {restore}"
+    if sub.startswith("gpu/"):
+        run_id = sub.split("/")[1]
+        return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
+    if sub.startswith("crosscheck/"):
+        return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
+    if sub == "facts.json" or sub.startswith("references/"):
+        return f"correct it by hand from its source (AUTHORING.md), or {restore}"
+    return REGENERATE.format(file=rel)
 
 
 def schema_dir() -> Path:
@@ -189,7 +207,7 @@ def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
 
 def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> list[CaptureError]:
     """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
-    fix = REGENERATE.format(file=rel)
+    fix = fix_for(rel)
     try:
         doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
     except CaptureError as exc:
@@ -226,7 +244,7 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
         fresh = derive_all(models, flags)
     except CaptureError:
         return []  # the file's own check names it
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
         return [CaptureError(rel, f"cannot be re-derived from models.json and flags.json ({type(exc).__name__}: {exc}).",
                              "fix the schema problems named for those files first.")]
     want = fresh.get("values", {})
@@ -247,30 +265,69 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
     return problems
 
 
-def read_steps(raw: bytes, rel: str) -> tuple[list[dict], list[CaptureError]]:
-    """steps.jsonl rows; a line that is not a JSON object is named with its line number."""
+#: The sections of a steps.jsonl row that hold Miles's metrics (capture.lab.read_run.lookup reads them).
+STEP_SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
+
+
+def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> tuple[list[dict], list[CaptureError]]:
+    """steps.jsonl rows; a line that is not a JSON object of numbers is named with its line number.
+
+    `lines`, when given, is filled with (step, seed) → line number, for messages about a row.
+    """
     rows, problems = [], []
+    fix = "restore the file from git, or record the run again."
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        return [], [CaptureError(f"{rel}:{line}", "not UTF-8 text.",
-                                 "restore the file from git, or record the run again.")]
+        return [], [CaptureError(f"{rel}:{line}", "not UTF-8 text.", fix)]
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json.loads(line, object_pairs_hook=_no_duplicates)
+        except DuplicateKey as exc:
+            problems.append(CaptureError(f"{rel}:{n}", f"the key {exc.key!r} appears twice in one object.", fix))
+            continue
         except json.JSONDecodeError as exc:
-            problems.append(CaptureError(f"{rel}:{n}", f"not a JSON line ({exc.msg}).",
-                                         "restore the file from git, or record the run again."))
+            problems.append(CaptureError(f"{rel}:{n}", f"not a JSON line ({exc.msg}).", fix))
             continue
         if not isinstance(row, dict) or not isinstance(row.get("step"), int) or isinstance(row.get("step"), bool):
-            problems.append(CaptureError(f"{rel}:{n}", "a row must be an object with an integer \"step\".",
-                                         "restore the file from git, or record the run again."))
+            problems.append(CaptureError(f"{rel}:{n}", "a row must be an object with an integer \"step\".", fix))
             continue
+        wrong = []
+        for section in STEP_SECTIONS:
+            part = row.get(section)
+            if part is None:
+                continue
+            if not isinstance(part, dict):
+                wrong.append(f"{section} is {type(part).__name__}, not an object")
+                continue
+            wrong += [f"{section}.{key} = {json.dumps(v)[:40]}" for key, v in part.items()
+                      if not (v is None or isinstance(v, (int, float)))]
+        if wrong:
+            problems.append(CaptureError(f"{rel}:{n}", f"step {row['step']}: a metric must be a number "
+                                         f"({'; '.join(wrong[:3])}).", fix))
+            continue
+        if lines is not None:
+            lines.setdefault((row["step"], row.get("seed")), n)
         rows.append(row)
     return rows, problems
+
+
+def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
+    """' (it leaves out steps.jsonl:N: step S of seed X: nan; ...)' for a derived value's excluded steps."""
+    if not isinstance(entry, dict) or not entry.get("excluded"):
+        return ""
+    named = []
+    for text in entry["excluded"]:
+        m = re.match(r"step (\d+)(?: of seed (\S+))?:", text)
+        seed: Any = None
+        if m and m[2] is not None:
+            seed = int(m[2]) if m[2].lstrip("-").isdigit() else m[2]
+        line = lines.get((int(m[1]), seed)) if m else None
+        named.append(f"{rel}:{line}: {text}" if line else text)
+    return f" (it leaves out {'; '.join(named)})"
 
 
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
@@ -295,16 +352,21 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
     if values is None:
         return [CaptureError(f"{base}/values.json", "the file does not exist.",
                              REDERIVE.format(run=run_id, file=f"{base}/values.json"))]
-    rows, problems = read_steps(steps, f"{base}/steps.jsonl")
+    lines: dict[tuple, int] = {}
+    rows, problems = read_steps(steps, f"{base}/steps.jsonl", lines)
     if problems:
         return problems
+    if not rows:
+        return [CaptureError(f"{base}/steps.jsonl:1", "the file holds no step rows, but run.json says the recording "
+                             "is valid.", f"restore it from git, or record the run again "
+                             f"(`python3 capture/run.py record {run_id} --force`).")]
     try:
         run = parse_yaml_bytes(run_yaml, f"capture/runs/{run_id}.yaml")
         committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
         fresh = derive_values(run, rows)
     except CaptureError:
         return []  # named by the file's own check
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
         return [CaptureError(f"{base}/values.json", f"cannot be re-derived from steps.jsonl ({type(exc).__name__}: {exc}).",
                              f"fix capture/runs/{run_id}.yaml and {base}/steps.jsonl first.")]
     got = committed.get("values", {}) if isinstance(committed, dict) else {}
@@ -315,9 +377,67 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
             av = a.get("value") if isinstance(a, dict) else a
             problems.append(CaptureError(
                 f"{base}/values.json:{json_path(('values', name))}",
-                f"{name} is {av!r} but steps.jsonl gives {None if b is None else b.get('value')!r} (edited by hand?).",
+                f"{name} is {av!r} but steps.jsonl gives {None if b is None else b.get('value')!r}"
+                f"{_left_out(b, f'{base}/steps.jsonl', lines)} (edited by hand?).",
                 REDERIVE.format(run=run_id, file=f"{base}/values.json") + "."))
     return problems
+
+
+def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) -> list[CaptureError]:
+    """One host's cross-check results held against computed.json (the rule of `miles101.crosscheck`)."""
+    from .crosscheck import crosscheck_problems
+
+    fix = ("re-run `python3 capture/run.py crosscheck` on that host, or find why capture/derive.py and the "
+           "allocator disagree")
+    try:
+        results = parse_json_bytes(results_raw, rel, fix)
+        computed = parse_json_bytes(computed_raw, "capture/computed.json", fix)
+        if not isinstance(results, dict) or not isinstance(computed, dict):
+            return []  # named by the files' own checks
+        found = crosscheck_problems(results, computed)
+    except CaptureError:
+        return []  # named by the file's own check
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+        return [CaptureError(rel, f"cannot be held against capture/computed.json ({type(exc).__name__}: {exc}).",
+                             "fix the schema problems named for the two files first.")]
+    return [CaptureError(f"{rel}:{json_path(path)}", f"{text}.", f"{fix}.") for path, text in found]
+
+
+def schema_name_for(rel: str) -> str | None:
+    """The schema file of a capture file (`capture/...` path), or None."""
+    from fnmatch import fnmatchcase
+
+    sub = rel.removeprefix("capture/")
+    return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
+
+
+def usable(rel: str, doc: Any) -> Any:
+    """`doc` less what fails its schema or is not finite, so no reader meets a record of the wrong shape.
+
+    A bad record (`$.flags[3]`, `$.values["k"]`, `$.models.m`) is dropped, a bad top-level field too;
+    a document that is not an object becomes {}. The problems themselves are `file_problems`'s to report.
+    """
+    name = schema_name_for(rel)
+    if name is None or not isinstance(doc, dict):
+        return doc if name is None else {}
+    text = (schema_dir() / name).read_text(encoding="utf-8")
+    validator = _validator(name, text)
+    for _ in range(50):  # each pass drops at least one thing
+        bad = {tuple(e.absolute_path)[:2] for e in validator.iter_errors(doc)
+               if tuple(e.absolute_path) or e.validator not in ("required", "additionalProperties")}
+        bad |= {tuple(path)[:2] for path, _ in non_finite(doc)}
+        if not bad:
+            return doc
+        if () in bad:
+            return {}
+        for path in sorted(bad, key=lambda p: [str(x) if not isinstance(x, int) else f"{x:012d}" for x in p],
+                           reverse=True):
+            parent = doc if len(path) == 1 else doc.get(path[0])
+            try:
+                del parent[path[-1]]
+            except (KeyError, IndexError, TypeError):
+                pass
+    return {}
 
 
 # ---------------------------------------------------------------------------------- driver
@@ -331,6 +451,7 @@ class Validation:
     files: int = 0
     computed: int = 0  # values in computed.json, each compared with its derivation
     recordings: int = 0
+    crosschecks: int = 0  # hosts' cross-check results held against computed.json
     cached: int = 0
     checked: int = 0
 
@@ -411,7 +532,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     for rel in REQUIRED:
         if not (cap / rel).is_file():
             out.problems.append(CaptureError(f"capture/{rel}", "the file does not exist.",
-                                             REGENERATE.format(file=f"capture/{rel}") + "."))
+                                             fix_for(f"capture/{rel}") + "."))
     sdir = schema_dir()
     for pattern, schema_name in SCHEMAS.items():
         schema_text = (sdir / schema_name).read_text(encoding="utf-8")
@@ -434,6 +555,17 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             out.computed = 0
         out.problems += run(_digest("computed", code, models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
+    if computed is not None:
+        import miles101.crosscheck
+
+        code = Path(miles101.crosscheck.__file__).read_bytes()
+        for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
+            rel, results = path.relative_to(root).as_posix(), _read(path)
+            if results is None:
+                continue
+            out.crosschecks += 1
+            out.problems += run(_digest("crosscheck", rel, code, results, computed),
+                                lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         run_id = run_json.parent.name
         import capture.lab.values

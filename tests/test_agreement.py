@@ -82,3 +82,42 @@ def test_build_and_check_agree_on_capture_data(book_copy: Path) -> None:
     assert len(checked) >= 7, sorted(checked)
     assert checked == warned
     assert built.app.statuscode != 0
+
+
+def test_build_and_check_agree_on_a_crosscheck(book_copy: Path) -> None:
+    """A host's cross-check that disagrees with computed.json: one rule, the same problems from both gates."""
+    import json
+
+    from test_fuzz_capture import XC, crosscheck_result
+
+    import capture.crosscheck.verify
+    import miles101.crosscheck
+    from capture.check import run_check
+
+    # one implementation: the cross-check program's verify is the core's
+    assert capture.crosscheck.verify.verify is miles101.crosscheck.verify
+    doc = crosscheck_result(book_copy)
+    doc["models"]["qwen3-tiny"]["runs"][1]["held_bytes"] *= 2
+    doc["models"]["qwen3-tiny"]["params"] += 1
+    (book_copy / XC).parent.mkdir(parents=True)
+    (book_copy / XC).write_text(json.dumps(doc), encoding="utf-8")
+
+    checked = Counter(f.removesuffix(" [manual.capture]") for f in run_check(book_copy)[0].failures
+                      if f.endswith("[manual.capture]"))
+    built = build(book_copy)
+    warned: Counter = Counter()
+    for line in strip_ansi(built.warnings).splitlines():
+        m = CAPTURE_WARNING.match(line.replace(str(book_copy) + "/", ""))
+        if m:
+            warned[f"{m['where']}: {m['text']}"] += 1
+    assert sorted(checked) == [
+        f"{XC}:$.models[\"qwen3-tiny\"].params: cross-check qwen3-tiny on NVIDIA H200 (test data): framework counts "
+        "187201 parameters, computed.json params.qwen3-tiny = 187200. Fix: re-run `python3 capture/run.py crosscheck` "
+        "on that host, or find why capture/derive.py and the allocator disagree.",
+        f"{XC}:$.models[\"qwen3-tiny\"].runs[1].held_bytes: cross-check qwen3-tiny on NVIDIA H200 (test data) (gradient "
+        "checkpointing on, 64 tokens): holds 5990400 bytes after the step, computed.json trainer_state.qwen3-tiny = "
+        "0.0027894973754882812 GiB = 2995200 bytes (ratio 2.0000, tolerance 2%). Fix: re-run `python3 capture/run.py "
+        "crosscheck` on that host, or find why capture/derive.py and the allocator disagree.",
+    ], sorted(checked)
+    assert checked == warned
+    assert built.app.statuscode != 0

@@ -1,5 +1,7 @@
 """Every command a fix hint names exists: each `python3 capture/...` command runs with --help and lists
-the options the hint uses; each `python3 dev.py X` and `tox -e X` names a real command or environment."""
+the options the hint uses; each `python3 dev.py X` runs with --help; each `tox -e X` is an environment
+tox itself resolves; each `python3 read_run.py ...` the run reader and capture/symptoms.json print
+runs with --help and lists its options."""
 from __future__ import annotations
 
 import configparser
@@ -11,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [*sorted((ROOT / "miles101").rglob("*.py")), *sorted((ROOT / "capture").rglob("*.py")), ROOT / "dev.py"]
+SOURCES = [*sorted((ROOT / "miles101").rglob("*.py")), *sorted((ROOT / "capture").rglob("*.py")), ROOT / "dev.py",
+           ROOT / "capture" / "symptoms.json", ROOT / "README.md", ROOT / "AUTHORING.md"]
 COMMAND = re.compile(r"python3 (capture/[\w/]+\.py|dev\.py)((?: +[^\s`'\"\\]+)*)")
 TOX = re.compile(r"tox -e (\w+)")
 SUBCOMMANDS = {"capture/run.py": set(re.findall(r'argv\[:1\] == \["([\w-]+)"\]', (ROOT / "capture" / "run.py").read_text()))}
@@ -31,6 +34,21 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
 
 
 HINTS = hinted()
+#: `python3 read_run.py ...` (the run reader, capture/lab/read_run.py, which readers download on its own).
+READ_RUN = re.compile(r"python3 read_run\.py([^|;&\n]*)")
+
+
+def read_run_hints() -> dict[str, tuple[str, ...]]:
+    """where → options, for each `python3 read_run.py` command in the sources."""
+    found: dict[str, tuple[str, ...]] = {}
+    for path in SOURCES:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in READ_RUN.finditer(line):
+                found[f"{path.relative_to(ROOT)}:{n}"] = tuple(sorted(set(re.findall(r"(?<![\w-])--[a-z][\w-]*", m[1]))))
+    return found
+
+
+READ_RUN_HINTS = read_run_hints()
 
 
 def test_hints_are_found() -> None:
@@ -52,21 +70,51 @@ def test_hinted_capture_command_exists(hint: tuple[str, str, tuple[str, ...]]) -
 
 
 def test_hinted_dev_commands_exist() -> None:
-    listed = subprocess.run([sys.executable, str(ROOT / "dev.py"), "help"], capture_output=True, text=True, cwd=ROOT)
-    assert listed.returncode == 0
-    commands = set(re.findall(r"python3 dev\.py (\w+)", listed.stdout))
-    for script, sub, _ in HINTS:
-        if script == "dev.py":
-            assert sub in commands, f"{HINTS[(script, sub, _)]}: dev.py has no command {sub!r}"
+    """Each hinted `python3 dev.py X` (pdf and epub among them) answers `X --help`, installing nothing."""
+    hinted_dev = {sub: where for (script, sub, _), where in HINTS.items() if script == "dev.py"}
+    assert {"pdf", "epub", "docs", "check"} <= set(hinted_dev), sorted(hinted_dev)
+    for sub, where in sorted(hinted_dev.items()):
+        done = subprocess.run([sys.executable, str(ROOT / "dev.py"), sub, "--help"], capture_output=True, text=True,
+                              cwd=ROOT, timeout=60)
+        assert done.returncode == 0 and f"python3 dev.py {sub} " in done.stdout, \
+            f"{where}: dev.py has no command {sub!r}:\n{done.stdout}{done.stderr}"
+        assert "+ " not in done.stdout, f"dev.py {sub} --help ran something:\n{done.stdout}"
+    done = subprocess.run([sys.executable, str(ROOT / "dev.py"), "nosuch", "--help"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 2  # a command that does not exist says so
 
 
 def test_hinted_tox_environments_exist() -> None:
+    """tox itself resolves every hinted environment (tox -e pdf among them) and finds commands in it."""
+    hinted_envs: dict[str, str] = {}
+    for path in SOURCES:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for env in TOX.findall(line):
+                hinted_envs.setdefault(env, f"{path.relative_to(ROOT)}:{n}")
+    assert {"pdf", "capture"} <= set(hinted_envs), sorted(hinted_envs)
     tox = configparser.ConfigParser()
     tox.read(ROOT / "tox.ini")
     envs = {s.removeprefix("testenv:") for s in tox.sections()}
-    for path in SOURCES:
-        for env in TOX.findall(path.read_text(encoding="utf-8")):
-            assert env in envs, f"{path.relative_to(ROOT)}: tox has no environment {env!r}"
+    for env, where in hinted_envs.items():
+        assert env in envs, f"{where}: tox.ini has no environment {env!r}"
+    done = subprocess.run([sys.executable, "-m", "tox", "config", "-e", ",".join(sorted(hinted_envs)), "-k", "commands"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for env in hinted_envs:
+        block = done.stdout.split(f"[testenv:{env}]", 1)[1].split("[testenv:", 1)[0]
+        assert re.search(r"commands =\s*\S", block), f"tox -e {env} runs nothing:\n{block}"
+
+
+def test_hinted_read_run_commands_exist() -> None:
+    """The run reader's own hints and capture/symptoms.json's checks name options read_run.py has."""
+    assert READ_RUN_HINTS, "no `python3 read_run.py` hint found"
+    assert any("symptoms.json" in where for where in READ_RUN_HINTS), READ_RUN_HINTS
+    done = subprocess.run([sys.executable, str(ROOT / "capture" / "lab" / "read_run.py"), "--help"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    for where, options in READ_RUN_HINTS.items():
+        missing = [o for o in options if o not in done.stdout]
+        assert not missing, f"{where}: read_run.py has no option {missing} (its --help does not list it)"
 
 
 def test_rederive_rewrites_values_from_steps(tmp_path: Path) -> None:

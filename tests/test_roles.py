@@ -204,12 +204,26 @@ def test_wording_follows_the_recording(book_copy: Path) -> None:
 def test_crosscheck_is_labelled_with_its_gpu(book_copy: Path) -> None:
     results = book_copy / "capture" / "crosscheck" / "results"
     results.mkdir(parents=True)
-    run = {"gradient_checkpointing": False, "tokens": 64, "status": "ok", "params": 1234567,
-           "held_bytes": 3 * 2**30, "held_without_grads_bytes": 2 * 2**30, "peak_bytes_step2_forward_backward": 4 * 2**30,
-           "peak_bytes_step2_optimizer": 5 * 2**30}
-    doc = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200", "torch": "2.11", "date": "2026-12-03"},
-           "models": {"tiny": {"runs": [run, {**run, "gradient_checkpointing": True,
-                                              "peak_bytes_step2_forward_backward": 2**31}]}}}
+    run = {"gradient_checkpointing": False, "tokens": 64, "optimizer_foreach": None, "status": "ok",
+           "hf_class": "Qwen3ForCausalLM", "params": 1234567, "held_source": "allocator",
+           "held_bytes": 3 * 2**30, "held_without_grads_bytes": 2 * 2**30,
+           "tensor_bytes": {"params": 1, "grads": 1, "exp_avg": 1, "exp_avg_sq": 1},
+           "peak_bytes_step1": 4 * 2**30, "peak_bytes_step2": 4 * 2**30, "peak_bytes_step2_forward_backward": 4 * 2**30,
+           "peak_bytes_step2_optimizer": 5 * 2**30, "peak_reserved_bytes": 6 * 2**30, "losses": [1.0, 0.9],
+           "seconds": 1.0}
+    # A whole crosscheck/1 document: the book reads no record its schema refuses.
+    doc = {"schema": "crosscheck/1",
+           "host": {"device": "cuda", "gpu": "NVIDIA H200", "gpu_memory_bytes": None, "torch": "2.11", "cuda": "13.0",
+                    "transformers": "5.17.0", "python": "3.12", "date": "2026-12-03"},
+           "setup": {"tokens": 64, "world_size": 1, "miles_commit": "2" * 40,
+                     "optimizer": {"name": "AdamW", "lr": 1e-6, "betas": [0.9, 0.95], "eps": 1e-8, "weight_decay": 0.0},
+                     "clip_grad": 1.0, "param_dtype": "bfloat16", "reduce_dtype": "float32", "master_dtype": "float32",
+                     "sites": {}, "departures": [], "held_bytes": "allocator", "peak_bytes": "allocator"},
+           "models": {"tiny": {"model_record": "scripts/models/tiny.py:1", "hf_class": "Qwen3ForCausalLM",
+                               "params": 1234567,
+                               "runs": [run, {**run, "gradient_checkpointing": True,
+                                              "peak_bytes_step2_forward_backward": 2**31}]}},
+           "skipped": {}}
     (results / "h200.json").write_text(json.dumps(doc))
     add_page(book_copy, "Held: {crosscheck}`h200.tiny.held:.1f`.\n\n```{crosscheck-table} h200\n```\n\n"
                         "```{crosscheck-table} gb10\n```")
