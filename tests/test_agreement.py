@@ -62,23 +62,29 @@ def test_build_and_check_agree(book_copy: Path) -> None:
 CAPTURE_WARNING = re.compile(r"^(?P<where>\S+): WARNING: (?P<text>.*) \[manual\.capture\]$")
 
 
+def both_gates(book: Path) -> tuple[Counter, Counter, object]:
+    """The manual.capture problems --check fails on, those the build warns about, and the build."""
+    from capture.check import run_check
+
+    checked = Counter(f.removesuffix(" [manual.capture]") for f in run_check(book)[0].failures
+                      if f.endswith("[manual.capture]"))
+    built = build(book)
+    warned: Counter = Counter()
+    for line in strip_ansi(built.warnings).splitlines():
+        m = CAPTURE_WARNING.match(line.replace(str(book) + "/", ""))
+        if m:
+            warned[f"{m['where']}: {m['text']}"] += 1
+    return checked, warned, built
+
+
 def test_build_and_check_agree_on_capture_data(book_copy: Path) -> None:
     """Broken capture data: the build warns exactly the manual.capture problems --check fails on, and both fail."""
     from test_trust import CASES
 
-    from capture.check import run_check
-
     for case in ("nan in facts.json", "tampered computed.json", "hand-edited values.json", "a fraction above 1",
                  "flags.json wrong field types"):
         CASES[case][0](book_copy)
-    checked = Counter(f.removesuffix(" [manual.capture]") for f in run_check(book_copy)[0].failures
-                      if f.endswith("[manual.capture]"))
-    built = build(book_copy)
-    warned: Counter = Counter()
-    for line in strip_ansi(built.warnings).splitlines():
-        m = CAPTURE_WARNING.match(line.replace(str(book_copy) + "/", ""))
-        if m:
-            warned[f"{m['where']}: {m['text']}"] += 1
+    checked, warned, built = both_gates(book_copy)
     assert len(checked) >= 7, sorted(checked)
     assert checked == warned
     assert built.app.statuscode != 0
@@ -92,7 +98,6 @@ def test_build_and_check_agree_on_a_crosscheck(book_copy: Path) -> None:
 
     import capture.crosscheck.verify
     import miles101.crosscheck
-    from capture.check import run_check
 
     # one implementation: the cross-check program's verify is the core's
     assert capture.crosscheck.verify.verify is miles101.crosscheck.verify
@@ -102,14 +107,7 @@ def test_build_and_check_agree_on_a_crosscheck(book_copy: Path) -> None:
     (book_copy / XC).parent.mkdir(parents=True)
     (book_copy / XC).write_text(json.dumps(doc), encoding="utf-8")
 
-    checked = Counter(f.removesuffix(" [manual.capture]") for f in run_check(book_copy)[0].failures
-                      if f.endswith("[manual.capture]"))
-    built = build(book_copy)
-    warned: Counter = Counter()
-    for line in strip_ansi(built.warnings).splitlines():
-        m = CAPTURE_WARNING.match(line.replace(str(book_copy) + "/", ""))
-        if m:
-            warned[f"{m['where']}: {m['text']}"] += 1
+    checked, warned, built = both_gates(book_copy)
     assert sorted(checked) == [
         f"{XC}:$.models[\"qwen3-tiny\"].params: cross-check qwen3-tiny on NVIDIA H200 (test data): framework counts "
         "187201 parameters, computed.json params.qwen3-tiny = 187200. Fix: re-run `python3 capture/run.py crosscheck` "
