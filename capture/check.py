@@ -22,7 +22,7 @@ from miles101.capture import load_capture
 from miles101.pages import scan_pages
 from miles101.problems import Problem
 from miles101.resolve import resolve
-from miles101.validate import capture_problems
+from miles101.validate import capture_problems, validate_capture
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,8 @@ class Report:
 
 def check_capture(root: Path, report: Report) -> dict[str, int]:
     """Schemas, finiteness, unit ranges and derived values: `miles101.validate`, the build's own rules."""
-    problems, result = capture_problems(root, load_capture(root))
+    result = validate_capture(root)
+    problems = capture_problems(result, load_capture(root))
     for problem in problems:
         report.fail(f"{problem} [manual.capture]")
     return {"capture files validated": result.files, "computed values recomputed": result.computed,

@@ -312,6 +312,15 @@ def load_capture(root: Path) -> Capture:
                                          f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
             return default
 
+    def clean(path: Path) -> bool:
+        """miles101.validate already found nothing wrong in this file as it is now."""
+        from .validate import schema_clean
+
+        try:
+            return schema_clean(path.relative_to(root).as_posix(), path.read_bytes())
+        except OSError:
+            return False
+
     def obj(loader, path: Path) -> dict:
         """The file's object, less the records its schema refuses (miles101.validate reports them)."""
         from .validate import usable
@@ -321,7 +330,7 @@ def load_capture(root: Path) -> Capture:
             problems.append(CaptureError(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
                                          "restore it from git or re-run `python3 capture/run.py`."))
             return {}
-        return usable(path.relative_to(root).as_posix(), doc)
+        return doc if clean(path) else usable(path.relative_to(root).as_posix(), doc)
 
     flags_doc = obj(_read_json, cap_dir / "miles" / "flags.json")
     metrics_doc = obj(_read_json, cap_dir / "miles" / "metrics.json")
@@ -347,7 +356,7 @@ def load_capture(root: Path) -> Capture:
             from .validate import usable
 
             # a run file its schema refuses is not declared at all (miles101.validate names why)
-            if usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
+            if clean(path) or usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
                 runs[path.stem] = run
     recordings: dict[str, dict] = {}
     attempts: list[dict] = []
@@ -357,7 +366,7 @@ def load_capture(root: Path) -> Capture:
         if isinstance(run_rec, dict):
             from .validate import usable
 
-            run_rec = usable(run_json.relative_to(root).as_posix(), run_rec)
+            run_rec = run_rec if clean(run_json) else usable(run_json.relative_to(root).as_posix(), run_rec)
         if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
             rec_dir = run_json.parent
             host = obj(_read_json, rec_dir / "host.json")

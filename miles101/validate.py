@@ -29,6 +29,9 @@ from typing import Any
 
 import yaml
 
+#: libyaml's safe loader when the wheel has it (as miles101.capture reads the same files), else PyYAML's.
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 from .capture import CaptureError
 
 #: Bump when a rule changes: old cache entries then no longer match.
@@ -128,7 +131,7 @@ def parse_json_bytes(raw: bytes, rel: str, fix: str) -> Any:
 
 def parse_yaml_bytes(raw: bytes, rel: str) -> Any:
     try:
-        return yaml.safe_load(raw.decode("utf-8"))
+        return yaml.load(raw.decode("utf-8"), Loader=YAML_LOADER)
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise CaptureError(f"{rel}:{line}", "not UTF-8 text.", "save the file as UTF-8.") from None
@@ -411,6 +414,19 @@ def schema_name_for(rel: str) -> str | None:
     return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
 
 
+#: `_digest("file", rel, schema, bytes)` of each capture file `validate_capture` found no problem in, in this
+#: process: `schema_clean` lets the loader skip running the schema again over the same bytes.
+_CLEAN: set[str] = set()
+
+
+def schema_clean(rel: str, raw: bytes | None) -> bool:
+    """True when `validate_capture` found nothing wrong in exactly these bytes of `rel` (so `usable` is a no-op)."""
+    name = schema_name_for(rel)
+    if raw is None or name is None or not _CLEAN:
+        return False
+    return _digest("file", rel, (schema_dir() / name).read_text(encoding="utf-8"), raw) in _CLEAN
+
+
 def usable(rel: str, doc: Any) -> Any:
     """`doc` less what fails its schema or is not finite, so no reader meets a record of the wrong shape.
 
@@ -542,8 +558,11 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             if raw is None:
                 continue
             out.files += 1
-            out.problems += run(_digest("file", rel, schema_text, raw),
-                                lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
+            key = _digest("file", rel, schema_text, raw)
+            found = run(key, lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
+            if not found:
+                _CLEAN.add(key)
+            out.problems += found
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     if models is not None and flags is not None and computed is not None:
         import capture.derive
@@ -580,9 +599,11 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     return out
 
 
-def capture_problems(root: Path, capture: Any, cache_file: Path | None = None) -> tuple[list[CaptureError], Validation]:
-    """Validation problems plus the loader's own (a reference key defined twice ...), each once."""
-    result = validate_capture(root, cache_file)
+def capture_problems(result: Validation, capture: Any) -> list[CaptureError]:
+    """Validation problems plus the loader's own (a reference key defined twice ...), each once.
+
+    Validate before loading: the loader then skips the schema for files found clean (`schema_clean`).
+    """
     seen: set[str] = set()
     merged: list[CaptureError] = []
     for p in [*result.problems, *getattr(capture, "problems", [])]:
@@ -592,4 +613,4 @@ def capture_problems(root: Path, capture: Any, cache_file: Path | None = None) -
             continue
         seen.add(key)
         merged.append(p)
-    return merged, result
+    return merged

@@ -143,3 +143,20 @@ def test_build_and_check_refuse_it(book_copy: Path, case: str) -> None:
     assert done.returncode != 0, f"the build accepts {case}"
     assert not any(c in out for c in CRASH), out
     assert file in out, out
+
+
+def test_loader_skips_the_schema_only_for_bytes_found_clean(book_copy: Path) -> None:
+    """Validating first lets the loader skip the schema for a clean file, and only for those exact bytes."""
+    from miles101.capture import load_capture
+    from miles101.validate import schema_clean, validate_capture
+
+    rel = "capture/facts.json"
+    raw = (book_copy / rel).read_bytes()
+    assert validate_capture(book_copy).problems == []
+    assert schema_clean(rel, raw)
+    key = next(iter(json.loads(raw)["facts"]))
+    assert ("fact", key) in load_capture(book_copy).values
+    _json(book_copy, rel, lambda doc: doc["facts"][next(iter(doc["facts"]))].update(value="many"))
+    changed = (book_copy / rel).read_bytes()
+    assert not schema_clean(rel, changed)  # new bytes: the loader applies the schema itself
+    assert ("fact", key) not in load_capture(book_copy).values  # the refused record is dropped, as before

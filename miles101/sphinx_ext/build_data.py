@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 from ..book import load_book
 from ..capture import load_capture_cached
-from ..validate import capture_problems
+from ..validate import capture_problems, validate_capture
 from .domain import domain_of
 from .messages import logger, warn
 
@@ -58,9 +58,11 @@ def load_into_domain(app: Sphinx) -> None:
     """Hand the book to this build's domain object and load the capture (cached by content)."""
     domain = domain_of(app.env)
     domain.book = app.config._m101_book
+    # The rules of `capture/run.py --check` (miles101.validate), cached by content under the doctree dir;
+    # run first, so the loader need not apply the schema again to the files found clean.
+    validation = validate_capture(Path(app.srcdir), Path(app.doctreedir) / "m101-capture-valid.json")
     domain.capture = capture = load_capture_cached(Path(app.srcdir), Path(app.doctreedir) / "m101-capture.pickle")
-    # The rules of `capture/run.py --check` (miles101.validate), cached by content under the doctree dir.
-    problems, _ = capture_problems(Path(app.srcdir), capture, Path(app.doctreedir) / "m101-capture-valid.json")
+    problems = capture_problems(validation, capture)
     app.m101_capture_problems = len(problems)
     for problem in problems:
         where = problem.where if ":" in problem.where else f"{problem.where}:1"
