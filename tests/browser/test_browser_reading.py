@@ -135,11 +135,13 @@ def test_diagrams_fit_the_column_at_1280(diagram_sizes: dict) -> None:
 
 
 def test_the_plate_is_whole_on_a_phone(diagram_sizes: dict, site: Site) -> None:
-    """The front figure at 390 px: readable, and all of it reachable (fits or scrolls in its frame)."""
+    """The front figure at 390 px: readable, and whole without a sideways scroll (the first thing a reader sees)."""
     plate = diagram_sizes["phone"].get(site.front) or []
     assert plate, f"{site.front} has no diagram"
     d = plate[0]
     assert d.get("svg") and not d.get("overflows") and d["min"] >= MIN_LABEL_PX["phone"], d
+    assert d["width"] <= d["frame"] + 1, (f"the plate is drawn {d['width']} px wide in a {d['frame']} px phone frame: "
+                                          "stack each phase's boxes (subgraph direction TB) so it fits without scrolling")
 
 
 # --------------------------------------------------------------------------- tips
