@@ -22,7 +22,8 @@ from .crosscheck import crosscheck_values
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
 VALUE_KINDS = ("measured", "computed", "fact", "reference", "crosscheck")
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
+#: libyaml's safe loader when the wheel has it, else PyYAML's (miles101.validate reads with it too).
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class CaptureError(Exception):
@@ -73,7 +74,7 @@ def _read_yaml(path: Path, root: Path) -> Any:
     rel = path.relative_to(root).as_posix()
     try:
         raw = path.read_bytes()
-        return _parsed(rel, raw, lambda: yaml.load(raw.decode("utf-8"), Loader=_YAML_LOADER))
+        return _parsed(rel, raw, lambda: yaml.load(raw.decode("utf-8"), Loader=YAML_LOADER))
     except UnicodeDecodeError:
         raise CaptureError(rel, "not UTF-8 text.", "save the file as UTF-8.") from None
     except yaml.YAMLError as exc:
@@ -313,13 +314,12 @@ def load_capture(root: Path) -> Capture:
             return default
 
     def clean(path: Path) -> bool:
-        """miles101.validate already found nothing wrong in this file as it is now."""
+        """miles101.validate found nothing wrong in the bytes just parsed from this file."""
         from .validate import schema_clean
 
-        try:
-            return schema_clean(path.relative_to(root).as_posix(), path.read_bytes())
-        except OSError:
-            return False
+        rel = path.relative_to(root).as_posix()
+        parsed = _PARSED.get(rel)  # (sha256 of the bytes, ...) of the file as `get` just read it
+        return parsed is not None and schema_clean(rel, parsed[0])
 
     def obj(loader, path: Path) -> dict:
         """The file's object, less the records its schema refuses (miles101.validate reports them)."""

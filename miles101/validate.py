@@ -29,10 +29,7 @@ from typing import Any
 
 import yaml
 
-#: libyaml's safe loader when the wheel has it (as miles101.capture reads the same files), else PyYAML's.
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-from .capture import CaptureError
+from .capture import YAML_LOADER, CaptureError
 
 #: Bump when a rule changes: old cache entries then no longer match.
 RULES_VERSION = "2"
@@ -414,17 +411,14 @@ def schema_name_for(rel: str) -> str | None:
     return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
 
 
-#: `_digest("file", rel, schema, bytes)` of each capture file `validate_capture` found no problem in, in this
-#: process: `schema_clean` lets the loader skip running the schema again over the same bytes.
-_CLEAN: set[str] = set()
+#: (path under the root, sha256 of its bytes) of each capture file `validate_capture` found no problem in,
+#: in this process: `schema_clean` lets the loader skip running the schema again over the same bytes.
+_CLEAN: set[tuple[str, str]] = set()
 
 
-def schema_clean(rel: str, raw: bytes | None) -> bool:
-    """True when `validate_capture` found nothing wrong in exactly these bytes of `rel` (so `usable` is a no-op)."""
-    name = schema_name_for(rel)
-    if raw is None or name is None or not _CLEAN:
-        return False
-    return _digest("file", rel, (schema_dir() / name).read_text(encoding="utf-8"), raw) in _CLEAN
+def schema_clean(rel: str, sha256: str) -> bool:
+    """True when `validate_capture` found nothing wrong in the bytes of `rel` with this sha256 (so `usable` is a no-op)."""
+    return (rel, sha256) in _CLEAN
 
 
 def usable(rel: str, doc: Any) -> Any:
@@ -558,10 +552,10 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             if raw is None:
                 continue
             out.files += 1
-            key = _digest("file", rel, schema_text, raw)
-            found = run(key, lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
+            found = run(_digest("file", rel, schema_text, raw),
+                        lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
             if not found:
-                _CLEAN.add(key)
+                _CLEAN.add((rel, hashlib.sha256(raw).hexdigest()))
             out.problems += found
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     if models is not None and flags is not None and computed is not None:
