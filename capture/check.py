@@ -92,11 +92,12 @@ def check_pages(root: Path, report: Report) -> int:
     refs = scan_pages(root, book.page_files)
     for ref, problem in page_problems(capture, refs):
         report.fail(f"{ref.file}:{ref.line}: {problem} [{problem.subtype}]")
-    for key in capture.value_keys("reference"):  # every reference's own src, cited or not
-        src = capture.value("reference", key).detail.get("src")
-        why = capture.src_spec_problem(src) if src else None
-        if why:
-            report.fail(f"{capture.value('reference', key).detail['file']}: reference {key}: {why}")
+    for kind in ("reference", "threshold"):  # every reference's and threshold's own src, cited or not
+        for key in capture.value_keys(kind):
+            src = capture.value(kind, key).detail.get("src")
+            why = capture.src_spec_problem(src) if src else None
+            if why:
+                report.fail(f"{capture.value(kind, key).detail['file']}: {kind} {key}: {why}")
     return len(refs)
 
 
