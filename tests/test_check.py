@@ -112,3 +112,16 @@ def test_only_published_cut_offs_are_public_references() -> None:
     cited_as_reference = [p.name for p in (ROOT / "sections").glob("*.md")
                           for k in ours if "{reference}`" + k in p.read_text(encoding="utf-8")]
     assert not cited_as_reference
+
+
+def test_fact_check_record_is_checked(project: Path) -> None:
+    """capture/factcheck.json: its schema (named by JSON path) and what a schema cannot see both fail --check."""
+    path = project / "capture" / "factcheck.json"
+    doc = json.loads(path.read_text())
+    del doc["checks"][0]["date"]
+    doc["checks"][1]["page"] = "sections/0-0-gone.md"
+    path.write_text(json.dumps(doc))
+    found = failures(project)
+    assert any(f.startswith("capture/factcheck.json:$.checks[0]: 'date' is a required property") for f in found), found
+    assert any("capture/factcheck.json:$.checks[1].page: 'sections/0-0-gone.md' is not a page of the book." in f
+               for f in found)
