@@ -47,6 +47,8 @@ def page_url(app: Sphinx, docname: str) -> str:
 
 def notfound_body(app: Sphinx, config: Config) -> None:
     """Fill sphinx-notfound-page's body from the book: links to the front page, each part's first page, search."""
+    if "notfound.extension" not in app.extensions:
+        return
     book = config._m101_book
     prefix = config.notfound_urls_prefix or "/"
     parts = "".join(
