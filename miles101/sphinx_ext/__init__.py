@@ -17,6 +17,7 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `assets`, `mathml` | stylesheets and the local mermaid; math as MathML |
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
+| `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
 | `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
 """
 from __future__ import annotations
@@ -42,6 +43,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .elements import setup_elements
     from .figures import setup_figures
     from .front import setup_front
+    from .hosting import setup_hosting
     from .incremental import setup_incremental
     from .mathml import setup_mathml
     from .page_weight import setup_page_weight
@@ -64,6 +66,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_crosscheck(app)
     setup_page_weight(app)
     setup_editions(app)
+    setup_hosting(app)
 
     from . import directives, figures, front, reference_tables, roles
 

@@ -174,7 +174,7 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     elif value.kind == "crosscheck":
         tag, source = "cross-check", f"{d['gpu']}, not a GB10"
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
-                      classes=classes, source=source, tag=tag)
+                      classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
 
 
 class MeasuredRole(ValueRole):
