@@ -4,7 +4,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 import yaml
 from buildutil import build
 from labutil import base_run
