@@ -29,11 +29,12 @@ from typing import Any
 from capture.lab.rehearsal import mileslog as ml
 from capture.lab.runfile import option_values
 
-# The public log each line shape was checked against (tests/fixtures/public-logs/).
+# The public log each line shape was checked against (tests/fixtures/public-logs/); the trainer's
+# `rollout N:` and `perf N:` lines and the Memory-Usage lines have no public log among the fixtures
+# and follow Miles's source alone (the lines each builder names).
 SHAPES = {
     "perf_rollout": "slime-1837-rollout-perf-prefixed.log",  # rollout side `perf N:`, integer-reward zero_std keys
-    "train": "prorl-40-step-lines-only.log",                  # `step M:` with TIS keys
-    "rollout": "slime-1497-rollout-interleaved.log",          # the trainer's `rollout N:`
+    "train": "prorl-40-step-lines-only.log",                  # `step M:` with the TIS keys (--use-tis)
 }
 # The rewards each --rm-type returns, where the rehearsal knows them: math is `1 if ... else 0`
 # (miles/rollout/rm_hub/__init__.py:67-68), an int. Every run file of the book uses math.
@@ -76,6 +77,17 @@ class Settings:
         data = opts.get("--eval-prompt-data") or []
         self.eval_names = data[0::2] if len(data) > 1 else []
         self.advantage = one("--advantage-estimator", "grpo")
+
+
+def constant_keys(run: dict[str, Any]) -> dict[str, str]:
+    """Keys Miles writes for this run whatever happens (so a value over them measures nothing), with why."""
+    s = Settings(run)
+    if s.rm in REWARDS and all(isinstance(r, int) for r in REWARDS[s.rm]):
+        why = (f"always 0 with --rm-type {s.rm}'s integer reward: metrics.py:193-194 count the groups keyed "
+               f"'0.0' and '1.0', and str(round(r, 1)) of an int is '0' or '1' (cite rollout/zero_std/count_0 "
+               f"or count_1)")
+        return {"rollout/zero_std/all_zero_percentage": why, "rollout/zero_std/all_one_percentage": why}
+    return {}
 
 
 def _reward(rng: random.Random, p: float, rm: str) -> Any:
