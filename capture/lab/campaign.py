@@ -108,6 +108,13 @@ def set_aside(gpu_dir: Path, run_id: str) -> list[str]:
     dest = gpu_dir / run_id
     if dest.exists() and not is_valid(dest):
         out.append(f"{dest.name}/: its run.json does not say valid; it is recorded again")
+    last = latest_attempt(gpu_dir, run_id)
+    if last is not None:
+        try:
+            reason = json.loads((last / "run.json").read_text(encoding="utf-8")).get("reason") or "no reason kept"
+        except (OSError, ValueError):
+            reason = "its run.json cannot be read"
+        out.append(f"_attempts/{last.name} (the last attempt, kept as failed: {reason}); it is recorded again")
     return out
 
 

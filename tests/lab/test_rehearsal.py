@@ -29,7 +29,7 @@ PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
 LAST = re.compile(r"^rehearsal: (\d+)/(\d+) measured slots filled$")
 
 
-def rehearse(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+def rehearse(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     return subprocess.run([sys.executable, str(ROOT / "capture" / "run.py"), "rehearse", "--no-build", *args],
                           capture_output=True, text=True, timeout=timeout, env=env)
@@ -149,6 +149,8 @@ def test_a_resumed_campaign_keeps_valid_recordings_and_names_what_it_sets_aside(
     _make_attempt(gpu, "first-grpo", "valid")
     _make_attempt(gpu, ".tmp-recipe-dapo-20261204T101010Z", "failed")
     _make_attempt(gpu, "speed-tis", "failed")
+    heat = _make_attempt(gpu / "_attempts", "weight-update-20261204T090000Z", "failed")
+    (heat / "run.json").write_text(json.dumps({"status": "failed", "reason": "GPU at 93 °C, at or above the stop threshold 92 °C"}))
     display = campaign.Display(sys.stderr, tty=False)
     todo, skipped = campaign.plan(root, gpu, None, display)
     err = capsys.readouterr().err
@@ -156,6 +158,8 @@ def test_a_resumed_campaign_keeps_valid_recordings_and_names_what_it_sets_aside(
     assert "first-grpo" not in todo and "recipe-dapo" in todo and "speed-tis" in todo
     assert f"recipe-dapo: set aside .tmp-recipe-dapo-20261204T101010Z: {UNFINISHED}" in err
     assert "speed-tis: set aside speed-tis/: its run.json does not say valid" in err
+    assert ("weight-update: set aside _attempts/weight-update-20261204T090000Z (the last attempt, kept as failed: "
+            "GPU at 93 °C, at or above the stop threshold 92 °C)") in err
 
 
 def test_the_order_puts_the_front_page_and_part_1_first_and_the_longest_last():
@@ -181,3 +185,26 @@ def test_plain_progress_prints_a_line_per_step_with_the_estimate_and_the_heat_pa
                      "campaign: first-grpo: step 3 of 48, elapsed 0:00:30, estimate left 0:07:30",
                      "campaign: first-grpo: step 4 of 48, elapsed 0:00:40, estimate left 0:07:20 · heat guard: "
                      "GPU at 86 °C (pause at 85): container paused"]
+
+
+def test_the_stop_file_stops_the_campaign_before_the_next_run(tmp_path, capsys):
+    gpu = tmp_path / "capture" / "gpu"
+    gpu.mkdir(parents=True)
+    (gpu / campaign.STOP_FILE).touch()
+    runs = campaign.load_runs(RUNS)
+    display = campaign.Display(sys.stderr, tty=False)
+    results = campaign.record_all(["first-grpo", "speed-tis"], runs, tmp_path, gpu, [], dict(os.environ),
+                                  display, tmp_path)
+    assert [(r.run_id, r.state) for r in results] == [("first-grpo", "not started"), ("speed-tis", "not started")]
+    assert not (gpu / campaign.STOP_FILE).exists()
+    assert "stopping after the run in progress" in capsys.readouterr().err
+
+
+def test_a_failed_run_is_summarised_with_the_71_entry_its_log_points_at():
+    found = campaign.diagnose(PUBLIC / "slime-1542-403-forbidden.log")
+    assert found and found[0].startswith("7.1 ") and "403 Forbidden" in found[0]
+    lines, _ = campaign.summary([campaign.Result("first-grpo", "failed", "the container exited with code 1",
+                                                 found)], ROOT)
+    assert "  first-grpo: failed (the container exited with code 1)" in lines
+    assert any(ln.startswith("      read_run --diagnose: 7.1 ") for ln in lines)
+    assert lines[-1].startswith("campaign: ") and lines[-1].endswith(" measured slots filled")

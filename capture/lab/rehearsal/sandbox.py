@@ -44,7 +44,13 @@ class Sandbox:
             d.mkdir(parents=True, exist_ok=True)
         self.scenario_path = tmp / "scenario.json"
         self.temps = tmp / "temps.txt"
-        self.env = {**os.environ, "PATH": f"{STANDINS}{os.pathsep}{os.environ['PATH']}",
+        # The stand-ins (`#!/usr/bin/env python3`) run under this Python, not a version manager's shim.
+        python = tmp / "bin" / "python3"
+        python.parent.mkdir(exist_ok=True)
+        if not python.exists():
+            python.symlink_to(sys.executable)
+        path = os.pathsep.join([str(STANDINS), str(python.parent), os.environ["PATH"]])
+        self.env = {**os.environ, "PATH": path,
                     "FAKE_DOCKER_STATE": str(self.state), "FAKE_SCENARIO": str(self.scenario_path),
                     "FAKE_GPU_TEMPS": str(self.temps), "PYTHONUNBUFFERED": "1"}
         self.scenario([])
