@@ -257,12 +257,16 @@ def record_one(run_id: str, run: dict[str, Any], argv: list[str], env: dict[str,
 def diagnose(log: Path) -> list[str]:
     """The 7.1 entries read_run --diagnose names for a failed attempt's log."""
     from capture.lab.read_run import diagnose as read_diagnose
+    from capture.lab.read_run import read_log, read_run
 
     try:
         lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return []
-    return [f"7.1 {m['section']} {m['title']} (line {m['line']})" for m in read_diagnose(lines)]
+    rows, _ = read_log(lines)  # as `read_run.py LOG --diagnose` does: its lines, then its signals
+    report = read_run(rows) if rows else None
+    return [f"7.1 {m['section']} {m['title']} ({'line ' + str(m['line']) if m['line'] else 'step values'})"
+            for m in read_diagnose(lines, report)]
 
 
 def latest_attempt(gpu_dir: Path, run_id: str) -> Path | None:
@@ -336,11 +340,11 @@ def plan(root: Path, gpu_dir: Path, only: list[str] | None, display: Display) ->
         raise SystemExit(f"campaign: no run file for {', '.join(unknown)} under {root / 'capture' / 'runs'}")
     todo, skipped = [], []
     for run_id in order(runs):
-        if only and run_id not in only:
-            continue
         why = spark_exempt(runs[run_id])
-        if why:
+        if why:  # named whether or not it was asked for, so it is never silently missing
             skipped.append(Result(run_id, "apart", f"not recorded on the Spark: {why}"))
+        elif only and run_id not in only:
+            continue
         elif is_valid(gpu_dir / run_id):
             skipped.append(Result(run_id, "skipped", "already a valid recording"))
         else:
