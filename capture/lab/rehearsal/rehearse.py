@@ -26,6 +26,9 @@ from capture.lab.rehearsal.runlog import constant_keys, logged_keys, run_log
 from capture.lab.rehearsal.sandbox import ARCH, FAST, ROOT, Sandbox
 from capture.lab.runfile import option_values
 
+# The sandbox's quick recorder settings, with the watchdog's patience kept: on a busy CI machine a
+# healthy replay must not be stopped for a slow probe or a slow stretch of lines.
+TOLERANT = [*FAST, "--probe-timeout", "10", "--engine-failures", "5", "--stall-after", "600"]
 COPIED = ["conf.py", "manual.json", "front.md", "package.json", "package-lock.json", "sections", "capture"]
 
 
@@ -87,7 +90,7 @@ def rehearse(tmp: Path, ids: list[str] | None, build: bool, project: Path = ROOT
         box.scenario([{"engine": "start"}, *box.lines(lines)], scenarios / f"{run_id}.json")
     env = {**box.env, "HOME": str(home), "FAKE_SCENARIO": str(scenarios)}
     shared = ["--flags", str(miles / "flags.json"), "--metrics", str(miles / "metrics.json")]
-    setup = Setup(book, env, record_args=[*shared, *FAST],
+    setup = Setup(book, env, record_args=[*shared, *TOLERANT],
                   preflight_args=[*shared, "--skip-smoke", "--arch", ARCH, "--min-free-mem-gb", "0",
                                   "--min-free-disk-gb", "0"],
                   label="rehearsal", build=build, ids=ids, logged=logged, constant=constant)
