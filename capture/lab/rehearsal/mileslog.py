@@ -22,7 +22,7 @@ def rollout_perf(rid: int, *, length: float = 200.0, truncated: float = 0.0, zer
     """The rollout manager's `perf N:` line (miles/ray/rollout/metrics.py:89)."""
     d = {"rollout/response_len/mean": length, "rollout/response_len/median": length,
          "rollout/response_len/max": length * 3, "rollout/response_len/min": 5.0,
-         "rollout/zero_std/count_0": 8, "rollout/zero_std/all_zero_percentage": zero,
+         "rollout/zero_std/count_0.0": 8, "rollout/zero_std/all_zero_percentage": zero,
          "rollout/zero_std/all_one_percentage": one, "rollout/prefix_cache_hit_rate": 0.5,
          "rollout/avg_cached_tokens_per_sample": 60.0, "rollout/repetition_frac": 0.0,
          "rollout/truncated_ratio": truncated, "perf/rollout_time": rollout_time,
