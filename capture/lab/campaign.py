@@ -51,7 +51,11 @@ class Result:
 # ---- the plan ---------------------------------------------------------------------------------
 
 def load_runs(runs_dir: Path) -> dict[str, dict[str, Any]]:
-    """Every run file, by id (a file that does not parse is left to `record`, which names why)."""
+    """Every run file, by id, with its `base` filled in where run files have bases (miles101.runfiles).
+
+    A file that does not parse, or whose base cannot be filled in, is kept as written: `record`
+    names why it refuses it.
+    """
     out = {}
     for path in sorted(runs_dir.glob("*.yaml")):
         try:
@@ -59,7 +63,12 @@ def load_runs(runs_dir: Path) -> dict[str, dict[str, Any]]:
         except (OSError, yaml.YAMLError):
             run = None
         out[path.stem] = run if isinstance(run, dict) else {"id": path.stem, "steps": 0, "sections": []}
-    return out
+    try:
+        from miles101.runfiles import resolve_runs  # run files with `base:` (the run-file bases change)
+    except ImportError:
+        return out
+    resolved, _ = resolve_runs(out)
+    return {run_id: resolved.get(run_id, run) for run_id, run in out.items()}
 
 
 def step_reference(root: Path) -> tuple[float, str]:

@@ -3,8 +3,8 @@
 A slot is a measured value a page cites: a `{measured}` role, a `{fit-compare}` block, or a value
 the front page's `{book-plate}` shows. It is filled when the run has a valid recording and that
 recording's values.json holds the value (derived from its steps); otherwise it is pending, with why.
-A run file with `record: {spark: false, why: ...}` is not recorded on the Spark: its slots are
-counted apart.
+A run file with `record: {spark: false, why: ...}` (or a `not_recorded` reason) is not recorded on
+the Spark: its slots are counted apart.
 """
 from __future__ import annotations
 
@@ -26,9 +26,12 @@ class Slot:
 
 
 def spark_exempt(run: dict) -> str:
-    """The run file's reason not to be recorded on the Spark, or ''."""
+    """The run file's reason not to be recorded on the Spark (`record: {spark: false, why}`, or a
+    `not_recorded` reason where run files have that field), or ''."""
     rec = run.get("record") or {}
-    return "" if rec.get("spark", True) else str(rec.get("why") or "not recorded on the Spark")
+    if not rec.get("spark", True):
+        return str(rec.get("why") or "not recorded on the Spark")
+    return str(run.get("not_recorded") or "")
 
 
 def cited(root: Path) -> dict[str, list[str]]:
