@@ -5,6 +5,8 @@
     python3 capture/run.py --check [--strict]                  verify every capture file and page
     python3 capture/run.py preflight [<id>] [--json]           can this host record the run? (checks with fixes)
     python3 capture/run.py record <id>... [--dry-run]          record runs on the GPU host
+    python3 capture/run.py campaign [<id>...] [--no-record]    the whole job on the Spark (tox -e capture)
+    python3 capture/run.py rehearse [--no-build]               that job here, with stand-ins, into a copy
     python3 capture/run.py diff OLD NEW [--json]               what changed in Miles between two extractions
     python3 capture/run.py crosscheck [--image IMG] [--host H] the trainer's bytes on this GPU, against computed.json
 """
@@ -43,6 +45,14 @@ def main(argv: list[str]) -> int:
         from capture.lab.record import main as record_main
 
         return record_main(argv[1:])
+    if argv[:1] == ["campaign"]:
+        from capture.lab.campaign import main as campaign_main
+
+        return campaign_main(argv[1:])
+    if argv[:1] == ["rehearse"]:
+        from capture.lab.rehearsal.rehearse import main as rehearse_main
+
+        return rehearse_main(argv[1:])
     if argv[:1] == ["preflight"]:
         from capture.lab.preflight import main as preflight_main
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from labutil import HERE, ROOT, base_run
 
 ARCH = {"aarch64": "arm64", "x86_64": "amd64"}.get(platform.machine(), platform.machine())

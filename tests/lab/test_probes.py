@@ -6,12 +6,12 @@ import os
 
 import pytest
 
-from labutil import HERE
+from labutil import STANDINS
 
 
 @pytest.fixture
 def smi(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{HERE / 'standins'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PATH", f"{STANDINS}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("FAKE_GPU_TEMPS", str(tmp_path / "temps.txt"))
 
     def mode(name: str) -> None:

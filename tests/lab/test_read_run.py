@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from capture.lab.read_run import parse_line, parse_log
 
 SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "read_run.py"

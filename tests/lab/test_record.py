@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from labutil import base_run
 
 

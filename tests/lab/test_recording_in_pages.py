@@ -4,10 +4,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import mileslog as ml
 import yaml
 from buildutil import build
 from labutil import base_run
+
+from capture.lab.rehearsal import mileslog as ml
 
 ROOTS = Path(__file__).resolve().parents[1] / "roots"
 

@@ -5,7 +5,7 @@ import copy
 
 from capture.lab.read_run import parse_log
 from capture.lab.values import derive_values
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 
 
 def run_file(**values) -> dict:

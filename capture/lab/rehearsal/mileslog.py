@@ -1,6 +1,9 @@
-"""Synthetic Miles logs for the lab tests, built from the formats verified in Miles's source.
+"""Miles-shaped log lines for the lab tests and the rehearsal, built from the formats verified in Miles's source.
 
-Test data only. Each builder names the Miles line it imitates (radixark/miles 31f1ca961).
+Lab tooling (shared/DESIGN.md §4): what it writes is made-up data for stand-in recordings, never
+a measurement; it never reaches capture/gpu/ or the manual. Each builder names the Miles line it
+imitates (radixark/miles 31f1ca961) and, where one exists, the public log under
+tests/fixtures/public-logs/ whose line has the same shape.
 """
 from __future__ import annotations
 
