@@ -17,6 +17,7 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `assets`, `mathml` | stylesheets and the local mermaid; math as MathML |
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
+| `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
 """
 from __future__ import annotations
@@ -47,6 +48,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .page_weight import setup_page_weight
     from .reference_tables import setup_reference_tables
     from .roles import setup_roles
+    from .valid_markup import setup_valid_markup
 
     setup_build_data(app)
     setup_domain(app)
@@ -64,6 +66,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_crosscheck(app)
     setup_page_weight(app)
     setup_editions(app)
+    setup_valid_markup(app)
 
     from . import directives, figures, front, reference_tables, roles
 
