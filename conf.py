@@ -1,6 +1,9 @@
 """Sphinx configuration for Miles 101. Plain settings only: the book lives in manual.json."""
 from __future__ import annotations
 
+import os
+from urllib.parse import urlparse
+
 project = "Miles 101"
 author = "The Miles 101 authors"
 copyright = "2026, the Miles 101 authors"
@@ -11,6 +14,9 @@ extensions = [
     "sphinx_copybutton",
     "sphinxcontrib.mermaid",
     "miles101.sphinx_ext",  # installed by `pip install -e .` (dev.py does it)
+    "notfound.extension",  # 404.html (README: Hosting)
+    "sphinxext.opengraph",  # og:title, og:description, og:site_name on every page
+    "sphinx_last_updated_by_git",  # "Last updated" on each page, from the page file's last commit
 ]
 myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]
 myst_heading_anchors = 3
@@ -19,6 +25,24 @@ exclude_patterns = [
     "_build", ".venv", ".tox", "node_modules", "README.md", "AUTHORING.md", "tests", "capture",
     "benchmarks", "tools", "miles101", "pyproject.toml", ".pytest_cache", "test-artifacts",
 ]
+
+# Hosting (README: Hosting). Read the Docs gives the canonical URL; a local build has none, so it
+# gets no sitemap and no absolute URLs, and its 404 page loads assets from the site's root.
+html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL", "")
+if html_baseurl:
+    extensions.append("sphinx_sitemap")
+sitemap_url_scheme = "{link}"  # html_baseurl already holds the language and version
+sitemap_excludes = ["404.html", "genindex.html", "search.html", "m101-flags.html"]
+notfound_urls_prefix = urlparse(html_baseurl).path if html_baseurl else "/"
+ogp_site_name = "Miles 101"
+ogp_enable_meta_description = True
+ogp_social_cards = {"enable": False}  # no preview image (it would need matplotlib)
+html_last_updated_fmt = "%Y-%m-%d"
+# A build without Git history (a copied tree, a tarball, the tests' and the benchmark's copies) has no
+# dates to show: git.subprocess_error (not a repository) and git.command_not_found (no git) would fail
+# -W there, so those two are silent and the pages simply show no date. git.too_shallow stays loud: it
+# means a clone that needs `git fetch --unshallow` (.readthedocs.yaml does it).
+suppress_warnings = ["git.subprocess_error", "git.command_not_found"]
 
 html_theme = "furo"
 html_title = "Miles 101"

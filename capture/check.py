@@ -7,7 +7,8 @@
 3. every run file's command against the extracted flags;
 4. every reference in the pages resolved against the data, without a Sphinx build;
 5. manual.json's pin against the commit the capture read;
-6. the pending values.
+6. the fact-check record (capture/factcheck.json): known pages and classes, counts that add up;
+7. the pending values.
 Exit 1 when any check fails (with --strict, also on pending values and a pin mismatch).
 """
 from __future__ import annotations
@@ -92,11 +93,12 @@ def check_pages(root: Path, report: Report) -> int:
     refs = scan_pages(root, book.page_files)
     for ref, problem in page_problems(capture, refs):
         report.fail(f"{ref.file}:{ref.line}: {problem} [{problem.subtype}]")
-    for key in capture.value_keys("reference"):  # every reference's own src, cited or not
-        src = capture.value("reference", key).detail.get("src")
-        why = capture.src_spec_problem(src) if src else None
-        if why:
-            report.fail(f"{capture.value('reference', key).detail['file']}: reference {key}: {why}")
+    for kind in ("reference", "threshold"):  # every reference's and threshold's own src, cited or not
+        for key in capture.value_keys(kind):
+            src = capture.value(kind, key).detail.get("src")
+            why = capture.src_spec_problem(src) if src else None
+            if why:
+                report.fail(f"{capture.value(kind, key).detail['file']}: {kind} {key}: {why}")
     return len(refs)
 
 
@@ -120,6 +122,21 @@ def check_pin(root: Path, report: Report, strict: bool) -> None:
     (report.fail if strict else report.warnings.append)(text)
 
 
+def check_factcheck(root: Path, report: Report) -> int:
+    """The fact-check record beyond its schema: pages of the book, known classes, counts, Miles lines."""
+    from miles101.factcheck import factcheck_problems, load_factcheck
+
+    book, _ = load_book(root / "manual.json", root)
+    try:
+        record = load_factcheck(root)
+    except ValueError:
+        return 0  # not JSON: the schema check names the line
+    pages = book.page_files if book is not None else []
+    for where, what, fix in factcheck_problems(record, pages, load_capture(root)):
+        report.fail(f"{where}: {what} Fix: {fix} [manual.capture]")
+    return len(record.checks)
+
+
 def pending_values(root: Path) -> list[str]:
     capture = load_capture(root)
     return [f"measured:{key}" for key in capture.value_keys("measured") if capture.value("measured", key).pending]
@@ -132,6 +149,7 @@ def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int |
         **check_capture(root, report),
         "run files checked": check_run_files(root, report),
         "page references resolved": check_pages(root, report),
+        "fact-check entries": check_factcheck(root, report),
     }
     check_pin(root, report, strict)
     pending = pending_values(root)

@@ -30,8 +30,21 @@ ADAM_MOMENT_BYTES = 4 + 4
 TRAINER_BYTES_PER_PARAM = MASTER_WEIGHT_BYTES + GRADIENT_BYTES + ADAM_MOMENT_BYTES
 # The FSDP weight update sizes its buckets with param.numel() * param.element_size() on the
 # fp32 master parameters, casting to the sync dtype only after the bucket closes
-# (miles/backends/fsdp_utils/update_weight_utils.py:86-87).
+# (miles/backends/fsdp_utils/update_weight_utils.py:84-96).
 UPDATE_BUCKET_BYTES_PER_PARAM = MASTER_WEIGHT_BYTES
+# Except batched MoE experts: with the pinned transformers (requirements.txt:30, 5.12.1; >= 5.6 stores
+# qwen3_moe experts as one batched tensor) the FSDP weight bridge gathers each batched expert tensor, casts
+# it to the sync dtype (bf16) and unfuses it *before* the loop measures it
+# (miles/backends/fsdp_utils/update_weight_utils.py:35-51; weight_bridge.py:37-50), for the model types
+# that register the transform (adaptations/specs/qwen3_moe.py:10, glm4_moe_lite.py:9). Of the families the
+# formula covers, qwen3 MoE models are qwen3_moe; glm4.5 (HF glm4_moe) registers none, so its experts
+# stay fp32 in the count.
+FSDP_PRECAST_EXPERT_FAMILIES = ("qwen3-",)
+FSDP_EXPERT_BUCKET_BYTES_PER_PARAM = BF16_BYTES
+# Megatron sizes each parameter with param.numel() * param.element_size() of the model's own parameters
+# (miles/backends/megatron_utils/update_weight/hf_weight_iterator_direct.py:181-196), which are bf16 when the
+# run trains with --bf16, as Miles's Megatron recipes do; the fp32 main copy lives in the optimizer.
+MEGATRON_BUCKET_BYTES_PER_PARAM = BF16_BYTES
 # With --no-keep-fp32-master the parameters stay in the checkpoint's dtype (bf16 for every model the
 # formula covers) and PyTorch keeps gradients and AdamW's moments in the parameter's dtype: weights,
 # gradient and two moments at 2 bytes each. Inference from the code, not measured.
@@ -176,9 +189,26 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     }
 
 
-def update_buckets(params: int, bytes_per_param: int, buffer_bytes: int) -> int:
+def routed_expert_params(m: dict) -> int:
+    """Parameters of every routed expert of every MoE layer (0 for a dense model)."""
+    if not m.get("experts"):
+        return 0
+    per_expert = mlp_params(m["hidden"], m["moe_ffn_hidden"] or m["ffn_hidden"], _swiglu(m), _has_linear_bias(m))
+    return (m.get("moe_layers") or 0) * m["experts"] * per_expert
+
+
+def update_bytes_measured(m: dict, backend: str) -> int:
+    """The bytes the weight update's bucket loop measures for one whole model, by training backend."""
+    total = parameter_count(m)
+    if backend == "megatron":
+        return total * MEGATRON_BUCKET_BYTES_PER_PARAM
+    experts = routed_expert_params(m) if m["name"].startswith(FSDP_PRECAST_EXPERT_FAMILIES) else 0
+    return (total - experts) * UPDATE_BUCKET_BYTES_PER_PARAM + experts * FSDP_EXPERT_BUCKET_BYTES_PER_PARAM
+
+
+def update_buckets(measured_bytes: int, buffer_bytes: int) -> int:
     """A lower bound on weight-update buckets: the bytes measured, over the buffer size, rounded up."""
-    return math.ceil(params * bytes_per_param / buffer_bytes)
+    return math.ceil(measured_bytes / buffer_bytes)
 
 
 def _swiglu(m: dict) -> bool:
@@ -246,11 +276,20 @@ def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict
          "head_dim": m["head_dim"] or m["hidden"] // m["heads"], "dtype_bytes": KV_CACHE_DTYPE_BYTES,
          "formula_from": SGLANG_KV_CELL},
         f"Bytes of SGLang's KV cache per token for {name} in bf16 (2 x layers x KV heads x head_dim x 2)")
-    out[f"update_buckets.{name}"] = _value(
-        update_buckets(total, UPDATE_BUCKET_BYTES_PER_PARAM, buffer_bytes), "", "update_buckets",
-        {**count, "bytes_per_param": UPDATE_BUCKET_BYTES_PER_PARAM, "buffer_bytes": buffer_bytes,
-         "buffer_flag": BUFFER_FLAG, "buffer_default_at": buffer_site},
-        f"Fewest FSDP weight-update buckets for {name} at the default {BUFFER_FLAG}")
+    buffer = {"buffer_bytes": buffer_bytes, "buffer_flag": BUFFER_FLAG, "buffer_default_at": buffer_site}
+    fsdp_bytes = update_bytes_measured(m, "fsdp")
+    precast = routed_expert_params(m) if name.startswith(FSDP_PRECAST_EXPERT_FAMILIES) else 0
+    out[f"update_buckets_fsdp.{name}"] = _value(
+        update_buckets(fsdp_bytes, buffer_bytes), "", "update_buckets",
+        {**count, "measured_bytes": fsdp_bytes, "bytes_per_param": UPDATE_BUCKET_BYTES_PER_PARAM,
+         "bf16_expert_params": precast, "expert_bytes_per_param": FSDP_EXPERT_BUCKET_BYTES_PER_PARAM, **buffer},
+        f"Fewest FSDP weight-update buckets for {name} at the default {BUFFER_FLAG}: fp32 master parameters"
+        + (", routed experts cast to bf16 before they are measured" if precast else ""))
+    out[f"update_buckets_megatron.{name}"] = _value(
+        update_buckets(update_bytes_measured(m, "megatron"), buffer_bytes), "", "update_buckets",
+        {**count, "measured_bytes": update_bytes_measured(m, "megatron"),
+         "bytes_per_param": MEGATRON_BUCKET_BYTES_PER_PARAM, **buffer},
+        f"Fewest Megatron weight-update buckets for {name} at the default {BUFFER_FLAG}: bf16 parameters (--bf16)")
     return out
 
 

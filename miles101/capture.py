@@ -21,7 +21,10 @@ from .crosscheck import crosscheck_values
 
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
-VALUE_KINDS = ("measured", "computed", "fact", "reference", "crosscheck")
+VALUE_KINDS = ("measured", "computed", "fact", "reference", "threshold", "crosscheck")
+#: The two kinds a record of capture/references/ can be, by its `kind` field: someone else's published
+#: number (the default), or a cut-off this book sets itself, which must carry its `reasoning`.
+REFERENCE_KINDS = {"public": "reference", "threshold": "threshold"}
 #: libyaml's safe loader when the wheel has it, else PyYAML's (miles101.validate reads with it too).
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -97,9 +100,9 @@ def fingerprint(obj: Any) -> str:
 
 @dataclass
 class Value:
-    """A number a page can cite: measured (maybe pending), computed, fact, a public reference or a cross-check."""
+    """A number a page can cite: measured (maybe pending), computed, fact, a public reference, our threshold or a cross-check."""
 
-    kind: str  # measured | computed | fact | reference | crosscheck
+    kind: str  # measured | computed | fact | reference | threshold | crosscheck
     key: str
     value: float | int | None  # None = pending
     unit: str
@@ -380,14 +383,16 @@ def load_capture(root: Path) -> Capture:
 
     def add_references(doc: dict, rel: str) -> None:
         for key, rec in (doc.get("references") or {}).items():
-            if ("reference", key) in values:
+            known = values.get(("reference", key)) or values.get(("threshold", key))
+            if known is not None:
                 problems.append(CaptureError(rel, f"the reference key {key!r} is also defined in "
-                                             f"{values[('reference', key)].detail['file']}.",
+                                             f"{known.detail['file']}.",
                                              "give each reference one key, in one file."))
                 continue
-            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
-            values[("reference", key)] = Value("reference", key, rec.get("value"), rec.get("unit", ""),
-                                               rec.get("what", key), {**detail, "file": rel})
+            kind = REFERENCE_KINDS[rec.get("kind", "public")]
+            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what", "kind")}
+            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""),
+                                        rec.get("what", key), {**detail, "file": rel})
 
     for path in sorted((cap_dir / "references").glob("*.json")):
         rel = path.relative_to(root).as_posix()
@@ -434,8 +439,8 @@ def format_number(number: float | int, spec: str = "") -> str:
 
 
 def format_value(value: Value, spec: str) -> str:
-    """Format a value; a reference with a range or a bound reads "0.3–0.5", "≥ 0.7" or "≤ 0.2"."""
-    if value.kind == "reference" and value.value is None:
+    """Format a value; a reference or threshold with a range or a bound reads "0.3–0.5", "≥ 0.7" or "≤ 0.2"."""
+    if value.kind in ("reference", "threshold") and value.value is None:
         low, high = value.detail.get("low"), value.detail.get("high")
         if low is not None and high is not None:
             return f"{format_number(low, spec)}–{format_number(high, spec)}"

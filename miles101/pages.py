@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: Every role the book defines (the extension registers exactly these; the benchmark strips them).
-ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "crosscheck", "issue", "run-arg")
+ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "threshold", "crosscheck",
+              "issue", "run-arg")
 #: Every directive the book defines.
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
@@ -36,7 +37,7 @@ EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 class Ref:
     """One reference: what kind, the key it names, and where it stands."""
 
-    kind: str  # flag | default | metric | src | measured | computed | fact | reference | issue | run | run-arg
+    kind: str  # flag | default | metric | src | a value kind (measured ... crosscheck) | issue | run | run-arg
     key: str  # for src: the path; for values: the key without the format spec
     file: str  # relative to the project root
     line: int
@@ -89,7 +90,7 @@ def scan_text(text: str, file: str) -> Iterator[Ref]:
         if kind == "src":
             explicit = EXPLICIT.match(raw)
             key = (explicit["target"] if explicit else raw).split(":", 1)[0].strip()
-        elif kind in ("measured", "computed", "fact", "reference"):
+        elif kind in ("measured", "computed", "fact", "reference", "threshold", "crosscheck"):
             key = raw.partition(":")[0]
         idx = line_of(m.start())
         yield Ref(kind, key, file, idx + 1, raw, paragraph(idx))

@@ -2,8 +2,8 @@
 
 The Sphinx roles and directives render what it returns; `capture/run.py --check` reports the
 problems it returns for the same page text, so the build and the check cannot disagree.
-`kind` is a role name (flag, default, metric, src, measured, computed, fact, reference, issue,
-run-arg) or `run`
+`kind` is a role name (flag, default, metric, src, measured, computed, fact, reference, threshold,
+crosscheck, issue, run-arg) or `run`
 (the run a `{listing}` or `{run-command}` names); `text` is the role's text as written.
 """
 from __future__ import annotations
@@ -22,7 +22,12 @@ EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 VALUE_HOMES = {"measured": "a run file's values (capture/runs/<run>.yaml)",
                "computed": "capture/computed.json", "fact": "capture/facts.json",
                "reference": "a file of capture/references/",
+               "threshold": 'a file of capture/references/, with "kind": "threshold" and its "reasoning"',
                "crosscheck": "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)"}
+#: A record of capture/references/ is either kind; citing it with the other role is a clear error.
+OTHER_KIND = {"reference": "threshold", "threshold": "reference"}
+KIND_WORDS = {"reference": "a public reference (someone else's published number)",
+              "threshold": "one of this book's own thresholds"}
 SRC_FIX = "check the path and lines at the captured commit (capture/miles/files.json)."
 
 
@@ -120,9 +125,14 @@ def _value(kind: str):
         key, _, spec = text.partition(":")
         value: Value | None = capture.value(kind, key)
         if value is None:
+            other = OTHER_KIND.get(kind)
+            if other and capture.value(other, key) is not None:
+                return Problem(Subtype.BAD_REFERENCE, f"{key!r} is {KIND_WORDS[other]}, not {KIND_WORDS[kind]}.",
+                               f"cite it as {{{other}}}`{text}`, or change its \"kind\" in "
+                               f"{capture.value(other, key).detail['file']}.")
             return Problem(Subtype.UNKNOWN_VALUE, f"no {kind} value {key!r}.{suggest(key, capture.value_keys(kind))}",
                            f"declare it in {VALUE_HOMES[kind]}.")
-        if kind == "reference" and value.detail.get("src"):
+        if kind in ("reference", "threshold") and value.detail.get("src"):
             why = capture.src_spec_problem(value.detail["src"])
             if why:
                 return Problem(Subtype.UNKNOWN_SOURCE, f"reference {key!r} ({value.detail['file']}): {why}",

@@ -43,6 +43,7 @@ SCHEMAS = {
     "computed.json": "computed.schema.json",
     "facts.json": "facts.schema.json",
     "references/*.json": "references.schema.json",
+    "factcheck.json": "factcheck.schema.json",
     "crosscheck/results/*.json": "crosscheck.schema.json",
     "runs/*.yaml": "run.schema.json",
     "gpu/*/run.json": "recording.schema.json",
@@ -67,6 +68,8 @@ def fix_for(rel: str) -> str:
         return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
     if sub.startswith("crosscheck/"):
         return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
+    if sub == "factcheck.json":
+        return f"correct the entry by hand (schema capture/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
     if sub == "facts.json" or sub.startswith("references/"):
         return f"correct it by hand from its source (AUTHORING.md), or {restore}"
     return REGENERATE.format(file=rel)

@@ -1,6 +1,7 @@
 """Building test roots and copies of the manual (shared by the test modules)."""
 from __future__ import annotations
 
+import shutil
 from io import StringIO
 from pathlib import Path
 
@@ -9,6 +10,9 @@ from sphinx.testing.util import SphinxTestApp
 from miles101.text import strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
+#: What a copy of the manual leaves out (builds, environments, the tests themselves, Git history).
+MANUAL_IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
+                                       "test-artifacts", "__pycache__", ".pytest_cache")
 
 
 class Built:
@@ -40,3 +44,9 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confo
     built.read = sorted(read)
     built.status = strip_ansi(status.getvalue())
     return built
+
+
+def build_manual_copy(dest: Path, **kwargs) -> Built:
+    """Copy the manual (without its Git history) to `dest` and build it."""
+    shutil.copytree(ROOT, dest, ignore=MANUAL_IGNORE)
+    return build(dest, **kwargs)

@@ -11,7 +11,8 @@ pytest_plugins = ("sphinx.testing.fixtures",)
 
 #: Test modules outside tests/browser/ that run a Sphinx build.
 BUILD_MODULES = {"test_book_build", "test_book_errors", "test_roles", "test_agreement", "test_manual",
-                 "test_recording_in_pages", "test_trust", "test_escaping", "test_editions", "test_fuzz_capture"}
+                 "test_recording_in_pages", "test_trust", "test_escaping", "test_editions", "test_fuzz_capture",
+                 "test_hosting"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -37,3 +38,10 @@ def book_copy(tmp_path: Path, rootdir: Path) -> Path:
     dest = tmp_path / "book"
     shutil.copytree(rootdir / "test-book", dest)
     return dest
+
+
+@pytest.fixture(scope="session")
+def manual(tmp_path_factory: pytest.TempPathFactory):
+    """The real manual, copied without its Git history and built once per session (-j 2)."""
+    from buildutil import build_manual_copy
+    return build_manual_copy(tmp_path_factory.mktemp("manual") / "src", parallel=2)

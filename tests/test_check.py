@@ -88,3 +88,40 @@ def test_cli_exit_status_and_report(project: Path) -> None:
                            "--strict"], capture_output=True, text=True)
     assert done.returncode == 1
     assert "check FAILED" in done.stdout and "page references resolved:" in done.stdout
+
+
+def test_thresholds_are_checked_like_the_build(project: Path) -> None:
+    """--check knows {threshold}: an unknown key fails, and so does one of ours cited as a public reference."""
+    page = project / "sections" / "5-1-read-the-run.md"
+    page.write_text(page.read_text() + "\nA {threshold}`reader.no_such_cut` and {reference}`reader.truncation_watch`.\n")
+    found = failures(project)
+    assert any(f.startswith("sections/5-1-read-the-run.md:") and "no threshold value 'reader.no_such_cut'" in f
+               for f in found)
+    assert any("'reader.truncation_watch' is one of this book's own thresholds" in f
+               and "cite it as {threshold}`reader.truncation_watch`" in f for f in found)
+
+
+def test_only_published_cut_offs_are_public_references() -> None:
+    """Of the run reader's cut-offs only Miles's published ones are public refs, each citing Miles's source."""
+    refs = json.loads((ROOT / "capture/references/reader.json").read_text())["references"]
+    public = {k for k, r in refs.items() if r.get("kind", "public") == "public"}
+    assert public == {"reader.clipfrac_watch", "reader.clipfrac_bad", "reader.grad_norm_clip"}
+    assert all(refs[k]["src"].startswith(("docs/user-guide/monitoring.md", "miles/utils/arguments.py")) for k in public)
+    ours = set(refs) - public
+    assert ours and all(refs[k]["kind"] == "threshold" and refs[k]["reasoning"] for k in ours)
+    cited_as_reference = [p.name for p in (ROOT / "sections").glob("*.md")
+                          for k in ours if "{reference}`" + k in p.read_text(encoding="utf-8")]
+    assert not cited_as_reference
+
+
+def test_fact_check_record_is_checked(project: Path) -> None:
+    """capture/factcheck.json: its schema (named by JSON path) and what a schema cannot see both fail --check."""
+    path = project / "capture" / "factcheck.json"
+    doc = json.loads(path.read_text())
+    del doc["checks"][0]["date"]
+    doc["checks"][1]["page"] = "sections/0-0-gone.md"
+    path.write_text(json.dumps(doc))
+    found = failures(project)
+    assert any(f.startswith("capture/factcheck.json:$.checks[0]: 'date' is a required property") for f in found), found
+    assert any("capture/factcheck.json:$.checks[1].page: 'sections/0-0-gone.md' is not a page of the book." in f
+               for f in found)

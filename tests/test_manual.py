@@ -3,25 +3,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from buildutil import ROOT, build
+from buildutil import ROOT
 
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
-IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
-                                "test-artifacts", "__pycache__", ".pytest_cache")
-
-
-@pytest.fixture(scope="session")
-def manual(tmp_path_factory: pytest.TempPathFactory):
-    src = tmp_path_factory.mktemp("manual") / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
-    return build(src, parallel=2)
 
 
 def test_builds_without_warnings(manual) -> None:

@@ -86,3 +86,12 @@ def test_every_beside_key_is_declared() -> None:
     bad = [(key, b) for key in capture.value_keys("reference")
            for b in capture.value("reference", key).detail.get("beside", []) if capture.value("measured", b) is None]
     assert not bad, f"beside keys that no run file declares: {bad}"
+
+
+def test_authoring_lists_every_role() -> None:
+    """AUTHORING's table of roles names every role the book defines (our threshold and cross-check included)."""
+    from miles101.pages import ROLE_KINDS
+
+    text = (ROOT / "AUTHORING.md").read_text(encoding="utf-8")
+    missing = [kind for kind in ROLE_KINDS if "{" + kind + "}`" not in text]
+    assert not missing, f"AUTHORING.md's table of roles lacks {missing}"

@@ -235,3 +235,47 @@ def test_crosscheck_is_labelled_with_its_gpu(book_copy: Path) -> None:
     assert "<p>1,234,567 parameters</p>" in html and "<p>2.0 GiB</p>" in html  # the heading labels the table
     assert "no cross-check results for host &#x27;gb10&#x27;" in built.warnings or \
         "no cross-check results for host 'gb10' (have: h200)." in built.warnings
+
+
+def test_threshold_is_ours_and_looks_it(book_copy: Path) -> None:
+    """{threshold} renders its own tag and look, with the reasoning in the tip; never as a public ref."""
+    add_page(book_copy, "Below {threshold}`test.our-cutoff` is fine; a published line is {reference}`test.ci-threshold`.")
+    built = build(book_copy)
+    assert built.app.statuscode == 0, built.warnings
+    html = built.html("sections/1-2-empty")
+    assert re.search(r'class="m101-value m101-threshold" tabindex="0"[^>]*><span class="m101-ref-tag">our threshold</span> '
+                     r'<span class="m101-shown">0.05 fraction of responses</span> '
+                     r'<span class="m101-ref-source">\(Test reader, our cut-off\)</span>', html)
+    tip = re.search(r'class="m101-value m101-threshold".*?<span class="m101-tip"[^>]*>(.*?)</span>', html).group(1)
+    assert tip.startswith("Our threshold: a cut-off this manual sets itself")
+    assert "Why this number: One response in twenty is where the test reader starts to look" in tip
+    assert "Public reference" not in tip
+    # the public reference beside it keeps its own tag, so the two never read alike
+    assert '<span class="m101-ref-tag">public ref</span> <span class="m101-shown">≥ 0.5 fraction correct</span>' in html
+
+
+def test_threshold_and_reference_cannot_be_swapped(book_copy: Path) -> None:
+    """Citing a threshold as a public ref (or the reverse), or an unknown threshold, fails the build."""
+    add_page(book_copy, "{reference}`test.our-cutoff`, {threshold}`test.baseline` and {threshold}`test.nope`.")
+    built = build(book_copy)
+    assert ("'test.our-cutoff' is one of this book's own thresholds, not a public reference (someone else's "
+            "published number). Fix: cite it as {threshold}`test.our-cutoff`") in built.warnings
+    assert "'test.baseline' is a public reference (someone else's published number), not one of this book's own " \
+           "thresholds. Fix: cite it as {reference}`test.baseline`" in built.warnings
+    assert "no threshold value 'test.nope'." in built.warnings
+    assert built.app.statuscode == 1
+
+
+def test_threshold_needs_its_reasoning(book_copy: Path) -> None:
+    """A threshold without `reasoning`, or a public reference with one, is a schema failure named by path."""
+    refs = book_copy / "capture" / "references" / "test.json"
+    data = json.loads(refs.read_text())
+    del data["references"]["test.our-cutoff"]["reasoning"]
+    data["references"]["test.baseline"]["reasoning"] = "A published number has no reasoning of ours."
+    refs.write_text(json.dumps(data))
+    add_page(book_copy, "{threshold}`test.our-cutoff`.")
+    built = build(book_copy)
+    assert 'capture/references/test.json:$.references["test.our-cutoff"]' in built.warnings
+    assert "'reasoning' is a required property" in built.warnings
+    assert 'capture/references/test.json:$.references["test.baseline"]' in built.warnings
+    assert built.app.statuscode == 1

@@ -952,8 +952,8 @@ def load_references(root: str | None) -> dict[str, dict[str, Any]]:
                     refs.update(json.load(fh).get("references", {}))
             except (OSError, ValueError, AttributeError):
                 continue
-    for key, value in CUTOFFS.items():
-        refs.setdefault(key, {"value": value, "label": "read_run.py cut-off"})
+    for key, value in CUTOFFS.items():  # alone, the file cannot tell ours from published ones: "cut-off"
+        refs.setdefault(key, {"value": value, "label": "read_run.py cut-off", "kind": "cut-off"})
     return refs
 
 
@@ -1002,9 +1002,11 @@ def render_compare(rows: list[dict[str, Any]], n_steps: int, gb10_note: str) -> 
         gb10 = r["gb10"] if isinstance(r["gb10"], str) else ("-" if r["gb10"] is None else f"{r['gb10']:.4g}")
         out.append(f"{r['signal']:<16} yours {yours:<10} ({r['verdict']})   GB10 {gb10}")
         for key, rec in r["references"].items():
-            out.append(f"{'':16}   reference: {_fmt_ref(key, rec)}")
+            tag = {"threshold": "our threshold", "cut-off": "cut-off"}.get(rec.get("kind", ""), "reference")
+            out.append(f"{'':16}   {tag}: {_fmt_ref(key, rec)}")
     out.append("")
-    out.append("A reference is a number from other hardware or a rule in code, never a GB10 measurement.")
+    out.append("A reference is someone else's number (other hardware, or a rule in Miles's code); 'our threshold' "
+               "is this lab's own judgment (its reasoning: capture/references/reader.json). Neither is a GB10 measurement.")
     return "\n".join(out)
 
 

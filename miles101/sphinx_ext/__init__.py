@@ -18,7 +18,8 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
-| `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
+| `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
+| `editions` | EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings (checked against their sources), e-reader layout, the book as parts |
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .elements import setup_elements
     from .figures import setup_figures
     from .front import setup_front
+    from .hosting import setup_hosting
     from .incremental import setup_incremental
     from .mathml import setup_mathml
     from .page_weight import setup_page_weight
@@ -67,6 +69,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_page_weight(app)
     setup_editions(app)
     setup_valid_markup(app)
+    setup_hosting(app)
 
     from . import directives, figures, front, reference_tables, roles
 

@@ -66,7 +66,7 @@ def visit_value_html(self: Any, node: value_node) -> None:
 
 
 #: How the short tag of a value that is not ours reads in running text.
-TAG_TEXT = {"public ref": "public reference"}
+TAG_TEXT = {"public ref": "public reference", "our threshold": "our threshold"}
 
 
 def value_text(node: value_node) -> str:

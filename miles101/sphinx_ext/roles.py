@@ -1,4 +1,4 @@
-"""Inline roles: flag, metric, src, measured, computed, fact, issue.
+"""Inline roles: flag, default, metric, src, measured, computed, fact, reference, threshold, crosscheck, issue, run-arg.
 
 Each role resolves while the page is read, records the content hash of what it cites
 (so the page is read again exactly when that changes), and on anything unknown emits a
@@ -132,6 +132,11 @@ def provenance_text(value: Value, hardware_home: str) -> str:
         return (f"Public reference, not this manual's GB10 measurement. {value.what} "
                 f"({d.get('label')}; {where}; {d.get('setting')}). "
                 f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
+    if value.kind == "threshold":
+        return (f"Our threshold: a cut-off this manual sets itself, not a published number and not a measurement. "
+                f"{value.what} Why this number: {d.get('reasoning')} "
+                f"Used by {d.get('label')}; {d.get('setting')}. Source: {d.get('source_title') or d.get('source')}, "
+                f"{d.get('source')} (read {d.get('read')}).")
     if value.kind == "crosscheck":
         return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
                 f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
@@ -142,7 +147,7 @@ def provenance_text(value: Value, hardware_home: str) -> str:
 
 
 class ValueRole(ManualRole):
-    """`{measured}`, `{computed}`, `{fact}` and `{reference}`: key[:format spec] → number and unit, with provenance."""
+    """`{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`, `{crosscheck}`: key[:spec] → number and unit, with provenance."""
 
     def render(self, result: Resolved) -> list[nodes.Node]:
         return [value_inline(self.env, result.value, result.extra["spec"], self.rawtext)]
@@ -151,7 +156,7 @@ class ValueRole(ManualRole):
 def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     """The inline node of a cited value (a pending badge until recorded), noted as a citation of the page.
 
-    A public reference or a cross-check carries its source inline, beside the number.
+    A public reference, our threshold or a cross-check carries its tag and source inline, beside the number.
     """
     doc = domain_of(env)
     tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
@@ -164,10 +169,12 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     d = value.detail
     if value.kind == "reference":
         tag, source = "public ref", f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
+    elif value.kind == "threshold":
+        tag, source = "our threshold", d["label"]
     elif value.kind == "crosscheck":
         tag, source = "cross-check", f"{d['gpu']}, not a GB10"
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
-                      classes=classes, source=source, tag=tag)
+                      classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
 
 
 class MeasuredRole(ValueRole):
@@ -188,6 +195,12 @@ class ReferenceRole(ValueRole):
     kind = "reference"
 
 
+class ThresholdRole(ValueRole):
+    """`{threshold}` key: a cut-off this book sets itself, tagged as ours, with its reasoning on hover."""
+
+    kind = "threshold"
+
+
 class CrosscheckRole(ValueRole):
     """`{crosscheck}` host.model.field: our program's reading on another GPU, labelled with that GPU."""
 
@@ -206,7 +219,7 @@ class RunArgRole(ManualRole):
 ROLES = {
     "flag": FlagRole(), "default": DefaultRole(), "metric": MetricRole(), "src": SrcRole(), "issue": IssueRole(),
     "measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
-    "crosscheck": CrosscheckRole(),
+    "threshold": ThresholdRole(), "crosscheck": CrosscheckRole(),
     "run-arg": RunArgRole(),
 }
 

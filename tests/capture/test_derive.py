@@ -51,9 +51,33 @@ def test_derive_all_values_and_units():
     assert derive.size_bytes(values["trainer_state.qwen3-tiny"]["value"], "GiB") == 1272 * 16
     assert values["trainer_state.qwen3-tiny"]["inputs"]["bytes_per_param"] == 16
     # 1272 params * 4 bytes (fp32 master measured by the FSDP bucketing) / 1000-byte buffer -> 6 buckets
-    assert values["update_buckets.qwen3-tiny"]["value"] == 6
-    assert values["update_buckets.qwen3-tiny"]["inputs"]["buffer_default_at"] == "miles/utils/arguments.py:770"
+    assert values["update_buckets_fsdp.qwen3-tiny"]["value"] == 6
+    assert values["update_buckets_fsdp.qwen3-tiny"]["inputs"]["buffer_default_at"] == "miles/utils/arguments.py:770"
+    # Megatron measures its bf16 parameters: 1272 * 2 = 2544 bytes -> 3 buckets
+    assert values["update_buckets_megatron.qwen3-tiny"]["value"] == 3
     assert out == derive.derive_all({"provenance": PROV, "models": [MOE, TINY]}, FLAGS)  # deterministic
+
+
+def test_fsdp_buckets_count_qwen3_moe_experts_in_bf16():
+    """Qwen3 MoE experts are cast to bf16 before the FSDP loop measures them; other families' are not."""
+    # routed experts: 2 MoE layers * 4 experts * (8*8 + 4*8) = 768 of the 1416 parameters
+    assert derive.routed_expert_params(MOE) == 768 and derive.routed_expert_params(TINY) == 0
+    glm = {**MOE, "name": "glm4.5-tiny-moe"}
+    values = derive.derive_all({"provenance": PROV, "models": [MOE, glm]}, FLAGS)["values"]
+    # (1416 - 768) * 4 + 768 * 2 = 4128 bytes -> 5 buckets of 1000; all fp32: 5664 -> 6; Megatron bf16: 2832 -> 3
+    assert values["update_buckets_fsdp.qwen3-tiny-moe"]["value"] == 5
+    assert values["update_buckets_fsdp.qwen3-tiny-moe"]["inputs"]["bf16_expert_params"] == 768
+    assert values["update_buckets_fsdp.glm4.5-tiny-moe"]["value"] == 6
+    assert values["update_buckets_megatron.qwen3-tiny-moe"]["value"] == 3
+
+
+def test_committed_qwen3_30b_a3b_buckets_per_backend():
+    """The issue's numbers: about 120 FSDP buckets for Qwen3-30B-A3B (not 228 at fp32), fewer on Megatron."""
+    values = load("computed.json")["values"]
+    fsdp, megatron = values["update_buckets_fsdp.qwen3-30B-A3B"]["value"], values["update_buckets_megatron.qwen3-30B-A3B"]["value"]
+    assert 110 <= fsdp <= 130 and megatron < fsdp
+    dense_fsdp, dense_megatron = values["update_buckets_fsdp.qwen3-8B"]["value"], values["update_buckets_megatron.qwen3-8B"]["value"]
+    assert dense_megatron in (dense_fsdp // 2, (dense_fsdp + 1) // 2)  # a dense model: fp32 against bf16
 
 
 def test_out_of_formula_models_are_skipped_with_a_reason():

@@ -131,3 +131,13 @@ def test_compare_says_pending_and_shows_references():
     assert out["gb10"].startswith("pending")
     grad = next(r for r in out["signals"] if r["signal"] == "grad_norm")
     assert "reader.grad_norm_clip" in grad["references"] and grad["gb10"] == "pending"
+
+
+def test_compare_tells_our_thresholds_from_public_references():
+    """--compare tags the reader's own cut-offs 'our threshold' and Miles's published numbers 'reference'."""
+    res = run(str(FIX / "prorl-40-step-lines-only.log"), "--compare")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert any(line.strip().startswith("our threshold:") and "[reader.truncation_watch]" in line for line in lines)
+    assert any(line.strip().startswith("reference:") and "[reader.grad_norm_clip]" in line for line in lines)
+    assert not any(line.strip().startswith("reference:") and "[reader.logprob_gap_watch]" in line for line in lines)

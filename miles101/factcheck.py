@@ -1,0 +1,125 @@
+"""The fact-check record (capture/factcheck.json): which page was checked against which Miles commit.
+
+No Sphinx imports. `load_factcheck(root)` reads the record (schema capture/schema/factcheck.schema.json,
+validated with every other capture file by `miles101.validate`); `FactChecks.last_checked(page)` is
+what a page shows as "facts last checked against commit X"; `factcheck_problems` is the part a
+schema cannot say (known pages and classes, counts that add up, Miles lines that exist), reported by
+`capture/run.py --check`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FILE = "capture/factcheck.json"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One checker's pass over one page against one Miles commit."""
+
+    page: str
+    commit: str
+    date: str
+    checker: str
+    independent: bool
+    scope: str
+    claims_checked: int
+    wrong_found: int
+    fixed: int
+    classes_checked: tuple[str, ...]
+    notes: str = ""
+    fixes: tuple[dict[str, Any], ...] = ()
+    at: int = 0  # its index in the file's `checks`, for messages
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any], at: int = 0) -> Check:
+        return cls(page=rec["page"], commit=rec["commit"], date=rec["date"], checker=rec["checker"],
+                   independent=bool(rec["independent"]), scope=rec["scope"], claims_checked=rec["claims_checked"],
+                   wrong_found=rec["wrong_found"], fixed=rec["fixed"], classes_checked=tuple(rec["classes_checked"]),
+                   notes=rec.get("notes", ""), fixes=tuple(rec.get("fixes", [])), at=at)
+
+
+@dataclass(frozen=True)
+class FactChecks:
+    """Every check in the record, in the file's order, and the classes of error they name."""
+
+    classes: dict[str, str] = field(default_factory=dict)
+    checks: tuple[Check, ...] = ()
+
+    def for_page(self, page: str) -> list[Check]:
+        """The checks of one page (e.g. "sections/2-4-size-the-weight-update.md"), oldest first."""
+        return sorted((c for c in self.checks if c.page == page), key=lambda c: c.date)
+
+    def last_checked(self, page: str, independent: bool | None = None) -> Check | None:
+        """The page's latest check (by date; the later entry wins a tie), optionally only independent ones."""
+        found = [c for c in self.for_page(page) if independent is None or c.independent == independent]
+        return found[-1] if found else None
+
+    def pages(self) -> list[str]:
+        return sorted({c.page for c in self.checks})
+
+
+def load_factcheck(root: Path) -> FactChecks:
+    """The record under `root`, or an empty one when the file does not exist.
+
+    An entry of the wrong shape is left out (`capture/run.py --check` names it by its JSON path);
+    a file that is not JSON raises ValueError.
+    """
+    path = root / FILE
+    if not path.is_file():
+        return FactChecks()
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(doc, dict):
+        return FactChecks()
+    checks = []
+    for at, rec in enumerate(doc.get("checks") or []):
+        try:
+            checks.append(Check.from_record(rec, at))
+        except (KeyError, TypeError):
+            continue
+    classes = doc.get("classes")
+    return FactChecks(classes=dict(classes) if isinstance(classes, dict) else {}, checks=tuple(checks))
+
+
+def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> list[tuple[str, str, str]]:
+    """(where, what is wrong, fix) for what the schema cannot check.
+
+    `pages` are the book's page files; `capture` is the loaded capture (its commit and Miles's files).
+    A fix's Miles lines are checked only when the check was made against the captured commit;
+    a `book:<path>` source must be a file of this project.
+    """
+    found: list[tuple[str, str, str]] = []
+    captured = str(capture.provenance.get("commit", ""))
+    for check in record.checks:
+        where = f"{FILE}:$.checks[{check.at}]"
+        if check.page not in pages:
+            found.append((f"{where}.page", f"{check.page!r} is not a page of the book.",
+                          "name a page file listed in manual.json (front.md or sections/<file>.md)."))
+        unknown = [c for c in check.classes_checked if c not in record.classes]
+        if unknown:
+            found.append((f"{where}.classes_checked", f"unknown class(es) {', '.join(unknown)}.",
+                          f"use one of {', '.join(sorted(record.classes))}, or define it under $.classes."))
+        if not check.fixed <= check.wrong_found <= check.claims_checked:
+            found.append((where, f"the counts do not add up: {check.fixed} fixed, {check.wrong_found} wrong, "
+                                 f"{check.claims_checked} checked.",
+                          "fixed <= wrong_found <= claims_checked."))
+        if check.fixes and len(check.fixes) != check.fixed:
+            found.append((f"{where}.fixes", f"{len(check.fixes)} fix(es) listed but fixed is {check.fixed}.",
+                          "list every fix, or none."))
+        for j, fix in enumerate(check.fixes):
+            if fix.get("class") and fix["class"] not in record.classes:
+                found.append((f"{where}.fixes[{j}].class", f"unknown class {fix['class']!r}.",
+                              "use a class defined under $.classes."))
+            for spec in fix.get("src", []):
+                if spec.startswith("book:"):
+                    if not (Path(capture.root) / spec[5:]).exists():
+                        found.append((f"{where}.fixes[{j}].src", f"this repository has no {spec[5:]!r}.",
+                                      "name a file of the project after book:."))
+                elif not spec.startswith("https://") and check.commit == captured:
+                    why = capture.src_spec_problem(spec)
+                    if why:
+                        found.append((f"{where}.fixes[{j}].src", why, "cite lines of Miles at the check's commit."))
+    return found

@@ -1,0 +1,204 @@
+"""What hosted docs give readers and their tools, configured from the book (README: Hosting).
+
+- the 404 page's body (sphinx-notfound-page renders it in the theme): the front page, each part, search;
+- link previews (sphinxext-opengraph): a section's description is its first paragraph without the
+  part eyebrow, the front page's the book's summary;
+- the sitemap (sphinx-sitemap, loaded by conf.py only when Read the Docs gives a canonical URL):
+  the root URL beside the pages, and a `robots.txt` that names it;
+- `llms.txt` (an index by part, from manual.json) and `llms-full.txt` (the whole book as text, every
+  value as the page shows it with its kind named), written from the resolved doctrees of this build.
+
+Each page's text is kept in the doctree directory when the page is written, so a rebuild that
+rewrites one page renders one page's text; the two files are assembled at build-finished.
+"""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from types import MethodType
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.writers.text import TextTranslator
+
+from .domain import book_of
+from .elements import value_node
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+#: The web builders: the editions (EPUB, LaTeX, text) get none of this.
+WEB_BUILDERS = ("html", "dirhtml")
+#: How each kind of value is named in llms-full.txt (the glossary's words).
+KIND_WORDS = {"measured": "measured", "computed": "computed", "fact": "fact", "reference": "public reference",
+              "crosscheck": "cross-check", "threshold": "our threshold"}
+DESCRIPTION_LENGTH = 200
+TEXT_DIR = "m101-llms"
+
+
+def page_url(app: Sphinx, docname: str) -> str:
+    """A page's URL: absolute under the canonical URL when there is one, else relative to the site root."""
+    return (app.config.html_baseurl or "") + app.builder.get_target_uri(docname)
+
+
+# -- the 404 page -----------------------------------------------------------------------------------
+
+def notfound_body(app: Sphinx, config: Config) -> None:
+    """Fill sphinx-notfound-page's body from the book: links to the front page, each part's first page, search."""
+    if "notfound.extension" not in app.extensions:
+        return
+    book = config._m101_book
+    prefix = config.notfound_urls_prefix or "/"
+    parts = "".join(
+        f'<li><a href="{prefix}{html.escape(p.sections[0].docname)}.html">{html.escape(p.caption)}</a></li>'
+        for p in book.parts if p.sections)
+    title = html.escape(book.data["title"])
+    config.notfound_context = {
+        "title": "Page not found",
+        "body": (f"<h1>Page not found</h1><p>This address is not a page of {title}. "
+                 f'Start from <a href="{prefix}{book.root_doc}.html">the front page</a>, '
+                 f'<a href="{prefix}search.html">search the book</a>, or open a part:</p><ul>{parts}</ul>'),
+    }
+
+
+# -- link previews ----------------------------------------------------------------------------------
+
+def first_paragraph(doctree: nodes.document) -> str:
+    """The text of a page's first paragraph of prose: not the part eyebrow, an admonition or a figure."""
+    for para in doctree.findall(nodes.paragraph):
+        if "m101-eyebrow" in para["classes"] or any(
+                isinstance(a, (nodes.Admonition, nodes.Invisible, nodes.figure, nodes.table, nodes.field_list))
+                for a in _ancestors(para)):
+            continue
+        text = " ".join(para.astext().split())
+        if text:
+            return text
+    return ""
+
+
+def _ancestors(node: nodes.Node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def shorten(text: str, length: int = DESCRIPTION_LENGTH) -> str:
+    """Cut at a word boundary, with an ellipsis when cut."""
+    if len(text) <= length:
+        return text
+    return text[:length].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                  doctree: nodes.document | None) -> None:
+    """Give sphinxext-opengraph the page's description through the page's own meta fields."""
+    if app.builder.name not in WEB_BUILDERS or doctree is None:
+        return
+    book = book_of(app.env)
+    text = book.data["summary"] if pagename == book.root_doc else first_paragraph(doctree)
+    if text:
+        context["meta"] = {**(context.get("meta") or {}), "og:description": shorten(" ".join(text.split()))}
+    sitemap_links = getattr(app, "sitemap_links", None)  # sphinx-sitemap's queue, where it is loaded
+    if pagename == book.root_doc and sitemap_links is not None:
+        sitemap_links.put(("", None))  # the root URL: index.html is the front page (assets.write_index)
+
+
+# -- llms-full.txt: each page as text --------------------------------------------------------------
+
+def _visit_value(self: TextTranslator, node: value_node) -> None:
+    kind = KIND_WORDS.get(node["kind"], node["kind"])
+    facts = [kind]
+    if node.get("run"):
+        facts.append(f"run {node['run']}")
+    if node.get("source"):
+        facts.append(node["source"])
+    if node["text"] == "pending":
+        self.add_text(f"pending ({', '.join(facts)}; not recorded yet)")
+    else:
+        self.add_text(f"{node['text']} ({', '.join(facts)})")
+    raise nodes.SkipNode
+
+
+def _visit_literal(self: TextTranslator, node: nodes.literal) -> None:
+    self.add_text("`")
+
+
+def _depart_literal(self: TextTranslator, node: nodes.literal) -> None:
+    self.add_text("`")
+
+
+def _pass(self: TextTranslator, node: nodes.Node) -> None:
+    """A node only the web draws (sphinx-design's tab inputs, say): its children's text stands for it."""
+
+
+def page_text(app: Sphinx, doctree: nodes.document) -> str:
+    """A resolved page as plain text, with the text builder's visitors for the book's own nodes."""
+    translator = TextTranslator(doctree, app.builder)
+    for name, (visit, depart) in app.registry.translation_handlers.get("text", {}).items():
+        setattr(translator, f"visit_{name}", MethodType(visit, translator))
+        if depart:
+            setattr(translator, f"depart_{name}", MethodType(depart, translator))
+    translator.visit_value_node = MethodType(_visit_value, translator)
+    translator.visit_literal = MethodType(_visit_literal, translator)
+    translator.unknown_visit = MethodType(_pass, translator)
+    translator.unknown_departure = MethodType(_pass, translator)
+    translator.depart_literal = MethodType(_depart_literal, translator)
+    doctree.walkabout(translator)
+    return translator.body
+
+
+def keep_page_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Keep the written page's text in the doctree directory (doctree-resolved runs in the main process)."""
+    if app.builder.name not in WEB_BUILDERS:
+        return
+    out = Path(app.doctreedir) / TEXT_DIR / f"{docname}.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page_text(app, doctree.deepcopy()), encoding="utf-8")
+
+
+def llms_index(app: Sphinx) -> str:
+    """llms.txt: the book's title and summary, then each part's thesis and its sections' links."""
+    book = book_of(app.env)
+    d = book.data
+    lines = [f"# {d['title']}", "", f"> {d['summary']}", "", d.get("subtitle", ""), "",
+             f"The whole book as text, every value with its kind: {app.config.html_baseurl or ''}llms-full.txt"]
+    titles = app.env.titles
+    for part in book.parts:
+        lines += ["", f"## {part.caption}", "", part.thesis, ""]
+        for s in part.sections:
+            title = titles[s.docname].astext() if s.docname in titles else s.id
+            lines.append(f"- [{title}]({page_url(app, s.docname)})")
+    return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
+
+
+def write_llms(app: Sphinx, exception: Exception | None) -> None:
+    """Write robots.txt, llms.txt and llms-full.txt into the site."""
+    if exception is not None or app.builder.name not in WEB_BUILDERS:
+        return
+    out = Path(app.outdir)
+    book = book_of(app.env)
+    robots = "User-agent: *\nAllow: /\n"
+    if app.config.html_baseurl and "sphinx_sitemap" in app.extensions:
+        robots += f"Sitemap: {app.config.html_baseurl}{app.config.sitemap_filename}\n"
+    _write_if_changed(out / "robots.txt", robots)
+    _write_if_changed(out / "llms.txt", llms_index(app))
+    texts = Path(app.doctreedir) / TEXT_DIR
+    pages = [book.root_doc, *(s.docname for s in book.sections)]
+    body = [re.sub(r"\n{3,}", "\n\n", (texts / f"{doc}.txt").read_text(encoding="utf-8")).strip()
+            for doc in pages if (texts / f"{doc}.txt").is_file()]
+    _write_if_changed(out / "llms-full.txt", "\n\n\n".join(body) + "\n")
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def setup_hosting(app: Sphinx) -> None:
+    app.connect("config-inited", notfound_body, priority=800)  # after build_data set the book
+    app.connect("html-page-context", describe_page, priority=400)  # before sphinxext-opengraph (500)
+    app.connect("doctree-resolved", keep_page_text, priority=900)  # after the Reference tables are filled
+    app.connect("build-finished", write_llms)

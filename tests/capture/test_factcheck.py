@@ -1,0 +1,66 @@
+"""The fact-check record (capture/factcheck.json): its reader in the core and the checks beyond its schema."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import jsonschema
+
+from miles101.book import load_book
+from miles101.capture import load_capture
+from miles101.factcheck import Check, FactChecks, factcheck_problems, load_factcheck
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = json.loads((ROOT / "capture" / "factcheck.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "capture" / "schema" / "factcheck.schema.json").read_text(encoding="utf-8"))
+
+
+def problems_of(doc: dict) -> list[tuple[str, str, str]]:
+    record = FactChecks(classes=doc["classes"], checks=tuple(Check.from_record(r, i) for i, r in enumerate(doc["checks"])))
+    book, _ = load_book(ROOT / "manual.json", ROOT)
+    return factcheck_problems(record, book.page_files, load_capture(ROOT))
+
+
+def test_committed_record_is_valid_and_readable() -> None:
+    jsonschema.validate(DOC, SCHEMA)
+    assert problems_of(DOC) == []
+    record = load_factcheck(ROOT)
+    last = record.last_checked("sections/2-4-size-the-weight-update.md")
+    assert last is not None and last.commit == load_capture(ROOT).provenance["commit"]
+    assert last.wrong_found == last.fixed == len(last.fixes) and last.claims_checked >= last.wrong_found
+    assert record.last_checked("sections/2-4-size-the-weight-update.md", independent=True) is None  # none yet
+    assert record.last_checked("sections/no-such-page.md") is None
+
+
+def test_later_check_wins() -> None:
+    doc = copy.deepcopy(DOC)
+    later = {**doc["checks"][0], "date": "2027-01-02", "commit": "a" * 40, "checker": "an independent reader",
+             "independent": True, "fixes": [], "wrong_found": 0, "fixed": 0}
+    doc["checks"].append(later)
+    record = FactChecks(classes=doc["classes"], checks=tuple(Check.from_record(r, i) for i, r in enumerate(doc["checks"])))
+    assert record.last_checked(later["page"]).commit == "a" * 40
+    assert record.last_checked(later["page"], independent=False).commit == DOC["checks"][0]["commit"]
+
+
+def test_problems_a_schema_cannot_see() -> None:
+    doc = copy.deepcopy(DOC)
+    first = doc["checks"][0]
+    first["page"] = "sections/9-9-nowhere.md"
+    first["classes_checked"] = [*first["classes_checked"], "vibes"]
+    first["wrong_found"] = first["claims_checked"] + 1
+    first["fixes"][0]["src"] = ["miles/utils/arguments.py:999999", "book:no/such/file.py"]
+    found = {(where, what) for where, what, _ in problems_of(doc)}
+    text = " | ".join(f"{w}: {m}" for w, m in found)
+    assert "capture/factcheck.json:$.checks[0].page: 'sections/9-9-nowhere.md' is not a page of the book." in text
+    assert "unknown class(es) vibes." in text
+    assert "the counts do not add up" in text
+    assert "miles/utils/arguments.py has" in text and "999999 is not a range of them." in text
+    assert "this repository has no 'no/such/file.py'." in text
+
+
+def test_schema_refuses_a_check_without_its_commit() -> None:
+    doc = copy.deepcopy(DOC)
+    del doc["checks"][0]["commit"]
+    errors = list(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
+    assert errors and "'commit' is a required property" in errors[0].message
