@@ -6,9 +6,11 @@
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
-    python3 dev.py pdf       the PDF edition into _build/pdf/latex/miles101.pdf (XeLaTeX, diagrams drawn
-                             by mermaid's CLI on Debian's Chromium; see README for the apt packages)
+    python3 dev.py pdf       the PDF edition into _build/pdf/latex/miles101.pdf (XeLaTeX; see README for
+                             the apt packages)
     python3 dev.py epub      the EPUB edition into _build/epub/Miles101.epub
+    python3 dev.py draw      draw the diagrams the PDF and EPUB show into tools/pdf/drawn/ (mermaid's CLI
+                             on Debian's Chromium): run it after changing a diagram, then commit them
 
 Add --help after a command to see what that command does, installing nothing.
 
@@ -68,9 +70,9 @@ def ensure_mermaid() -> None:
 PDF_TOOLS = ROOT / "tools" / "pdf"
 
 
-def ensure_pdf_tools() -> None:
+def ensure_draw_tools() -> None:
     """mermaid's CLI, pinned by tools/pdf/package-lock.json, kept out of the site's node_modules (it is
-    ~350 MB with puppeteer). PUPPETEER_SKIP_DOWNLOAD: puppeteer never fetches a browser; the build
+    ~350 MB with puppeteer). PUPPETEER_SKIP_DOWNLOAD: puppeteer never fetches a browser; the drawing
     drives Debian's Chromium."""
     lock = json.loads((PDF_TOOLS / "package-lock.json").read_text())
     pinned = lock["packages"]["node_modules/@mermaid-js/mermaid-cli"]["version"]
@@ -82,15 +84,18 @@ def ensure_pdf_tools() -> None:
         print("+ (tools/pdf)", flush=True)
         run(npm, "ci", "--prefix", PDF_TOOLS, "--no-fund", "--no-audit", "--ignore-scripts",
             env={**os.environ, "PUPPETEER_SKIP_DOWNLOAD": "1"})
-    missing = [tool for tool in ("xelatex", "latexmk") if shutil.which(tool) is None]
     if not any(shutil.which(c) for c in ("chromium", "chromium-browser")) and not os.environ.get("PUPPETEER_EXECUTABLE_PATH"):
-        missing.append("chromium")
+        sys.exit("dev.py: drawing the diagrams needs Chromium; on Debian or Ubuntu: apt-get install chromium")
+
+
+def ensure_latex() -> None:
+    missing = [tool for tool in ("xelatex", "latexmk") if shutil.which(tool) is None]
     if missing:
         sys.exit(f"dev.py: the PDF needs {', '.join(missing)}; on Debian or Ubuntu: apt-get install "
-                 "texlive-xetex latexmk texlive-latex-extra fonts-freefont-otf tex-gyre chromium")
+                 "texlive-xetex latexmk texlive-latex-extra texlive-fonts-recommended fonts-freefont-otf tex-gyre")
 
 
-COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub")
+COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub", "draw")
 
 
 def command_help(command: str) -> str:
@@ -129,12 +134,17 @@ def main(argv: list[str]) -> int:
         run(PY, "capture/run.py", "--check", *argv[1:])
     elif command == "bench":
         run(PY, "benchmarks/bench.py", *argv[1:])
+    elif command == "draw":
+        ensure_draw_tools()
+        run(PY, "-m", "sphinx", "-b", "dummy", ".", "_build/draw", "-nW", "--keep-going", "-d", "_build/doctrees-draw",
+            "-D", "m101_diagrams=draw", *argv[1:])
+        print("dev.py: the drawings are in tools/pdf/drawn/; commit them with the diagrams they draw")
     elif command in {"pdf", "epub"}:
-        ensure_pdf_tools()
-        # m101_diagrams=images: a diagram that cannot be drawn fails the build instead of becoming a line of text.
+        # The diagrams come drawn from tools/pdf/drawn/ (dev.py draw); a stale one fails the build (-W).
+        if command == "pdf":
+            ensure_latex()
         builder = ["-M", "latexpdf", ".", "_build/pdf"] if command == "pdf" else ["-b", "epub", ".", "_build/epub"]
-        run(PY, "-m", "sphinx", *builder, "-nW", "--keep-going", "-d", f"_build/doctrees-{command}",
-            "-D", "m101_diagrams=images", *argv[1:])
+        run(PY, "-m", "sphinx", *builder, "-nW", "--keep-going", "-d", f"_build/doctrees-{command}", *argv[1:])
         print(f"dev.py: {'_build/pdf/latex/miles101.pdf' if command == 'pdf' else '_build/epub/Miles101.epub'}")
     return 0
 

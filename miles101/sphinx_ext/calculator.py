@@ -277,7 +277,7 @@ def visit_fit_html(self: Any, node: fit_calculator) -> None:
         '<p class="m101-fit-nojs">The interactive calculator needs JavaScript. With it off, use the computed'
         " table above and the worked sum here: add the trainer column, SGLang's fraction of the pool and"
         " what the OS and Ray take, and keep the sum under Ray's kill line.</p>"
-        '<div class="m101-fit-app" hidden></div></div>\n'
+        '<div class="m101-fit-app" hidden="hidden"></div></div>\n'
     )
     raise nodes.SkipNode
 
