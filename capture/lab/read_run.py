@@ -870,9 +870,9 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "reward-zero-std",
    "section": "Rewards",
-   "title": "{metric}`rollout/zero_std/all_zero_percentage` high and {metric}`train/grad_norm` tiny",
+   "title": "{metric}`rollout/zero_std/count_0` near the number of groups and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 read_run.py \"$LOG\" --run launch.sh",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
