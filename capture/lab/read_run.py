@@ -373,6 +373,10 @@ def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
         return "unknown", (f"groups without spread per step: {counts}; the share needs the number of groups "
                            "(an integer reward's all_zero/all_one shares stay 0): pass --groups N "
                            "(your --rollout-batch-size) or --run FILE")
+    if any(z["share"] > 1 for z in zs):
+        most = max(z["count"] for z in zs)
+        return "unknown", (f"{most:g} groups without spread in one step, more than the number of groups given: "
+                           "pass the run's --rollout-batch-size as --groups N")
     verdict, reason = judge_zero_std([z["share"] for z in zs])
     other = sorted({r for z in zs for r in z.get("other", [])})
     if other:

@@ -53,6 +53,7 @@ def test_integer_reward_with_group_count_from_option_run_file_or_megatron_dump(t
             "(MegatronTrainRayActor pid=3)   rollout_batch_size .............................. 32"]
     res = read(tmp_path, dump + lines, "--json")
     assert verdict(res)["verdict"] == "bad" and json.loads(res.stdout)["groups"] == 32
+    assert "more than the number of groups" in verdict(read(tmp_path, lines, "--json", "--groups", "16"))["reason"]
     run.write_text("args: []\n")
     res = read(tmp_path, lines, "--run", str(run))
     assert res.returncode == 2 and "no --rollout-batch-size" in res.stderr
