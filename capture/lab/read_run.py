@@ -56,7 +56,7 @@ ROLLOUT_SIDE_KEY = "perf/rollout_time"
 NEWER_REWARD_KEY = "rollout/episode_raw_reward"
 MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB")
 # Groups without spread, counted by their reward: f"zero_std/count_{str(round(reward, 1))}"
-# (miles/ray/rollout/metrics.py:183-187). An int reward (--rm-type math returns 1 or 0,
+# (miles/ray/rollout/metrics.py:183-186). An int reward (--rm-type math returns 1 or 0,
 # miles/rollout/rm_hub/__init__.py:67-68) gives count_0/count_1, a float one count_0.0/count_1.0.
 # The shares all_zero/all_one_percentage look up "0.0" and "1.0" only (metrics.py:191-194), so for
 # an int reward they stay 0 whatever happens: the counts are the signal, over the number of groups.
