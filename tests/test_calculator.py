@@ -18,6 +18,8 @@ from miles101.capture import load_capture
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}
 COMPUTED = json.loads((ROOT / "capture/computed.json").read_text())["values"]
 FACTS = json.loads((ROOT / "capture/facts.json").read_text())["facts"]
+#: The pool 2.1, 8.4 and the calculator share: CUDA's reported total on a GB10 (a public reference).
+POOL = json.loads((ROOT / "capture/references/part5-8.json").read_text())["references"]["gb10_memory.cuda_total"]
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +54,8 @@ def test_constants_equal_derive_and_facts(doc: dict) -> None:
         "trainer_fp32_master": derive.TRAINER_BYTES_PER_PARAM,
         "trainer_no_master": derive.TRAINER_BYTES_PER_PARAM_NO_MASTER,
         "weights": derive.BF16_BYTES, "reference": derive.REFERENCE_BYTES_PER_PARAM}
-    assert FACTS["spark.memory"]["unit"] == "GB"
-    assert doc["pool"]["bytes"] == FACTS["spark.memory"]["value"] * derive.GB
+    assert POOL["unit"] == "GiB" and doc["pool"]["reference"] == calculator.POOL_KEY == "gb10_memory.cuda_total"
+    assert doc["pool"]["bytes"] == POOL["value"] * derive.GIB
     assert doc["threshold"]["value"] == FACTS["ray.memory_usage_threshold"]["value"]
     assert doc["gib"] == derive.GIB
 

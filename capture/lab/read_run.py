@@ -4,6 +4,7 @@
     python3 read_run.py LOG [--steps 10] [--json]
     python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
     python3 read_run.py LOG --compare       # the first steps beside the public references
+    python3 read_run.py LOG --groups 32     # the number of prompt groups a rollout keeps (--rollout-batch-size)
 
 Standalone (Python 3.9+, standard library only): download it beside your log and run it.
 The Miles 101 recorder imports the same parser to turn a live log into steps.jsonl.
@@ -54,6 +55,17 @@ ROLLOUT_SIDE_KEY = "perf/rollout_time"
 # Read the older key, and the newer one where the older is absent.
 NEWER_REWARD_KEY = "rollout/episode_raw_reward"
 MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB")
+# Groups without spread, counted by their reward: f"zero_std/count_{str(round(reward, 1))}"
+# (miles/ray/rollout/metrics.py:183-186). An int reward (--rm-type math returns 1 or 0,
+# miles/rollout/rm_hub/__init__.py:67-68) gives count_0/count_1, a float one count_0.0/count_1.0.
+# The shares all_zero/all_one_percentage look up "0.0" and "1.0" only (metrics.py:191-194), so for
+# an int reward they stay 0 whatever happens: the counts are the signal, over the number of groups.
+ZERO_STD_COUNT = "rollout/zero_std/count_"
+ZERO_STD_SHARES = ("rollout/zero_std/all_zero_percentage", "rollout/zero_std/all_one_percentage")
+# Megatron's argument dump prints `  rollout_batch_size ........ 32` on rank 0; FSDP runs print none.
+BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
+# --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
+BATCH_ARG_RE = re.compile(r"--rollout-batch-size[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<n>\d+)")
 
 _NAMES = {"nan": math.nan, "inf": math.inf, "True": True, "False": False, "None": None}
 
@@ -321,6 +333,73 @@ def judge_zero_std(v: list[float]) -> tuple[str, str]:
                   f"median {m:.0%} of groups without signal")
 
 
+def zero_std_counts(row: dict[str, Any]) -> dict[str, float]:
+    """The step's groups without spread by reward key suffix ("0", "1", "0.0", "-1.0", ...)."""
+    out: dict[str, float] = {}
+    for section in ("rollout", "perf"):  # the rollout side's `perf N:` line holds them (metrics.py:89)
+        for key, value in (row.get(section) or {}).items():
+            n = _num(value)
+            if key.startswith(ZERO_STD_COUNT) and n is not None:
+                out[key[len(ZERO_STD_COUNT):]] = n
+    return out
+
+
+def zero_std_step(row: dict[str, Any], groups: int | None) -> dict[str, Any] | None:
+    """One step's groups without spread: count (None when not logged), share (None when unknown), how.
+
+    With the number of groups known, share = the counts' sum over it, for any reward type. Without
+    it, a float reward's share is all_zero + all_one (which count rewards 0.0 and 1.0 only); an int
+    reward's share is unknown unless no group lacked spread (no count key at all).
+    """
+    counts = zero_std_counts(row)
+    shares = [_num(lookup(row, k)) for k in ZERO_STD_SHARES]
+    if not counts and all(x is None for x in shares):
+        return None
+    n = sum(counts.values())
+    if groups:
+        return {"count": n, "share": n / groups, "how": "counts"}
+    if not counts:
+        return {"count": 0, "share": 0.0, "how": "counts"}
+    if any("." in r for r in counts) and any(x is not None for x in shares):
+        return {"count": n, "share": sum(x or 0.0 for x in shares), "how": "shares",
+                "other": sorted(r for r in counts if r not in ("0.0", "1.0"))}
+    return {"count": n, "share": None, "how": "counts"}
+
+
+def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
+    """The verdict on groups without spread: from the shares when every step's is known, else unknown."""
+    if any(z["share"] is None for z in zs):
+        counts = ", ".join(f"{z['count']:g}" for z in zs)
+        return "unknown", (f"groups without spread per step: {counts}; the share needs the number of groups "
+                           "(an integer reward's all_zero/all_one shares stay 0): pass --groups N "
+                           "(your --rollout-batch-size) or --run FILE")
+    if any(z["share"] > 1 for z in zs):
+        most = max(z["count"] for z in zs)
+        return "unknown", (f"{most:g} groups without spread in one step, more than the number of groups given: "
+                           "pass the run's --rollout-batch-size as --groups N")
+    verdict, reason = judge_zero_std([z["share"] for z in zs])
+    other = sorted({r for z in zs for r in z.get("other", [])})
+    if other:
+        reason += (f" (the logged shares count rewards 0.0 and 1.0 only, not count_{', count_'.join(other)}:"
+                   " pass --groups N for all of them)")
+    return verdict, reason
+
+
+def groups_in_log(lines: Iterable[str]) -> int | None:
+    """rollout_batch_size from Megatron's argument dump in the log, if printed."""
+    for line in lines:
+        m = BATCH_DUMP_RE.search(clean(line))
+        if m:
+            return int(m["n"])
+    return None
+
+
+def groups_in_file(text: str) -> int | None:
+    """The number after --rollout-batch-size in a run file or a launch command, if any."""
+    m = BATCH_ARG_RE.search(text)
+    return int(m["n"]) if m else None
+
+
 def judge_gap(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
     if m >= C["reader.logprob_gap_bad"]:
@@ -358,12 +437,14 @@ def judge_step_time(v: list[float]) -> tuple[str, str]:
     return "ok", f"median {m:.1f} s after the first step"
 
 
+# The zero-std signal's stand-in key: groups without spread over all groups (zero_std_step).
+ZERO_STD_SIGNAL = "rollout/zero_std/count_<reward> / groups"
 # (name, column header, keys in order of preference, judge, format)
 SIGNALS = [
     ("reward", "reward", ("rollout/raw_reward", NEWER_REWARD_KEY), judge_reward, "{:.3f}"),
     ("response_length", "resp len", ("rollout/response_len/mean", "rollout/response_lengths"), judge_length, "{:.0f}"),
     ("truncation", "trunc", ("rollout/truncated_ratio", "rollout/truncated"), judge_truncation, "{:.0%}"),
-    ("zero_std", "zero-std", ("rollout/zero_std/all_zero_percentage+all_one_percentage",), judge_zero_std, "{:.0%}"),
+    ("zero_std", "zero-std", (ZERO_STD_SIGNAL,), judge_zero_std, "{:.0%}"),
     ("logprob_gap", "lp gap", ("train/train_rollout_logprob_abs_diff",), judge_gap, "{:.4f}"),
     ("clip_fraction", "clipfrac", ("train/pg_clipfrac",), judge_clipfrac, "{:.3f}"),
     ("grad_norm", "grad norm", ("train/grad_norm",), judge_grad_norm, "{:.3f}"),
@@ -371,46 +452,61 @@ SIGNALS = [
 ]
 
 
-def signal_value(row: dict[str, Any], keys: tuple[str, ...]) -> float | None:
-    """A signal's value in one row; zero-std sums the all-0 and all-1 group shares (metrics.py:193-194)."""
+def signal_value(row: dict[str, Any], keys: tuple[str, ...], groups: int | None = None) -> float | None:
+    """A signal's value in one row; zero-std is the share of groups without spread (zero_std_step)."""
     for key in keys:
-        if key.endswith("+all_one_percentage"):
-            a = _num(lookup(row, "rollout/zero_std/all_zero_percentage"))
-            b = _num(lookup(row, "rollout/zero_std/all_one_percentage"))
-            if a is not None or b is not None:
-                return (a or 0.0) + (b or 0.0)
-            continue
+        if key == ZERO_STD_SIGNAL:
+            z = zero_std_step(row, groups)
+            return None if z is None else z["share"]
         v = _num(lookup(row, key))
         if v is not None:
             return v
     return None
 
 
-def read_run(rows: list[dict[str, Any]], steps: int = 10) -> dict[str, Any]:
-    """Table rows and one verdict per signal for the first `steps` steps."""
+def read_run(rows: list[dict[str, Any]], steps: int = 10, groups: int | None = None) -> dict[str, Any]:
+    """Table rows and one verdict per signal for the first `steps` steps.
+
+    `groups` is the number of prompt groups a rollout keeps (--rollout-batch-size); without it an
+    integer reward's share of groups without spread is unknown.
+    """
     rows = rows[:steps]
-    table = [{"step": r["step"], **{name: signal_value(r, keys) for name, _, keys, _, _ in SIGNALS}} for r in rows]
+    table = [{"step": r["step"], **{name: signal_value(r, keys, groups) for name, _, keys, _, _ in SIGNALS}}
+             for r in rows]
+    zs = [zero_std_step(r, groups) for r in rows]
+    for t, z in zip(table, zs):
+        t["zero_std_groups"] = None if z is None else z["count"]
     verdicts = {}
     for name, _, keys, judge, _ in SIGNALS:
         values = [t[name] for t in table if t[name] is not None]
-        if values:
+        if name == "zero_std" and any(z is not None for z in zs):
+            verdict, reason = judge_zero_std_steps([z for z in zs if z is not None])
+        elif values:
             verdict, reason = judge(values)
         else:
             verdict, reason = "n/a", f"not in the log ({', '.join(keys)})"
         verdicts[name] = {"verdict": verdict, "reason": reason}
-    return {"steps": table, "verdicts": verdicts}
+    return {"steps": table, "verdicts": verdicts, "groups": groups}
+
+
+def _cell(t: dict[str, Any], name: str, fmt: str) -> str:
+    """One table cell; a zero-std share that is unknown shows its count as `N of ?`."""
+    if t[name] is not None:
+        return fmt.format(t[name])
+    if name == "zero_std" and t.get("zero_std_groups") is not None:
+        return f"{t['zero_std_groups']:g} of ?"
+    return "-"
 
 
 def render(report: dict[str, Any]) -> str:
     """The report as a fixed-width table plus one verdict line per signal."""
     heads = ["step"] + [h for _, h, _, _, _ in SIGNALS]
-    lines = [[str(t["step"])] + [("-" if t[n] is None else f.format(t[n])) for n, _, _, _, f in SIGNALS]
-             for t in report["steps"]]
+    lines = [[str(t["step"])] + [_cell(t, n, f) for n, _, _, _, f in SIGNALS] for t in report["steps"]]
     widths = [max(len(x) for x in col) for col in zip(heads, *lines)]
     out = ["  ".join(x.rjust(w) for x, w in zip(row, widths)) for row in [heads] + lines]
     out.append("")
     for name, v in report["verdicts"].items():
-        out.append(f"{name:<16} {v['verdict']:<5} {v['reason']}")
+        out.append(f"{name:<16} {v['verdict']:<7} {v['reason']}")
     return "\n".join(out)
 
 
@@ -778,9 +874,9 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "reward-zero-std",
    "section": "Rewards",
-   "title": "{metric}`rollout/zero_std/all_zero_percentage` high and {metric}`train/grad_norm` tiny",
+   "title": "{metric}`rollout/zero_std/count_0` near the number of groups and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 read_run.py \"$LOG\" --run launch.sh",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
@@ -1032,17 +1128,38 @@ def main(argv: list[str] | None = None) -> int:
                       help="put the first steps beside the public references and our GB10 run")
     ap.add_argument("--root", metavar="DIR", help="a Miles 101 checkout to read references and recordings from "
                     "(default: the checkout this file sits in, if any)")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--groups", type=int, metavar="N",
+                       help="prompt groups per rollout (your --rollout-batch-size), for the share of groups without "
+                       "spread; default: the rollout_batch_size line of a Megatron log")
+    where.add_argument("--run", metavar="FILE", help="a launch script or Miles 101 run file to read --rollout-batch-size from")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps must be at least 1")
+    if args.groups is not None and args.groups < 1:
+        ap.error("--groups must be at least 1 (the --rollout-batch-size of the run)")
     try:
         with open(args.log, encoding="utf-8", errors="replace") as fh:
             lines = fh.read().splitlines()
     except OSError as e:
         print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
         return 2
+    groups = args.groups
+    if args.run:
+        try:
+            with open(args.run, encoding="utf-8", errors="replace") as fh:
+                groups = groups_in_file(fh.read())
+        except OSError as e:
+            print(f"read_run: cannot read {args.run}: {e.strerror}", file=sys.stderr)
+            return 2
+        if not groups:
+            print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
+                  file=sys.stderr)
+            return 2
+    if groups is None:
+        groups = groups_in_log(lines)
     rows, asm = read_log(lines)
-    report = read_run(rows, args.steps) if rows else None
+    report = read_run(rows, args.steps, groups) if rows else None
     if report is not None:
         report["malformed"], report["nonfinite"] = asm.malformed, asm.nonfinite
         report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
@@ -1067,8 +1184,11 @@ def main(argv: list[str] | None = None) -> int:
         ours, note = None, "pending (not recorded yet)"
         if steps_file and os.path.isfile(steps_file):
             try:
+                run_file = os.path.join(root, "capture", "runs", "first-grpo.yaml")
+                with open(run_file, encoding="utf-8") as fh:
+                    ours_groups = groups_in_file(fh.read())
                 with open(steps_file, encoding="utf-8") as fh:
-                    ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps)
+                    ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps, ours_groups)
                 note = f"recorded ({steps_file})"
             except (OSError, ValueError, KeyError, TypeError) as e:
                 note = f"unreadable ({steps_file}: {e})"

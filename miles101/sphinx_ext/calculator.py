@@ -29,7 +29,10 @@ from capture.derive import UNIT_BYTES
 SCHEMA = "m101-fit/1"
 STATIC = Path(__file__).with_name("static")
 JS_FILE, CSS_FILE, JSON_FILE = "fit-calculator.js", "fit-calculator.css", "m101-fit-coefficients.json"
-POOL_FACT, THRESHOLD_FACT = "spark.memory", "ray.memory_usage_threshold"
+#: The pool: the total CUDA reports for a GB10's shared memory (what Miles prints as total_GB, what
+#: SGLang's fraction is a share of), a public reference; 2.1 and 8.4 cite the same key.
+POOL_KIND, POOL_KEY = "reference", "gb10_memory.cuda_total"
+THRESHOLD_FACT = "ray.memory_usage_threshold"
 #: The label every cross-check value wears, with the GPU it ran on filled in.
 CROSSCHECK_LABEL = "checked on {gpu}, not a GB10"
 #: The flags the calculator prints for the reader to paste; each must exist in flags.json.
@@ -99,9 +102,9 @@ def activation_coefficients(root: Path) -> dict[str, dict]:
 
 def coefficients(capture: Any, root: Path) -> dict[str, Any]:
     """Everything the calculator computes with, read from the capture (no constant typed here)."""
-    pool = _value(capture, "fact", POOL_FACT)
+    pool = _value(capture, POOL_KIND, POOL_KEY)
     if pool.unit not in UNIT_BYTES:
-        raise CalculatorError(f"fact `{POOL_FACT}` is in {pool.unit!r}; the calculator knows {sorted(UNIT_BYTES)}.")
+        raise CalculatorError(f"{POOL_KIND} `{POOL_KEY}` is in {pool.unit!r}; the calculator knows {sorted(UNIT_BYTES)}.")
     threshold = _value(capture, "fact", THRESHOLD_FACT)
     per_param = {k: _value(capture, "computed", f"bytes_per_param.{k}").value
                  for k in ("trainer_state", "trainer_state_no_master", "bf16")}
@@ -125,7 +128,7 @@ def coefficients(capture: Any, root: Path) -> dict[str, Any]:
         "schema": SCHEMA,
         "formula": "capture.derive.fit_budget",
         "pool": {"bytes": pool.value * UNIT_BYTES[pool.unit], "value": pool.value, "unit": pool.unit,
-                 "fact": POOL_FACT},
+                 POOL_KIND: POOL_KEY, "label": pool.detail.get("label", POOL_KEY)},
         "threshold": {"value": threshold.value, "fact": THRESHOLD_FACT},
         "gib": UNIT_BYTES["GiB"],
         "bytes_per_param": {"trainer_fp32_master": per_param["trainer_state"],
@@ -172,7 +175,7 @@ def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
     from .domain import domain_of
 
     domain = domain_of(env)
-    for kind, key in [("fact", POOL_FACT), ("fact", THRESHOLD_FACT), ("run", run),
+    for kind, key in [(POOL_KIND, POOL_KEY), ("fact", THRESHOLD_FACT), ("run", run),
                       *[("flag", f) for f in FLAGS.values()],
                       *[("computed", f"{p}.{m['name']}") for m in doc["models"]
                         for p in ("params", "kv_bytes_per_token")]]:

@@ -157,7 +157,7 @@ def test_out_of_memory_kill(lab):
     assert len(steps) == 1  # what came before the kill is kept, as failed data
 
 
-def wait_for_step(proc, text: str = "step 1 of 3") -> list[str]:
+def wait_for_step(proc, text: str = "1 of 3 steps done") -> list[str]:
     """Block until the recorder reports a finished step on stderr (an event, not a clock)."""
     seen = []
     for line in proc.stderr:
