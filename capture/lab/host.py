@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 # The probes live in the reader's preflight (one stdlib-only file), so a reader's check and host.json read the GPU alike.
-from capture.lab.preflight import cuda_version, meminfo_gib, query_gpu, reported, run_probe  # noqa: F401
-from capture.lab.preflight import proc_field as _proc  # noqa: F401
+from capture.lab.preflight import (cuda_version, meminfo_gib, proc_field, query_gpu, reported,  # noqa: F401
+                                   run_probe)
 
 SCHEMA = "host/1"
 GPU_FIELDS = ["name", "driver_version", "compute_cap", "memory.total"]
@@ -38,7 +38,7 @@ def collect() -> dict[str, Any]:
             gpu["memory_total_mib"] = total
         gpus.append({k: v for k, v in gpu.items() if v is not None})
     driver, cuda = cuda_version()
-    cpu = _proc("/proc/cpuinfo", "model name") or _lscpu_model() or platform.processor() or None
+    cpu = proc_field("/proc/cpuinfo", "model name") or _lscpu_model() or platform.processor() or None
     total = meminfo_gib("MemTotal")
     return {
         "schema": SCHEMA,
