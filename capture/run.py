@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
 
         return rehearse_main(argv[1:])
     if argv[:1] == ["preflight"]:
-        from capture.lab.preflight import main as preflight_main
+        from capture.lab.preflight_lab import main as preflight_main
 
         return preflight_main(argv[1:])
     if argv[:1] == ["crosscheck"]:

@@ -182,7 +182,7 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
         return 1
     t0 = time.monotonic()
     checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb, args.arch,
-                               smoke=not args.skip_smoke)
+                               smoke=not args.skip_smoke, lab=True)
     commit = None
     if all(c.ok for c in checks):
         res = dk.docker(*dk.commit_command(run["image"])[1:], timeout=120)

@@ -12,6 +12,7 @@ import jsonschema
 import yaml
 
 from capture.lab.catalog import Catalog
+from capture.lab.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "run.schema.json"
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
@@ -95,25 +96,6 @@ def step_range(text: str, steps: int) -> tuple[int, int]:
     if not dash:
         return int(lo), int(lo)
     return int(lo), int(hi) if hi else steps - 1
-
-
-def option_values(args: list[str]) -> dict[str, list[str]]:
-    """Each option's value tokens (last occurrence), without any checking."""
-    out: dict[str, list[str]] = {}
-    i = 0
-    while i < len(args):
-        opt, eq, inline = args[i].partition("=")
-        if opt.startswith("--"):
-            vals = [inline] if eq else []
-            j = i + 1
-            while not eq and j < len(args) and not args[j].startswith("--"):
-                vals.append(args[j])
-                j += 1
-            out[opt] = vals
-            i = j if not eq else i + 1
-        else:
-            i += 1
-    return out
 
 
 def arity(rec: dict[str, Any], opt: str) -> tuple[int, float]:
