@@ -55,7 +55,7 @@ def test_the_watchdog_sample_is_its_first_check():
 
 
 def test_the_run_reader_sample_is_its_table_header():
-    import mileslog as ml
+    from capture.lab.rehearsal import mileslog as ml
 
     header = read_run.render(read_run.read_run(read_run.parse_log(ml.healthy(2)))).splitlines()[0]
     assert header in text_samples()

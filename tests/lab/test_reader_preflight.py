@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import capture.lab.preflight as module
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from labutil import ROOT
 
 SERVED = re.compile(r"\{download\}`preflight\.py <(?P<target>[^>]+)>`")
