@@ -11,6 +11,8 @@ import pytest
 
 from buildutil import build
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 SECTION_PAGES = ["sections/1-1-first", "sections/1-2-empty", "sections/2-1-values", "sections/r-1-flags",
                  "sections/r-2-metrics", "sections/r-3-lab", "sections/r-4-sources", "sections/r-5-figures"]
 

@@ -12,6 +12,8 @@ import pytest
 
 from buildutil import ROOT, build
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
                                 "test-artifacts", "__pycache__", ".pytest_cache")

@@ -16,6 +16,8 @@ import yaml
 from buildutil import ROOT, build
 from capture.lab.values import derive_values
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "miles101"]
 
 

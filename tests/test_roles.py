@@ -6,7 +6,10 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from buildutil import build
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 
 def add_page(root: Path, text: str) -> None:

@@ -5,9 +5,12 @@ import shutil
 from pathlib import Path
 
 import mileslog as ml
+import pytest
 import yaml
 from buildutil import build
 from labutil import base_run
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 ROOTS = Path(__file__).resolve().parents[1] / "roots"
 
