@@ -454,13 +454,23 @@ CAPTURE_INPUTS = (
 )
 
 
-def capture_digest(root: Path) -> str:
-    """sha256 over every input of `load_capture` (path and bytes; a missing file counts) and the code that reads them."""
+def shaping_code() -> list[Path]:
+    """The code and schemas that shape a loaded capture: the core package (its Sphinx extension aside),
+    the formulas it imports, and the JSON Schemas `miles101.validate` prunes refused records by."""
     import capture.derive
 
+    from .validate import schema_dir
+
+    core = Path(__file__).resolve().parent
+    files = [p for p in sorted(core.rglob("*.py")) if "sphinx_ext" not in p.relative_to(core).parts]
+    return [*files, Path(capture.derive.__file__).resolve(), *sorted(schema_dir().glob("*.json"))]
+
+
+def capture_digest(root: Path) -> str:
+    """sha256 over every input of `load_capture` (path and bytes; a missing file counts) and `shaping_code`."""
     h = hashlib.sha256()
-    for code in (Path(__file__), Path(__file__).with_name("crosscheck.py"), Path(capture.derive.__file__)):
-        h.update(code.read_bytes())
+    for code in shaping_code():
+        h.update(b"\0" + code.name.encode() + b"\0" + code.read_bytes())
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             h.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")

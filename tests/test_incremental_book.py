@@ -88,3 +88,35 @@ def test_a_damaged_capture_cache_is_read_afresh(book_copy: Path) -> None:
     assert built.read == ["sections/2-1-values"]
     assert '<span class="m101-shown">97 GB</span>' in built.html("sections/2-1-values")
     assert cache.read_bytes() != b"not a pickle"  # written again for the next build
+
+
+def test_a_changed_schema_reloads_the_cached_capture(book_copy: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cached capture is keyed by the schemas (and the code) that shape it, not only by the data.
+
+    A schema that refuses box.memory's `source_title`, then the real one, then the strict one again:
+    each build cites what that schema lets through, with no `_build/` to delete in between.
+    """
+    import shutil
+
+    import miles101.validate
+
+    real = miles101.validate.schema_dir()
+    strict = tmp_path / "schema"
+    shutil.copytree(real, strict)
+    schema = json.loads((strict / "facts.schema.json").read_text())
+    del schema["properties"]["facts"]["additionalProperties"]["properties"]["source_title"]
+    (strict / "facts.schema.json").write_text(json.dumps(schema))
+
+    def build_with(schema_dir: Path):
+        monkeypatch.setattr(miles101.validate, "schema_dir", lambda: schema_dir)
+        return build(book_copy)
+
+    refused = build_with(strict)
+    assert "manual.capture" in refused.subtypes
+    assert any("no fact value 'box.memory'" in m for m in refused.messages("manual.unknown_value"))
+    loosened = build_with(real)
+    assert loosened.warned == [], loosened.warnings  # the schema was loosened: the cached capture is not reused
+    assert '<span class="m101-shown">64 GB</span>' in loosened.html("sections/2-1-values")
+    again = build_with(strict)
+    assert any("no fact value 'box.memory'" in m for m in again.messages("manual.unknown_value")), again.warnings
