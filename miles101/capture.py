@@ -128,6 +128,8 @@ class Capture:
     recordings: dict[str, dict]
     attempts: list[dict]
     problems: list[CaptureError]
+    #: Each host's cross-check results (capture/crosscheck/results/<host>.json), less what their schema refuses.
+    crosschecks: dict[str, dict] = field(default_factory=dict)
     #: fingerprint_of's answers: the capture never changes once loaded, so each is hashed once a build.
     _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -399,9 +401,10 @@ def load_capture(root: Path) -> Capture:
         for key, (number, unit, what, detail) in found.items():
             values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
 
+    crosschecks: dict[str, dict] = {}
     for path in sorted((cap_dir / "crosscheck" / "results").glob("*.json")):
         rel = path.relative_to(root).as_posix()
-        doc = obj(_read_json, path)
+        doc = crosschecks[path.stem] = obj(_read_json, path)
         guarded(rel, lambda: add_crosschecks(doc, rel), None)
 
     def add_values(kind: str, doc: dict) -> None:
@@ -418,7 +421,7 @@ def load_capture(root: Path) -> Capture:
         root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
         families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
         files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
-        attempts=attempts, problems=problems,
+        attempts=attempts, problems=problems, crosschecks=crosschecks,
     )
 
 

@@ -96,7 +96,7 @@ def test_recorded_page_shows_estimate_measured_and_their_ratio(both) -> None:
     estimate = params * derive.TRAINER_BYTES_PER_PARAM
     ratio = measured.value * 2**30 / estimate
     # and as the calculator derives it at the run file's settings
-    doc = calculator.coefficients(capture, root)
+    doc = calculator.coefficients(capture)
     model = next(m for m in doc["models"] if m["name"] == MODEL)
     got = calculator.compare(doc, model, calculator.run_settings(capture, doc, RUN), "trainer",
                              measured.value, measured.unit)
@@ -111,7 +111,7 @@ def test_recorded_page_shows_estimate_measured_and_their_ratio(both) -> None:
 
 def test_compare_reads_units_and_refuses_unknown_ones() -> None:
     capture = load_capture(ROOT)
-    doc = calculator.coefficients(capture, ROOT)
+    doc = calculator.coefficients(capture)
     model = next(m for m in doc["models"] if m["name"] == MODEL)
     settings = calculator.run_settings(capture, doc, RUN)
     gib = calculator.compare(doc, model, settings, "trainer", 60.0, "GiB")
