@@ -54,13 +54,12 @@ def check_run_files(root: Path, report: Report) -> int:
     from capture.lab.catalog import Catalog
     from capture.lab.runfile import RunFileError, load_run
 
-    miles = root / "capture" / "miles"
-    try:
-        catalog = Catalog.load(miles / "flags.json", miles / "metrics.json")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        report.fail(f"capture/miles: cannot load the flags to check run files ({type(exc).__name__}: {exc}). "
-                    "Fix: the schema problems named for capture/miles/flags.json first.")
+    capture = load_capture(root)  # the build's index of flags.json and metrics.json, less what fails its schema
+    if not capture.flags:
+        report.fail("capture/miles/flags.json: no flags to check the run files against. "
+                    "Fix: the problems named for capture/miles/flags.json first.")
         return 0
+    catalog = Catalog.from_capture(capture)
     paths = sorted((root / "capture" / "runs").glob("*.yaml"))
     for path in paths:
         try:

@@ -260,6 +260,7 @@ def closest_family(families: list[dict], name: str) -> dict | None:
 
 
 def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
+    """flags.json indexed: every option string (name and aliases) → its records, and the sorted option strings."""
     index: dict[str, list[dict]] = {}
     for rec in doc.get("flags", []):
         if not isinstance(rec, dict) or not isinstance(rec.get("name"), str):
@@ -268,6 +269,18 @@ def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
         for opt in [rec["name"], *(a for a in aliases if isinstance(a, str))]:
             index.setdefault(opt, []).append(rec)
     return index, sorted(index)
+
+
+def index_metrics(doc: dict) -> tuple[dict[str, dict], list[tuple[re.Pattern[str], dict]]]:
+    """metrics.json indexed: each literal key → its record, and each pattern (compiled) with its record."""
+    metrics: dict[str, dict] = {}
+    patterns: list[tuple[re.Pattern[str], dict]] = []
+    for rec in doc.get("metrics", []):
+        if rec.get("kind") == "pattern" and rec.get("regex"):
+            patterns.append((re.compile(rec["regex"]), rec))
+        else:
+            metrics[str(rec["key"])] = rec
+    return metrics, patterns
 
 
 def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[str, str], Value]:
@@ -340,17 +353,7 @@ def load_capture(root: Path) -> Capture:
     computed_doc = obj(_read_json, cap_dir / "computed.json")
     facts_doc = obj(_read_json, cap_dir / "facts.json")
     flags, names = guarded("capture/miles/flags.json", lambda: index_flags(flags_doc), ({}, []))
-    metrics: dict[str, dict] = {}
-    patterns: list[tuple[re.Pattern[str], dict]] = []
-
-    def index_metrics() -> None:
-        for rec in metrics_doc.get("metrics", []):
-            if rec.get("kind") == "pattern" and rec.get("regex"):
-                patterns.append((re.compile(rec["regex"]), rec))
-            else:
-                metrics[str(rec["key"])] = rec
-
-    guarded("capture/miles/metrics.json", index_metrics, None)
+    metrics, patterns = guarded("capture/miles/metrics.json", lambda: index_metrics(metrics_doc), ({}, []))
     runs: dict[str, dict] = {}
     for path in sorted((cap_dir / "runs").glob("*.yaml")):
         run = get(_read_yaml, path, None)
