@@ -120,3 +120,24 @@ def test_a_changed_schema_reloads_the_cached_capture(book_copy: Path, tmp_path: 
     assert '<span class="m101-shown">64 GB</span>' in loosened.html("sections/2-1-values")
     again = build_with(strict)
     assert any("no fact value 'box.memory'" in m for m in again.messages("manual.unknown_value")), again.warnings
+
+
+def test_the_benchmark_counts_pages_read_from_sphinx_events(book_copy: Path, tmp_path: Path) -> None:
+    """bench.py's sphinx-build names every page read under -j (the progress line names a chunk's ends only)."""
+    import subprocess
+    import sys
+
+    from buildutil import ROOT
+
+    def read(events: Path) -> list[str]:
+        done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sphinx_events.py"), str(events), "-b", "html",
+                               "-j", "2", "-q", str(book_copy), str(tmp_path / "html"), "-d", str(tmp_path / "doctrees"),
+                               "-D", f"m101_mermaid_root={ROOT}"], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(events.read_text())["read"]
+
+    first = read(tmp_path / "first.json")
+    assert len(first) == 9 and "sections/1-2-empty" in first  # every page, the middle of each chunk too
+    page = book_copy / "sections" / "1-2-empty.md"
+    page.write_text(page.read_text() + "\nOne more line.\n")
+    assert read(tmp_path / "second.json") == ["sections/1-2-empty"]
