@@ -1,6 +1,7 @@
 """Building test roots and copies of the manual (shared by the test modules)."""
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import dataclass
 from io import StringIO
@@ -10,7 +11,7 @@ from unittest import mock
 
 import sphinx.util.logging
 from sphinx.testing.util import SphinxTestApp
-from sphinx.util.logging import NAMESPACE, WarningLogRecordTranslator, WarningStreamHandler, is_suppressed_warning
+from sphinx.util.logging import NAMESPACE, WarningLogRecordTranslator, is_suppressed_warning
 
 from miles101.text import strip_ansi
 
@@ -27,31 +28,43 @@ class Warned:
     message: str
 
 
-class _Collect(WarningStreamHandler):
-    """Keeps every warning record Sphinx's logger emits (with -j, those the workers send back too).
+class _Collect(logging.Handler):
+    """Keeps every warning record Sphinx's logger handles (with -j, those the workers send back too).
 
-    A WarningStreamHandler, so Sphinx treats it as its own warning stream (`pending_warnings` holds
-    and replays it); it drops what `suppress_warnings` suppresses, as the stream does.
+    The first handler of Sphinx's logger, so it sees each record as logged, before the warning
+    stream's own filters add the location and the `[type.subtype]` suffix to the text; a record Sphinx
+    holds back (`pending_warnings`) and hands over again is kept once. It drops what
+    `suppress_warnings` does, as the stream does.
     """
 
     def __init__(self) -> None:
-        super().__init__(StringIO())
-        self.setLevel(logging.WARNING)
+        super().__init__(logging.WARNING)
         self.app: SphinxTestApp | None = None
         self.records: list[Warned] = []
+        self._seen: list[logging.LogRecord] = []
 
     def attach(self, app: SphinxTestApp) -> None:
         """Join the logger Sphinx has just set up for `app` (so warnings at config-inited count too)."""
         self.app = app
-        self.addFilter(WarningLogRecordTranslator(app))  # location (docname, line) -> "path:line"
-        logging.getLogger(NAMESPACE).addHandler(self)
+        logging.getLogger(NAMESPACE).handlers.insert(0, self)
+
+    def detach(self) -> None:
+        logging.getLogger(NAMESPACE).removeHandler(self)
 
     def emit(self, record: logging.LogRecord) -> None:
-        kind, subtype = getattr(record, "type", None), getattr(record, "subtype", None)
-        suppressed = getattr(getattr(self.app, "config", None), "suppress_warnings", ())
-        if is_suppressed_warning(kind or "", subtype or "", suppressed):
+        if any(record is seen for seen in self._seen):
             return
-        self.records.append(Warned(kind, subtype, str(getattr(record, "location", "") or ""), record.getMessage()))
+        self._seen.append(record)
+        kind, subtype = getattr(record, "type", None), getattr(record, "subtype", None)
+        if is_suppressed_warning(kind or "", subtype or "", getattr(self.app.config, "suppress_warnings", ())):
+            return
+        placed = copy.copy(record)
+        try:
+            WarningLogRecordTranslator(self.app).filter(placed)  # (docname, line) -> "path:line", as the stream shows it
+        except AttributeError:  # a docname before the environment exists: keep the location as given
+            pass
+        self.records.append(Warned(kind, subtype, str(getattr(placed, "location", "") or ""),
+                                   logging.LogRecord.getMessage(record)))
 
 
 def _logging_setup_with(collect: _Collect):
@@ -102,7 +115,7 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confo
     try:
         app.build()
     finally:
-        logging.getLogger(NAMESPACE).removeHandler(collect)
+        collect.detach()
         app.cleanup()
     built = Built(app, warning.getvalue())
     built.warned = collect.records
