@@ -529,7 +529,9 @@ def main(argv: list[str]) -> int:
 
             def run_check(i: int) -> float:
                 start = time.perf_counter()
-                proc = subprocess.run([PY, "capture/run.py", "--check"], cwd=box.root, capture_output=True, text=True)
+                # this checkout's script (the one Python imports the project from) on the sandbox's data
+                proc = subprocess.run([PY, str(ROOT / "capture" / "run.py"), "--check", "--root", str(box.root)],
+                                      cwd=box.root, capture_output=True, text=True)
                 codes.append(proc.returncode)
                 return time.perf_counter() - start
 
