@@ -12,6 +12,9 @@ import pytest
 import mileslog as ml
 from labutil import HERE, ROOT, base_run
 
+# The preflight end to end: run.py and a Python process per stand-in docker call, a second or more a test.
+pytestmark = pytest.mark.slow
+
 ARCH = {"aarch64": "arm64", "x86_64": "amd64"}.get(platform.machine(), platform.machine())
 
 
