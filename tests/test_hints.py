@@ -185,3 +185,14 @@ def test_rederive_rewrites_values_from_steps(tmp_path: Path) -> None:
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert validate_capture(book).problems == []
+
+
+def test_the_epub_needs_no_tex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dev.py epub` asks only for Chromium; `dev.py pdf` stops without XeLaTeX and names the apt packages."""
+    dev = _dev()
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: None)  # no npm ci here
+    monkeypatch.setattr(dev.shutil, "which", lambda tool: None if tool in ("xelatex", "latexmk") else f"/usr/bin/{tool}")
+    dev.ensure_edition_tools("epub")
+    with pytest.raises(SystemExit) as stop:
+        dev.ensure_edition_tools("pdf")
+    assert "the PDF needs xelatex, latexmk" in str(stop.value) and dev.PDF_APT in str(stop.value)
