@@ -39,6 +39,25 @@ def _reexec_in_venv() -> None:
                  "`pip install -r requirements.txt -e .`.")
 
 
+def _refuse_another_checkout() -> None:
+    """Stop when Python imports the project from another checkout than the one this script is in.
+
+    A venv's editable install points at one tree; run from a second checkout with that venv, this
+    script would read the first tree's code and data without a word. It names both instead.
+    """
+    import capture
+    import miles101
+
+    for module in (capture, miles101):
+        source = Path(module.__file__).resolve()
+        if ROOT not in source.parents:
+            sys.exit(f"capture/run.py: this checkout is {ROOT}, but Python imports `{module.__name__}` from "
+                     f"{source.parent} (another checkout's editable install?), so it would read that tree's code "
+                     f"and data. Fix: run `python3 dev.py check` in {ROOT} (its own .venv), or install this checkout "
+                     f"into this Python (`{sys.executable} -m pip install --no-deps -e {ROOT}`), or set "
+                     f"PYTHONPATH={ROOT}.")
+
+
 def main(argv: list[str]) -> int:
     """Dispatch to the sub-command's module; each module owns its own arguments."""
     if argv[:1] == ["record"]:
@@ -76,4 +95,5 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     _reexec_in_venv()
+    _refuse_another_checkout()
     sys.exit(main(sys.argv[1:]))

@@ -502,8 +502,14 @@ class Cache:
             pass  # a cache that cannot be written only costs time
 
 
+@cache
+def _rules() -> bytes:
+    """RULES_VERSION and this module's own bytes: a changed rule never meets an old cached answer."""
+    return RULES_VERSION.encode() + hashlib.sha256(Path(__file__).read_bytes()).digest()
+
+
 def _digest(*parts: bytes | str | None) -> str:
-    h = hashlib.sha256(RULES_VERSION.encode())
+    h = hashlib.sha256(_rules())
     for part in parts:
         data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "big"))
@@ -557,8 +563,11 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             out.files += 1
             found = run(_digest("file", rel, schema_text, raw),
                         lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
-            if not found:
-                _CLEAN.add((rel, hashlib.sha256(raw).hexdigest()))
+            clean = (rel, hashlib.sha256(raw).hexdigest())
+            if found:  # clean under an earlier schema, perhaps: no longer
+                _CLEAN.discard(clean)
+            else:
+                _CLEAN.add(clean)
             out.problems += found
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     if models is not None and flags is not None and computed is not None:

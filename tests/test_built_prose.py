@@ -17,6 +17,8 @@ from buildutil import ROOT, build
 
 from capture.lab.runfile import step_range
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
                                 "test-artifacts", "__pycache__", ".pytest_cache")
 VOID = {"area", "base", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}

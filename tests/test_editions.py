@@ -18,6 +18,8 @@ from miles101.capture import load_capture
 from miles101.pages import scan_text
 from miles101.resolve import resolve
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
                                 "test-artifacts", "__pycache__", ".pytest_cache")
 VALUE_KINDS = ("measured", "computed", "fact", "reference", "default")

@@ -15,6 +15,8 @@ import pytest
 
 from buildutil import ROOT, build_manual_copy
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 SECTIONS = [s for part in [*BOOK["parts"], BOOK["reference"]] for s in part["sections"]]
 PAGES = ["front", *(s["file"].removesuffix(".md") for s in SECTIONS)]

@@ -12,6 +12,9 @@ import pytest
 from capture.lab.rehearsal import mileslog as ml
 from labutil import base_run
 
+# The recorder end to end: a Python process per stand-in docker call and real timeouts, seconds a test.
+pytestmark = pytest.mark.slow
+
 
 def old_recording(lab, run_id: str) -> bytes:
     """A valid recording from before, to prove a failed attempt loses nothing."""
