@@ -1,22 +1,20 @@
 """The docker commands the recorder runs: the run's container and its control verbs."""
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import subprocess
 from typing import Any
 
-from capture.lab.runfile import option_values
+from miles101 import runfiles
+from miles101.runfiles import WORKDIR
 
 # The flags Miles's install guide starts its image with (docs/getting-started/installation.md:17-21,
 # docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, 32 GB /dev/shm, unlimited locked
 # memory, a 64 MiB stack, host networking (the watchdog reaches the engine's port on 127.0.0.1).
 RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlock=-1",
              "--ulimit", "stack=67108864", "--network=host"]
-WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
 LABEL = "miles101.recorder"  # every container the recorder starts carries LABEL=<run id>
-RAY_DASHBOARD = "http://127.0.0.1:8265"
 
 
 def container_name(run_id: str, seed: int | None, stamp: str) -> str:
@@ -24,35 +22,19 @@ def container_name(run_id: str, seed: int | None, stamp: str) -> str:
     return f"miles101-{run_id}-{'s' + str(seed) + '-' if seed is not None else ''}{stamp}".lower()
 
 
-def seed_args(run: dict[str, Any], seed: int | None) -> list[str]:
-    """--seed/--rollout-seed for this seed, unless the args already give them."""
-    if seed is None:
-        return []
-    given = option_values(run["args"])
-    return [a for flag in ("--seed", "--rollout-seed") if flag not in given for a in (flag, str(seed))]
-
-
-def program(run: dict[str, Any]) -> list[str]:
-    """The entry with a relative script made absolute under /root/miles (a Ray job does not run there)."""
-    return [a if a.startswith("/") or not a.endswith(".py") else f"{WORKDIR}/{a}" for a in run["entry"]]
-
-
 def procedure(run: dict[str, Any], seed: int | None) -> list[list[str]]:
-    """The commands the reader runs inside the container, in order: the one definition of the launch.
+    """The commands the reader runs inside the container, in order: the pages render the same argv.
 
     launch: ray-job (the default) is section 1.1's procedure, which follows Miles's launcher
     (miles/utils/external_utils/command_utils.py:183-188, 229-238): start Ray with the run's GPUs,
     then submit the entry as a Ray job that streams its log and exits non-zero if the job failed.
-    launch: direct runs the entry as the container's command.
+    Both commands come from miles101.runfiles, which {run-command} renders from too, so the recorder
+    passes nothing the page does not show. launch: direct runs the entry as the container's command.
     """
-    args = [*run["args"], *seed_args(run, seed)]
+    args = runfiles.miles_args(run, seed)
     if run.get("launch", "ray-job") == "direct":
         return [[*run["entry"], *args]]
-    gpus = (option_values(run["args"]).get("--num-gpus-per-node") or ["1"])[-1]
-    env = {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
-    return [["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"],
-            ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", run["id"],
-             "--runtime-env-json", json.dumps({"env_vars": env}), "--", *program(run), *args]]
+    return [runfiles.ray_start(run), [*runfiles.job_submit(run, seed), *args]]
 
 
 def run_command(run: dict[str, Any], seed: int | None, name: str) -> list[str]:

@@ -1,0 +1,158 @@
+"""Run files as the book and the lab read them: a run's base filled in, and the launch it stands for.
+
+A run file (capture/runs/<id>.yaml) may name a `base` run. It then inherits the base's image, entry,
+launch, environment, mounts and seeds, and its `args` hold only what differs: a flag the base passes
+takes the child's value in the base's place, a new flag goes after the base's, and `drop` (flag ->
+why) leaves a base flag out. `resolve_runs` fills every base in, so a page, `--check` and the
+recorder all see the whole command. `launch_lines` is the one definition of how a run is launched
+inside the reader's container (section 1.1's `ray job submit`); the recorder runs the same argv.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+#: Where the image installs Miles (docker/Dockerfile:238); a relative .py entry is made absolute under it.
+WORKDIR = "/root/miles"
+RAY_DASHBOARD = "http://127.0.0.1:8265"
+LOG_DIR = "/root/logs"
+SEED_FLAGS = ("--seed", "--rollout-seed")
+INHERITED = ("image", "entry", "launch", "seeds")
+
+
+class BaseError(ValueError):
+    """A base that cannot be resolved: a missing run, a cycle, or a drop of a flag the base lacks."""
+
+
+def arg_groups(args: list[Any]) -> list[tuple[str, list[str]]]:
+    """The arguments as (flag token, its value tokens), in order; a leading value gets the flag ''."""
+    groups: list[tuple[str, list[str]]] = []
+    for arg in map(str, args):
+        if arg.startswith("--"):
+            groups.append((arg, []))  # `--x=v` stays one token; _flag() reads its name
+        elif groups:
+            groups[-1][1].append(arg)
+        else:
+            groups.append(("", [arg]))
+    return groups
+
+
+def _flag(token: str) -> str:
+    return token.partition("=")[0]
+
+
+def merge_args(base: list[Any], child: list[Any], drop: list[str]) -> list[str]:
+    """The base's arguments with the child's flags in place of the base's, new ones after, `drop` left out."""
+    child_groups = arg_groups(child)
+    by_flag = {_flag(f): (f, v) for f, v in child_groups}
+    out: list[str] = []
+    used: set[str] = set()
+    for flag, values in arg_groups(base):
+        name = _flag(flag)
+        if name in drop:
+            continue
+        if name in by_flag:
+            flag, values = by_flag[name]
+            used.add(name)
+        out += [flag, *values]
+    for flag, values in child_groups:
+        if _flag(flag) not in used:
+            out += [flag, *values]
+    return out
+
+
+def resolve_run(run_id: str, raw: dict[str, dict], seen: tuple[str, ...] = ()) -> dict:
+    """The run `run_id` with its base chain filled in (a new dict); BaseError when it cannot be."""
+    run = raw[run_id]
+    base_id = run.get("base")
+    if not base_id:
+        return dict(run, args=[str(a) for a in run.get("args") or []])
+    if base_id in seen or base_id == run_id:
+        raise BaseError(f"capture/runs/{run_id}.yaml: base {base_id!r} leads back to itself ({' -> '.join((*seen, run_id, base_id))})")
+    if base_id not in raw:
+        raise BaseError(f"capture/runs/{run_id}.yaml: base {base_id!r} is not a run file in capture/runs/")
+    base = resolve_run(base_id, raw, (*seen, run_id))
+    drop = dict(run.get("drop") or {})
+    base_flags = {_flag(f) for f, _ in arg_groups(base["args"])}
+    missing = [f for f in drop if f not in base_flags]
+    if missing:
+        raise BaseError(f"capture/runs/{run_id}.yaml: drop names {', '.join(missing)}, which the base {base_id} "
+                        f"does not pass; remove it from drop")
+    merged = dict(run)
+    for key in INHERITED:
+        if key not in run and key in base:
+            merged[key] = base[key]
+    merged["env"] = {**(base.get("env") or {}), **(run.get("env") or {})}
+    mounts = {m["container"]: m for m in base.get("mounts") or []}
+    mounts.update({m["container"]: m for m in run.get("mounts") or []})
+    merged["mounts"] = list(mounts.values())
+    merged["args"] = merge_args(base["args"], run.get("args") or [], list(drop))
+    return merged
+
+
+def resolve_runs(raw: dict[str, dict]) -> tuple[dict[str, dict], list[str]]:
+    """Every run resolved, and one message per run whose base could not be (those runs are left out)."""
+    runs: dict[str, dict] = {}
+    errors: list[str] = []
+    for run_id in raw:
+        try:
+            runs[run_id] = resolve_run(run_id, raw)
+        except BaseError as exc:
+            errors.append(str(exc))
+    return runs, errors
+
+
+# --------------------------------------------------------------------------- the launch
+
+def submission_id(run: dict, seed: int | str | None = None) -> str:
+    """The Ray job's name: the run id; with several seeds, the run id and the seed."""
+    seeds = run.get("seeds") or []
+    return f"{run['id']}-{seed}" if len(seeds) > 1 and seed is not None else str(run["id"])
+
+
+def log_path(run: dict, seed: int | str | None = None) -> str:
+    """Where the reader's launch keeps the driver log: /root/logs/<submission id>.log."""
+    return f"{LOG_DIR}/{submission_id(run, seed)}.log"
+
+
+def program(run: dict) -> list[str]:
+    """The entry with a relative script made absolute under /root/miles (a Ray job does not run there)."""
+    return [a if a.startswith("/") or not a.endswith(".py") else f"{WORKDIR}/{a}" for a in run["entry"]]
+
+
+def added_seed_args(run: dict, seed: int | str | None) -> list[str]:
+    """The seed flags a launch adds to the args: --seed S for a run of several seeds, else none.
+
+    A run of one seed writes both seeds in its args (the check in capture/lab/runfile.py insists), so
+    what a page shows is all the recorder passes.
+    """
+    if seed is None or len(run.get("seeds") or []) < 2:
+        return []
+    given = {_flag(f) for f, _ in arg_groups(run["args"])}
+    return [] if "--seed" in given else ["--seed", str(seed)]
+
+
+def ray_start(run: dict) -> list[str]:
+    """Section 1.1's `ray start`, with the GPUs the run asks for (--num-gpus-per-node, else 1)."""
+    gpus = "1"
+    for flag, values in arg_groups(run["args"]):
+        if flag == "--num-gpus-per-node" and values:
+            gpus = values[-1]
+    return ["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"]
+
+
+def job_env(run: dict) -> dict[str, str]:
+    """The job's environment: the run file's, plus unbuffered Python so the log streams."""
+    return {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
+
+
+def job_submit(run: dict, seed: int | str | None) -> list[str]:
+    """The `ray job submit` argv of one seed of the run, up to and including the program."""
+    return ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", submission_id(run, seed),
+            "--runtime-env-json", json.dumps({"env_vars": job_env(run)}), "--", *program(run)]
+
+
+def miles_args(run: dict, seed: int | str | None) -> list[str]:
+    """The arguments after the program: the run file's, then the seed flag a several-seed run adds."""
+    return [*run["args"], *added_seed_args(run, seed)]
