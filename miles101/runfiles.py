@@ -156,3 +156,56 @@ def job_submit(run: dict, seed: int | str | None) -> list[str]:
 def miles_args(run: dict, seed: int | str | None) -> list[str]:
     """The arguments after the program: the run file's, then the seed flag a several-seed run adds."""
     return [*run["args"], *added_seed_args(run, seed)]
+
+
+# --------------------------------------------------------------------------- the launch as a page shows it
+
+SEED_VAR = "s"  # the loop variable of a several-seed launch: for s in ...; do ... done
+
+
+def _quote(token: str) -> str:
+    """A token as the reader's shell needs it; one that holds the seed variable is double-quoted."""
+    if f"${SEED_VAR}" in token:
+        return '"' + token.replace('"', '\\"') + '"'
+    return shlex.quote(token) if token else "''"
+
+
+def command_lines(args: list[str]) -> list[str]:
+    """A Miles argument list as one flag (with its values) per line."""
+    lines: list[str] = []
+    for arg in map(str, args):
+        if arg.startswith("--") or not lines:
+            lines.append(_quote(arg))
+        else:
+            lines[-1] += " " + _quote(arg)
+    return lines
+
+
+def launch_script(run: dict, *, prefix: list[str] | None = None, program_line: str | None = None,
+                  suffix: str | None = None, start_ray: bool = False) -> str:
+    """The reader's whole launch of a run: `ray job submit` of its command, one flag per line, its log teed.
+
+    By default every part comes from the run file (the same argv the recorder runs, see job_submit and
+    miles_args); `prefix` (lines before the program), `program_line` and `suffix` override a part. A run
+    of several seeds becomes a loop over its seeds, each repeat a job `<id>-$s` with `--seed "$s"`.
+    `start_ray` puts the run's `ray start` line first (a page whose run needs another GPU count).
+    """
+    seeds = run.get("seeds") or []
+    looped = len(seeds) > 1
+    seed = f"${SEED_VAR}" if looped else (seeds[0] if seeds else None)
+    submit = job_submit(run, seed)
+    cut = submit.index("--")
+    head = prefix if prefix is not None else [
+        " ".join(_quote(t) for t in submit[:5]),
+        *("  " + " ".join(_quote(t) for t in submit[i:i + 2]) for i in range(5, cut, 2))]
+    lines = [ln.rstrip(" \\") for ln in head if ln.strip()]
+    lines.append(program_line or "  " + " ".join(_quote(t) for t in submit[cut:]))
+    lines += ["  " + ln for ln in command_lines(miles_args(run, seed))]
+    lines.append("  " + (suffix.strip() if suffix else f"2>&1 | tee {_quote(log_path(run, seed))}"))
+    text = " \\\n".join(lines)
+    if looped:
+        body = "\n".join("  " + ln for ln in text.splitlines())
+        text = f"for {SEED_VAR} in {' '.join(map(str, seeds))}; do\n{body}\ndone"
+    if start_ray:
+        text = " ".join(map(_quote, ray_start(run))) + "\n" + text
+    return text

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from typing import ClassVar
 
 from docutils import nodes
@@ -14,6 +13,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from ..problems import Problem
 from ..resolve import resolve
+from ..runfiles import launch_script
 from ..text import record_command
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
@@ -135,32 +135,20 @@ class ListingDirective(ManualDirective):
         return [block]
 
 
-SEED_FLAGS = ("--seed", "--rollout-seed")  # what the recorder adds per seed, unless the args fix it
-
-
-def command_lines(args: list[str]) -> list[str]:
-    """A Miles argument list as one flag (with its values) per line."""
-    lines: list[str] = []
-    for arg in map(str, args):
-        if arg.startswith("--") or not lines:
-            lines.append(arg)
-        else:
-            lines[-1] += " " + (shlex.quote(arg) if arg else "''")
-    return lines
-
-
 class RunCommandDirective(ManualDirective):
-    """```{run-command} run-id```: the exact Miles command a run file records, as a copyable block.
+    """```{run-command} run-id```: the reader's whole launch of a run file, as a copyable block.
 
-    The page never retypes the command, so what it teaches is what the lab records. Options add
-    the shell around it: ``prefix`` (lines before), ``program`` (default: the run file's entry)
-    and ``suffix`` (after the last argument); ``array: NAME`` renders the arguments alone as a
-    bash array (without the recorder's seed flags) for later pages to reuse.
+    The page never retypes the command, so what it teaches is what the lab records. By default the
+    block is section 1.1's launch derived from the run id (miles101.runfiles.launch_script): `ray job
+    submit` with the run id as submission id and the run's environment, `-- python3
+    /root/miles/train.py`, every argument, and `2>&1 | tee /root/logs/<run id>.log`, the same argv
+    the recorder runs. Options override a part: ``prefix`` (lines before the program), ``program``
+    and ``suffix``; ``start-ray`` puts the run's `ray start` line first.
     """
 
     required_arguments = 1
     option_spec: ClassVar = {"prefix": directives.unchanged, "program": directives.unchanged,
-                             "suffix": directives.unchanged, "array": directives.unchanged}
+                             "suffix": directives.unchanged, "start-ray": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         run_id = self.arguments[0].strip()
@@ -169,24 +157,10 @@ class RunCommandDirective(ManualDirective):
         result = resolve(capture, "run", run_id)
         if isinstance(result, Problem):
             return self.problem(result.subtype, result.message, result.fix)
-        run = result.value
-        if self.options.get("array"):  # the arguments alone, as a bash array other pages reuse
-            body = "\n".join("  " + ln for ln in command_lines(run.get("args") or []))
-            text = f"{self.options['array']}=(\n{body}\n)"
-            block = nodes.literal_block(text, text, classes=["m101-run-command"])
-            block["language"] = "bash"
-            return [block]
-        program = self.options.get("program") or " ".join(map(str, run.get("entry") or []))
-        lines = [ln.rstrip(" \\") for ln in (self.options.get("prefix") or "").strip().splitlines() if ln.strip()]
-        lines.append(program)
-        args = [str(a) for a in run.get("args") or []]
-        seeds = run.get("seeds") or []
-        if len(seeds) == 1:  # the recorder passes the seed too (capture/lab/docker.py seed_args): show it
-            args += [a for flag in SEED_FLAGS if flag not in args for a in (flag, str(seeds[0]))]
-        lines += ["  " + ln for ln in command_lines(args)]
-        if self.options.get("suffix"):
-            lines.append("  " + self.options["suffix"].strip())
-        text = " \\\n".join(lines)
+        prefix = self.options.get("prefix")
+        text = launch_script(result.value, prefix=None if prefix is None else prefix.strip().splitlines(),
+                             program_line=self.options.get("program"), suffix=self.options.get("suffix"),
+                             start_ray="start-ray" in self.options)
         block = nodes.literal_block(text, text, classes=["m101-run-command"])
         block["language"] = "bash"
         self.set_source_info(block)
