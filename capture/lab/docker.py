@@ -6,6 +6,7 @@ import shlex
 import subprocess
 from typing import Any
 
+from capture.lab.runfile import option_values  # noqa: F401  (preflight reads the args through dk.option_values)
 from miles101 import runfiles
 from miles101.runfiles import WORKDIR
 
