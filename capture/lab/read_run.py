@@ -4,6 +4,7 @@
     python3 read_run.py LOG [--steps 10] [--json]
     python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
     python3 read_run.py LOG --compare       # the first steps beside the public references
+    python3 read_run.py LOG --samples       # the sample responses the log holds, step by step
 
 Standalone (Python 3.9+, standard library only): download it beside your log and run it.
 The Miles 101 recorder imports the same parser to turn a live log into steps.jsonl.
@@ -1028,6 +1029,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="match the log against the symptoms of 7.1 and print each entry's check and fix")
     mode.add_argument("--compare", action="store_true",
                       help="put the first steps beside the public references and our GB10 run")
+    mode.add_argument("--samples", action="store_true",
+                      help="print the sample responses Miles logged for each step, with label and reward")
     ap.add_argument("--root", metavar="DIR", help="a Miles 101 checkout to read references and recordings from "
                     "(default: the checkout this file sits in, if any)")
     args = ap.parse_args(argv)
@@ -1039,6 +1042,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
         return 2
+    if args.samples:
+        found = samples(lines, args.steps)
+        print(json.dumps(found, indent=2) if args.json else render_samples(found))
+        return 0
     rows, asm = read_log(lines)
     report = read_run(rows, args.steps) if rows else None
     if report is not None:
@@ -1080,6 +1087,49 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(json.dumps(report, indent=2) if args.json else render_with_problems(report))
     return 0
+
+
+# Miles logs two samples of every training rollout: `First rollout sample: ...` and `Finish rollout: ...`,
+# each the prompt and response (newlines written as \\n, cut after the first characters, with the
+# cut length said) and the sample's label and reward
+# (miles/rollout/inference_rollout/inference_rollout_train.py:128-136, 153-158;
+# miles/rollout/generate_utils/sample_utils.py:231-235).
+SAMPLE_RE = re.compile(r"(?P<which>First rollout sample|Finish rollout): text_preview=(?P<text>.*), "
+                       r"label=(?P<label>.*?), reward_summary=(?P<reward>.*?)\s*$")
+
+
+def samples(lines: Iterable[str], steps: int) -> list[dict[str, Any]]:
+    """The sample lines of the first `steps` rollouts: step (the rollout id), which, line, label, reward, text.
+
+    A sample belongs to the rollout whose rollout-side `perf N:` line comes after it.
+    """
+    out: list[dict[str, Any]] = []
+    step = 0
+    for n, raw in enumerate(lines, 1):
+        line = clean(raw)
+        m = SAMPLE_RE.search(line)
+        if m:
+            if step < steps:
+                out.append({"step": step, "which": "first" if m["which"].startswith("First") else "last",
+                            "line": n, "label": m["label"], "reward": m["reward"],
+                            "text": m["text"].replace("\\n", "\n")})
+            continue
+        parsed = parse_line(line)
+        if parsed and parsed[0] == "perf_rollout" and parsed[1] is not None:
+            step = parsed[1] + 1
+    return out
+
+
+def render_samples(found: list[dict[str, Any]]) -> str:
+    """Each sample under a header line: its step, which one, its log line, label and reward."""
+    if not found:
+        return ("no sample lines (`First rollout sample:` or `Finish rollout:`) in the steps read; "
+                "Miles logs them from the training rollout")
+    out = []
+    for s in found:
+        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={s['label']} reward={s['reward']}")
+        out += ["    " + ln for ln in s["text"].splitlines() or [""]]
+    return "\n".join(out)
 
 
 def render_with_problems(report: dict[str, Any]) -> str:
