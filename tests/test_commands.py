@@ -198,3 +198,43 @@ def test_the_check_fails_on_a_bad_book() -> None:
     assert "'tools/nope.py'" in text
     assert "convert_hf_to_fp8" not in text and "test_reward" not in text and "'miles'" not in text
     assert len(found) == 8, text
+
+
+def index_problems(text: str) -> list[str]:
+    """7.1's symptom index against its entries: every entry linked once, in the page's order."""
+    start, end = text.index("## Symptom index"), text.index("## Before you search")
+    linked = re.findall(r"\{ref\}`([\w-]+)`", text[start:end])
+    entries = re.findall(r"(?m)^\(([\w-]+)\)=$", text[end:])
+    return [f"the index links {linked}, the entries are {entries}"] if linked != entries else []
+
+
+def test_7_1_indexes_every_symptom() -> None:
+    text = (ROOT / "sections" / "7-1-troubleshoot-by-symptom.md").read_text(encoding="utf-8")
+    assert index_problems(text) == []
+    assert len(re.findall(r"(?m)^\(([\w-]+)\)=$", text)) > 40
+    # the check can fail: an entry added without its index line
+    bad = text + "\n(new-symptom)=\n### `new`\n"
+    assert index_problems(bad)
+
+
+def test_7_1_checks_use_only_names_the_book_makes() -> None:
+    """No placeholder, no launch.sh, no host path read from the container's checks (the built-book test runs them)."""
+    text = (ROOT / "sections" / "7-1-troubleshoot-by-symptom.md").read_text(encoding="utf-8")
+    assert not re.search(r"launch\.sh|<container>|<port>|<pid>|<load>", text)
+
+
+def test_each_launch_downloads_as_the_script_it_shows(book) -> None:
+    """The link under a {run-command} block serves that block, whole, as a script that parses."""
+    out = Path(book.app.outdir)
+    checked = 0
+    for page in pages_in_order():
+        page_html = book.html(f"sections/{page}")
+        for b in blocks_of(page_html, page):
+            if b.run_id is None:
+                continue
+            assert f'href="../_commands/{b.run_id}.sh"' in page_html, (page, b.run_id)
+            script = (out / "_commands" / f"{b.run_id}.sh").read_text(encoding="utf-8")
+            assert script.startswith("#!/usr/bin/env bash\n") and script.endswith(b.text + "\n"), (page, b.run_id)
+            assert subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True).returncode == 0
+            checked += 1
+    assert checked >= 18

@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from ..problems import Problem
 from ..resolve import resolve
-from ..runfiles import launch_script
+from ..runfiles import launch_script, ray_start
 from ..text import record_command
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
@@ -164,7 +166,15 @@ class RunCommandDirective(ManualDirective):
         block = nodes.literal_block(text, text, classes=["m101-run-command"])
         block["language"] = "bash"
         self.set_source_info(block)
-        return [block]
+        if self.options.keys() - {"start-ray"}:  # an overridden launch is not the file the site serves
+            return [block]
+        # The HTML site serves each run's launch as a script (write_command_files): link it below the block.
+        uri = "../" * self.env.docname.count("/") + f"{COMMANDS_DIR}/{run_id}.sh"
+        link = nodes.paragraph("", "", nodes.reference("", f"Download {run_id}.sh", refuri=uri, classes=["m101-download"]),
+                               classes=["m101-command-download"])
+        only = addnodes.only(expr="html")
+        only += link
+        return [block, only]
 
 
 class RecordingStateDirective(ManualDirective):
@@ -243,7 +253,30 @@ DIRECTIVES = {
 }
 
 
+COMMANDS_DIR = "_commands"
+
+
+def command_file(run: dict) -> str:
+    """A run's launch as the site serves it: the block of its page, with a header that says where it runs."""
+    start_ray = ray_start(run)[ray_start(run).index("--num-gpus") + 1] != "1"
+    return ("#!/usr/bin/env bash\n"
+            f"# {run['id']}: {run.get('title', '')}\n"
+            "# Run it inside the container (docker exec -it miles bash), with Ray started as in section 1.1.\n"
+            f"{launch_script(run, start_ray=start_ray)}\n")
+
+
+def write_command_files(app: Sphinx, exception: Exception | None) -> None:
+    """Every run's launch as <outdir>/_commands/<id>.sh, for the links under the {run-command} blocks."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir) / COMMANDS_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    for run_id, run in sorted(capture_of(app.env).runs.items()):
+        (out / f"{run_id}.sh").write_text(command_file(run), encoding="utf-8")
+
+
 def setup_directives(app: Sphinx) -> None:
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)
     app.connect("env-check-consistency", check_flag_blocks)
+    app.connect("build-finished", write_command_files)
