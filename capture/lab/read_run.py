@@ -453,7 +453,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "num_epoch is not set, but num_rollout is not set"
    ],
-   "check": "grep -n -e '--num-rollout' -e '--num-epoch' launch.sh",
+   "check": "grep -n -e '--num-rollout' -e '--num-epoch' \"/root/logs/$RUN.args\"",
    "fix": "Set --num-rollout for a fixed number of steps."
   },
   {
@@ -463,7 +463,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "max_tokens_per_gpu must be set when use_dynamic_batch_size is set"
    ],
-   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' launch.sh",
+   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' \"/root/logs/$RUN.args\"",
    "fix": "Set --max-tokens-per-gpu (slime's FAQ: start from the response cap divided by the context-parallel size)."
   },
   {
@@ -473,7 +473,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "--fully-async cannot colocate"
    ],
-   "check": "grep -n -e '--fully-async' -e '--colocate' launch.sh",
+   "check": "grep -n -e '--fully-async' -e '--colocate' \"/root/logs/$RUN.args\"",
    "fix": "Drop fully async on one GPU (see 4.1)."
   },
   {
@@ -483,7 +483,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "P2P weight transfer mode is not compatible with --colocate."
    ],
-   "check": "grep -n -e '--update-weight-transfer-mode' launch.sh",
+   "check": "grep -n -e '--update-weight-transfer-mode' \"/root/logs/$RUN.args\"",
    "fix": "Leave the weight transfer mode at its default (see 2.4)."
   },
   {
@@ -493,7 +493,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "ref_load ... does not exist, please check the path."
    ],
-   "check": "docker exec <container> ls <ref-load path>",
+   "check": "grep -n -e '--ref-load' \"/root/logs/$RUN.args\"\nls \"$(grep -oP '^--ref-load \\K\\S+' \"/root/logs/$RUN.args\")\"",
    "fix": "Mount the reference checkpoint and point --ref-load at it, or drop the KL term (--kl-coef 0, no --use-kl-loss)."
   },
   {
@@ -592,7 +592,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "No available workers (all circuits open or unhealthy)"
    ],
-   "check": "docker exec <container> env | grep -i proxy",
+   "check": "env | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
    "fix": "Unset the proxy or set no_proxy=127.0.0.1,localhost."
   },
   {
@@ -602,7 +602,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Client error '403 Forbidden' for url"
    ],
-   "check": "docker exec <container> env | grep -i proxy",
+   "check": "env | grep -i proxy\nENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' \"http://$ENGINE/health\"",
    "fix": "Set no_proxy for the local addresses."
   },
   {
@@ -612,7 +612,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Max retries (60) reached, failing..."
    ],
-   "check": "curl -s -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:<port>/health_generate",
+   "check": "ENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' --max-time 30 \"http://$ENGINE/health_generate\"",
    "fix": "Stop the run and fix the engine's cause; 1.2's watchdog stops such a run for you."
   },
   {
@@ -632,7 +632,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "is already in use \u2014 a stale router process may still be running."
    ],
-   "check": "ss -ltnp | grep <port>",
+   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/first-grpo.log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
   },
   {
@@ -650,7 +650,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Timer actor_train start` and then only `\"GET /metrics HTTP/1.1\" 200 OK`",
    "grep": [],
-   "check": "py-spy dump --pid <pid>\nray list actors --detail",
+   "check": "ray list actors --detail\nray stack",
    "fix": "None known; post both dumps with the issue."
   },
   {
@@ -727,7 +727,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 3",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -736,7 +736,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -752,7 +752,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/raw_reward` flat at 0 while the answers look right",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples | grep -c '</think>'\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
    "fix": "Use --rm-type math for non-thinking models (see 3.1).",
    "signal": "reward"
   },
@@ -773,7 +773,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Rule-based RM type is not specified."
    ],
-   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' launch.sh",
+   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' \"/root/logs/$RUN.args\"",
    "fix": "Set --rm-type or --custom-rm-path."
   },
   {
@@ -781,7 +781,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/zero_std/all_zero_percentage` high and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
@@ -790,7 +790,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Lengths",
    "title": "{metric}`rollout/truncated_ratio` near 1 and responses pinned at the cap",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
    "signal": "truncation"
   },
@@ -809,7 +809,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "must be smaller than args.rollout_max_context_len ... so that there is at least one generated token to compute loss."
    ],
-   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' launch.sh",
+   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' \"/root/logs/$RUN.args\"",
    "fix": "Leave --rollout-max-prompt-len unset; Miles sets it one token under the context cap."
   },
   {
@@ -821,7 +821,7 @@ SYMPTOMS_JSON = r'''{
     "[FSDP] Checkpoint directory ... not found; skipping load.",
     "[FSDP] Model checkpoint ... not found; skipping load."
    ],
-   "check": "ls <load>/latest_checkpointed_iteration.txt <load>/iter_*",
+   "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\nls \"$LOAD/latest_checkpointed_iteration.txt\" \"$LOAD\"/iter_*",
    "fix": "Point --load at the directory you passed to --save (see 6.3)."
   },
   {
@@ -839,7 +839,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "A resumed run reports success after zero rollouts",
    "grep": [],
-   "check": "cat <load>/latest_checkpointed_iteration.txt",
+   "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\ncat \"$LOAD/latest_checkpointed_iteration.txt\"\ngrep -n -e '--num-rollout' \"/root/logs/$RUN.args\"",
    "fix": "Raise --num-rollout, or set --start-rollout-id on purpose."
   },
   {
@@ -849,7 +849,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "'--save' is required when save_interval is set."
    ],
-   "check": "grep -n -e '--save' launch.sh",
+   "check": "grep -n -e '--save' \"/root/logs/$RUN.args\"",
    "fix": "Set --save to a host-mounted path."
   },
   {
@@ -857,7 +857,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 20",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   }
  ]
