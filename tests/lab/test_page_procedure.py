@@ -119,3 +119,14 @@ def test_shown_words_catch_a_changed_flag() -> None:
     _, submit = procedure(run, 1234)
     text = launch_script(run).replace("--rollout-seed 42", "--rollout-seed 1234")
     assert shown_words(text, 1234) != [[*submit, "2>&1", "|", "tee", log_path(run, 1234)]]
+
+
+def test_2_3s_ray_start_is_1_1s_with_the_threshold() -> None:
+    """2.3's fix replaces 1.1's `ray start` line: the same line, the memory threshold in front."""
+    run = load_run(RUNS / "first-grpo.yaml", CATALOG)
+    start, _ = procedure(run, 1234)
+    page = (ROOT / "sections" / "2-3-stop-ray-killing-the-job.md").read_text(encoding="utf-8")
+    lines = [ln for info, content, _ in fences(ROOT / "sections" / "2-3-stop-ray-killing-the-job.md")
+             if not info.startswith("{") for ln in content.splitlines() if "ray start" in ln]
+    assert lines == [f"RAY_memory_usage_threshold=0.98 {shlex.join(start)}"], lines
+    assert "replaces it" in page
