@@ -366,6 +366,12 @@ def load_capture(root: Path) -> Capture:
             # a run file its schema refuses is not declared at all (miles101.validate names why)
             if clean(path) or usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
                 runs[path.stem] = run
+    from .runfiles import resolve_runs
+
+    runs, base_errors = guarded("capture/runs", lambda: resolve_runs(runs), ({}, []))
+    for message in base_errors:  # a run whose base cannot be filled in is not declared at all
+        where, _, what = message.partition(": ")
+        problems.append(CaptureError(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
     recordings: dict[str, dict] = {}
     attempts: list[dict] = []
     gpu = cap_dir / "gpu"

@@ -19,6 +19,7 @@ from buildutil import ROOT, build
 from capture import derive
 from capture.lab.values import derive_values
 from miles101.capture import load_capture
+from miles101.runfiles import resolve_run
 from miles101.sphinx_ext import calculator
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
@@ -37,7 +38,8 @@ def _project(dest: Path) -> Path:
 
 def _record_sweep(root: Path) -> None:
     """A valid recording of model-size-sweep: every declared source in every step (synthetic GiB numbers)."""
-    run = yaml.safe_load((root / f"capture/runs/{RUN}.yaml").read_text())
+    raw = {p.stem: yaml.safe_load(p.read_text()) for p in (root / "capture/runs").glob("*.yaml")}
+    run = resolve_run(RUN, raw)  # its base filled in, as the book reads it
     seed = (run.get("seeds") or [None])[0]
     sources = {spec["source"] for spec in run["values"].values()}
     rows = []

@@ -35,7 +35,7 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
 
 HINTS = hinted()
 #: `python3 read_run.py ...` (the run reader, capture/lab/read_run.py, which readers download on its own).
-READ_RUN = re.compile(r"python3 read_run\.py([^|;&\n]*)")
+READ_RUN = re.compile(r"python3 (?:\S*/)?read_run\.py([^|;&\n]*)")
 
 
 def read_run_hints() -> dict[str, tuple[str, ...]]:

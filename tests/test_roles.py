@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -149,12 +150,18 @@ def test_default_role(book_copy: Path) -> None:
 
 
 def test_run_command_is_the_run_file(book_copy: Path) -> None:
-    add_page(book_copy, "```{run-command} tiny-recorded\n---\nprefix: |\n  ray job submit\nsuffix: 2>&1 | tee log\n---\n```\n\n"
-                        "```{run-command} tiny-recorded\n:array: ARGS\n```\n\n```{run-command} nope\n```")
+    add_page(book_copy, "```{run-command} tiny-recorded\n```\n\n"
+                        "```{run-command} tiny-recorded\n---\nprefix: |\n  ray job submit\nsuffix: 2>&1 | tee log\n---\n```\n\n"
+                        "```{run-command} nope\n```")
     built = build(book_copy)
-    html = re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty"))
-    assert "ray job submit \\\npython3 train.py \\\n  --colocate \\\n  --seed 1 \\\n  --rollout-seed 1 \\\n  2&gt;&amp;1 | tee log" in html
-    assert "ARGS=(\n  --colocate\n)" in html
+    html = unescape(re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty")))
+    # by default, 1.1's whole launch derived from the run id
+    assert ("ray job submit --address http://127.0.0.1:8265 \\\n  --submission-id tiny-recorded \\\n"
+            """  --runtime-env-json '{"env_vars": {"PYTHONUNBUFFERED": "1"}}' \\\n"""
+            "  -- python3 /root/miles/train.py \\\n  --colocate \\\n"
+            "  2>&1 | tee /root/logs/tiny-recorded.log") in html
+    # options override a part
+    assert "ray job submit \\\n  -- python3 /root/miles/train.py \\\n  --colocate \\\n  2>&1 | tee log" in html
     assert "no run 'nope' is declared." in built.warnings
 
 

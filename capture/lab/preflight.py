@@ -58,6 +58,8 @@ RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlo
 WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
 LABEL = "miles101.recorder"  # every container the lab's recorder starts carries LABEL=<run id>
 RAY_DASHBOARD = "http://127.0.0.1:8265"
+LOG_DIR = "/root/logs"  # the reader's logs: /root/logs/<submission id>.log
+SEED_FLAGS = ("--seed", "--rollout-seed")
 
 
 def option_values(args: list[str]) -> dict[str, list[str]]:
@@ -79,35 +81,93 @@ def option_values(args: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def seed_args(run: dict[str, Any], seed: int | None) -> list[str]:
-    """--seed/--rollout-seed for this seed, unless the args already give them."""
-    if seed is None:
-        return []
-    given = option_values(run["args"])
-    return [a for flag in ("--seed", "--rollout-seed") if flag not in given for a in (flag, str(seed))]
+def arg_groups(args: list[Any]) -> list[tuple[str, list[str]]]:
+    """The arguments as (flag token, its value tokens), in order; a leading value gets the flag ''."""
+    groups: list[tuple[str, list[str]]] = []
+    for arg in map(str, args):
+        if arg.startswith("--"):
+            groups.append((arg, []))  # `--x=v` stays one token; _flag() reads its name
+        elif groups:
+            groups[-1][1].append(arg)
+        else:
+            groups.append(("", [arg]))
+    return groups
 
 
-def program(run: dict[str, Any]) -> list[str]:
+def _flag(token: str) -> str:
+    return token.partition("=")[0]
+
+
+def submission_id(run: dict, seed: int | str | None = None) -> str:
+    """The Ray job's name: the run id; with several seeds, the run id and the seed."""
+    seeds = run.get("seeds") or []
+    return f"{run['id']}-{seed}" if len(seeds) > 1 and seed is not None else str(run["id"])
+
+
+def log_path(run: dict, seed: int | str | None = None) -> str:
+    """Where the reader's launch keeps the driver log: /root/logs/<submission id>.log."""
+    return f"{LOG_DIR}/{submission_id(run, seed)}.log"
+
+
+def program(run: dict) -> list[str]:
     """The entry with a relative script made absolute under /root/miles (a Ray job does not run there)."""
     return [a if a.startswith("/") or not a.endswith(".py") else f"{WORKDIR}/{a}" for a in run["entry"]]
 
 
+def added_seed_args(run: dict, seed: int | str | None) -> list[str]:
+    """The seed flags a launch adds to the args: --seed S for a run of several seeds, else none.
+
+    A run of one seed writes both seeds in its args (the check in capture/lab/runfile.py insists), so
+    what a page shows is all the recorder passes.
+    """
+    if seed is None or len(run.get("seeds") or []) < 2:
+        return []
+    given = {_flag(f) for f, _ in arg_groups(run["args"])}
+    return [] if "--seed" in given else ["--seed", str(seed)]
+
+
+def ray_start(run: dict) -> list[str]:
+    """Section 1.1's `ray start`, with the GPUs the run asks for (--num-gpus-per-node, else 1)."""
+    gpus = "1"
+    for flag, values in arg_groups(run["args"]):
+        if flag == "--num-gpus-per-node" and values:
+            gpus = values[-1]
+    return ["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"]
+
+
+def job_env(run: dict) -> dict[str, str]:
+    """The job's environment: the run file's, plus unbuffered Python so the log streams."""
+    return {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
+
+
+def job_submit(run: dict, seed: int | str | None) -> list[str]:
+    """The `ray job submit` argv of one seed of the run, up to and including the program."""
+    return ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", submission_id(run, seed),
+            "--runtime-env-json", json.dumps({"env_vars": job_env(run)}), "--", *program(run)]
+
+
+def miles_args(run: dict, seed: int | str | None) -> list[str]:
+    """The arguments after the program: the run file's, then the seed flag a several-seed run adds."""
+    return [*run["args"], *added_seed_args(run, seed)]
+
+
+#: The name earlier callers used for the seed flags a launch adds.
+seed_args = added_seed_args
+
+
 def procedure(run: dict[str, Any], seed: int | None) -> list[list[str]]:
-    """The commands run inside the container, in order: the one definition of the launch.
+    """The commands run inside the container, in order: the one definition of the launch (the pages
+    render it through miles101.runfiles, the recorder runs it, and a reader's preflight runs it).
 
     launch: ray-job (the default) is section 1.1's procedure, which follows Miles's launcher
     (miles/utils/external_utils/command_utils.py:183-188, 229-238): start Ray with the run's GPUs,
     then submit the entry as a Ray job that streams its log and exits non-zero if the job failed.
     launch: direct runs the entry as the container's command.
     """
-    args = [*run["args"], *seed_args(run, seed)]
+    args = miles_args(run, seed)
     if run.get("launch", "ray-job") == "direct":
         return [[*run["entry"], *args]]
-    gpus = (option_values(run["args"]).get("--num-gpus-per-node") or ["1"])[-1]
-    env = {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
-    return [["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"],
-            ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", run["id"],
-             "--runtime-env-json", json.dumps({"env_vars": env}), "--", *program(run), *args]]
+    return [ray_start(run), [*job_submit(run, seed), *args]]
 
 
 def run_command(run: dict[str, Any], seed: int | None, name: str, label: str | None = None) -> list[str]:

@@ -5,6 +5,7 @@
     python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
     python3 read_run.py LOG --compare       # the first steps beside the public references
     python3 read_run.py LOG --groups 32     # the number of prompt groups a rollout keeps (--rollout-batch-size)
+    python3 read_run.py LOG --samples       # the sample responses the log holds, step by step
 
 Standalone (Python 3.9+, standard library only): download it beside your log and run it.
 The Miles 101 recorder imports the same parser to turn a live log into steps.jsonl.
@@ -548,7 +549,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "num_epoch is not set, but num_rollout is not set"
    ],
-   "check": "grep -n -e '--num-rollout' -e '--num-epoch' launch.sh",
+   "check": "grep -n -e '--num-rollout' -e '--num-epoch' \"/root/logs/$RUN.args\"",
    "fix": "Set --num-rollout for a fixed number of steps."
   },
   {
@@ -558,7 +559,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "max_tokens_per_gpu must be set when use_dynamic_batch_size is set"
    ],
-   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' launch.sh",
+   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' \"/root/logs/$RUN.args\"",
    "fix": "Set --max-tokens-per-gpu (slime's FAQ: start from the response cap divided by the context-parallel size)."
   },
   {
@@ -568,7 +569,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "--fully-async cannot colocate"
    ],
-   "check": "grep -n -e '--fully-async' -e '--colocate' launch.sh",
+   "check": "grep -n -e '--fully-async' -e '--colocate' \"/root/logs/$RUN.args\"",
    "fix": "Drop fully async on one GPU (see 4.1)."
   },
   {
@@ -578,7 +579,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "P2P weight transfer mode is not compatible with --colocate."
    ],
-   "check": "grep -n -e '--update-weight-transfer-mode' launch.sh",
+   "check": "grep -n -e '--update-weight-transfer-mode' \"/root/logs/$RUN.args\"",
    "fix": "Leave the weight transfer mode at its default (see 2.4)."
   },
   {
@@ -588,7 +589,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "ref_load ... does not exist, please check the path."
    ],
-   "check": "docker exec <container> ls <ref-load path>",
+   "check": "grep -n -e '--ref-load' \"/root/logs/$RUN.args\"\nls \"$(grep -oP '^--ref-load \\K\\S+' \"/root/logs/$RUN.args\")\"",
    "fix": "Mount the reference checkpoint and point --ref-load at it, or drop the KL term (--kl-coef 0, no --use-kl-loss)."
   },
   {
@@ -687,7 +688,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "No available workers (all circuits open or unhealthy)"
    ],
-   "check": "docker exec <container> env | grep -i proxy",
+   "check": "env | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
    "fix": "Unset the proxy or set no_proxy=127.0.0.1,localhost."
   },
   {
@@ -697,7 +698,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Client error '403 Forbidden' for url"
    ],
-   "check": "docker exec <container> env | grep -i proxy",
+   "check": "env | grep -i proxy\nENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' \"http://$ENGINE/health\"",
    "fix": "Set no_proxy for the local addresses."
   },
   {
@@ -707,7 +708,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Max retries (60) reached, failing..."
    ],
-   "check": "curl -s -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:<port>/health_generate",
+   "check": "ENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' --max-time 30 \"http://$ENGINE/health_generate\"",
    "fix": "Stop the run and fix the engine's cause; 1.2's watchdog stops such a run for you."
   },
   {
@@ -727,7 +728,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "is already in use \u2014 a stale router process may still be running."
    ],
-   "check": "ss -ltnp | grep <port>",
+   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/first-grpo.log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
   },
   {
@@ -745,7 +746,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Timer actor_train start` and then only `\"GET /metrics HTTP/1.1\" 200 OK`",
    "grep": [],
-   "check": "py-spy dump --pid <pid>\nray list actors --detail",
+   "check": "ray list actors --detail\nray stack",
    "fix": "None known; post both dumps with the issue."
   },
   {
@@ -822,7 +823,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 3",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -831,7 +832,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -847,7 +848,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/raw_reward` flat at 0 while the answers look right",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples | grep -c '</think>'\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
    "fix": "Use --rm-type math for non-thinking models (see 3.1).",
    "signal": "reward"
   },
@@ -868,7 +869,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Rule-based RM type is not specified."
    ],
-   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' launch.sh",
+   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' \"/root/logs/$RUN.args\"",
    "fix": "Set --rm-type or --custom-rm-path."
   },
   {
@@ -876,7 +877,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/zero_std/count_0` near the number of groups and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --run launch.sh",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --run \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
@@ -885,7 +886,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Lengths",
    "title": "{metric}`rollout/truncated_ratio` near 1 and responses pinned at the cap",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
    "signal": "truncation"
   },
@@ -904,7 +905,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "must be smaller than args.rollout_max_context_len ... so that there is at least one generated token to compute loss."
    ],
-   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' launch.sh",
+   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' \"/root/logs/$RUN.args\"",
    "fix": "Leave --rollout-max-prompt-len unset; Miles sets it one token under the context cap."
   },
   {
@@ -916,7 +917,7 @@ SYMPTOMS_JSON = r'''{
     "[FSDP] Checkpoint directory ... not found; skipping load.",
     "[FSDP] Model checkpoint ... not found; skipping load."
    ],
-   "check": "ls <load>/latest_checkpointed_iteration.txt <load>/iter_*",
+   "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\nls \"$LOAD/latest_checkpointed_iteration.txt\" \"$LOAD\"/iter_*",
    "fix": "Point --load at the directory you passed to --save (see 6.3)."
   },
   {
@@ -934,7 +935,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "A resumed run reports success after zero rollouts",
    "grep": [],
-   "check": "cat <load>/latest_checkpointed_iteration.txt",
+   "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\ncat \"$LOAD/latest_checkpointed_iteration.txt\"\ngrep -n -e '--num-rollout' \"/root/logs/$RUN.args\"",
    "fix": "Raise --num-rollout, or set --start-rollout-id on purpose."
   },
   {
@@ -944,7 +945,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "'--save' is required when save_interval is set."
    ],
-   "check": "grep -n -e '--save' launch.sh",
+   "check": "grep -n -e '--save' \"/root/logs/$RUN.args\"",
    "fix": "Set --save to a host-mounted path."
   },
   {
@@ -952,7 +953,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 20",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   }
  ]
@@ -1126,6 +1127,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="match the log against the symptoms of 7.1 and print each entry's check and fix")
     mode.add_argument("--compare", action="store_true",
                       help="put the first steps beside the public references and our GB10 run")
+    mode.add_argument("--samples", action="store_true",
+                      help="print the sample responses Miles logged for each step, with label and reward")
     ap.add_argument("--root", metavar="DIR", help="a Miles 101 checkout to read references and recordings from "
                     "(default: the checkout this file sits in, if any)")
     where = ap.add_mutually_exclusive_group()
@@ -1144,6 +1147,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
         return 2
+    if args.samples:
+        found = samples(lines, args.steps)
+        print(json.dumps(found, indent=2) if args.json else render_samples(found))
+        return 0
     groups = args.groups
     if args.run:
         try:
@@ -1202,6 +1209,49 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(json.dumps(report, indent=2) if args.json else render_with_problems(report))
     return 0
+
+
+# Miles logs two samples of every training rollout: `First rollout sample: ...` and `Finish rollout: ...`,
+# each the prompt and response (newlines written as \\n, cut after the first characters, with the
+# cut length said) and the sample's label and reward
+# (miles/rollout/inference_rollout/inference_rollout_train.py:128-136, 153-158;
+# miles/rollout/generate_utils/sample_utils.py:231-235).
+SAMPLE_RE = re.compile(r"(?P<which>First rollout sample|Finish rollout): text_preview=(?P<text>.*), "
+                       r"label=(?P<label>.*?), reward_summary=(?P<reward>.*?)\s*$")
+
+
+def samples(lines: Iterable[str], steps: int) -> list[dict[str, Any]]:
+    """The sample lines of the first `steps` rollouts: step (the rollout id), which, line, label, reward, text.
+
+    A sample belongs to the rollout whose rollout-side `perf N:` line comes after it.
+    """
+    out: list[dict[str, Any]] = []
+    step = 0
+    for n, raw in enumerate(lines, 1):
+        line = clean(raw)
+        m = SAMPLE_RE.search(line)
+        if m:
+            if step < steps:
+                out.append({"step": step, "which": "first" if m["which"].startswith("First") else "last",
+                            "line": n, "label": m["label"], "reward": m["reward"],
+                            "text": m["text"].replace("\\n", "\n")})
+            continue
+        parsed = parse_line(line)
+        if parsed and parsed[0] == "perf_rollout" and parsed[1] is not None:
+            step = parsed[1] + 1
+    return out
+
+
+def render_samples(found: list[dict[str, Any]]) -> str:
+    """Each sample under a header line: its step, which one, its log line, label and reward."""
+    if not found:
+        return ("no sample lines (`First rollout sample:` or `Finish rollout:`) in the steps read; "
+                "Miles logs them from the training rollout")
+    out = []
+    for s in found:
+        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={s['label']} reward={s['reward']}")
+        out += ["    " + ln for ln in s["text"].splitlines() or [""]]
+    return "\n".join(out)
 
 
 def render_with_problems(report: dict[str, Any]) -> str:

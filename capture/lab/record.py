@@ -79,7 +79,11 @@ def main(argv: list[str]) -> int:
             errors.append(f"{path}: no such run file")
             continue
         try:
-            runs.append(load_run(path, catalog))
+            run = load_run(path, catalog)
+            if run.get("not_recorded") and not args.dry_run:
+                errors.append(f"{path}: not_recorded: {run['not_recorded']}")
+                continue
+            runs.append(run)
         except RunFileError as e:
             errors += e.errors
             if args.dry_run and e.run is not None:

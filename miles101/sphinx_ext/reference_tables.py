@@ -320,6 +320,8 @@ def lab_notes(env) -> list:
             host = str(rec["host"].get("gpu", "?"))
             where = f"{r.get('image_digest') or r.get('image')}, Miles {str(r.get('miles_commit'))[:9]}"
             events = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in r.get("events", [])) or "none"
+        elif run.get("not_recorded"):  # a launch the book shows, which the lab does not record on a Spark
+            status, host, where, events = f"not recorded: {run['not_recorded']}", "—", str(run.get("image", "—")), "—"
         else:
             status, host, where, events = "pending", "—", str(run.get("image", "—")), "—"
         rows.append([Code(run_id), run.get("title", ""), cited, status, host, where, events,

@@ -25,7 +25,8 @@ def errors(tmp_path: Path, run: dict, name: str = "t") -> list[str]:
 
 def with_args(tmp_path: Path, *args) -> list[str]:
     run = base_run("t", tmp_path)
-    run["args"] = ["--rollout-batch-size", 8, "--num-rollout", 3, *args]
+    seeds = [a for flag, value in (("--seed", 1234), ("--rollout-seed", 42)) if flag not in args for a in (flag, value)]
+    run["args"] = ["--rollout-batch-size", 8, "--num-rollout", 3, *args, *seeds]
     return errors(tmp_path, run)
 
 
