@@ -250,6 +250,14 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                     file, f"{spath}.file", f"the section file {sec['file']!r} has no '# Title' line (empty?).",
                     f"give {sec['file']} a '# Title' line and its text, or remove the section.", fatal=False,
                 ))
+    for spath, rel in [("$.front", data["front"])] + [(f"{p}.sections[{j}].file", sec["file"])
+                                                      for p, _, part in groups for j, sec in enumerate(part["sections"])]:
+        why = _outside_problem(srcdir, rel)
+        if why:
+            problems.append(BookProblem(file, spath, why, "name a page inside the book's directory, by a relative "
+                                        "path without '..' (and not a symlink out of it)."))
+    if any(p.where.endswith(".file") or p.where == "$.front" for p in problems if p.fatal):
+        return problems
     if not (srcdir / data["front"]).is_file():
         problems.append(BookProblem(
             file, "$.front", f"the front page {data['front']!r} does not exist.", "create it or fix the path.",
@@ -264,6 +272,17 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                 subtype="unlisted_page",
             ))
     return problems
+
+
+def _outside_problem(srcdir: Path, rel: str) -> str | None:
+    """Why a page path of manual.json does not name a file inside the source directory, or None."""
+    from .strict import outside
+
+    if Path(rel).is_absolute() or ".." in Path(rel).parts or "\\" in rel:
+        return f"the page {rel!r} lies outside the book's directory."
+    if (srcdir / rel).exists() and outside(srcdir / rel, srcdir):
+        return f"the page {rel!r} is a symlink out of the book's directory."
+    return None
 
 
 def _has_title(page: Path) -> bool:
@@ -307,12 +326,16 @@ def load_book(path: Path, srcdir: Path | None = None,
     """
     srcdir = srcdir or path.parent
     file = path.name
+    from .strict import MAX_DEPTH, CaptureError, _bounded_int, _deep_line, read_bytes, too_deep
+
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [BookProblem(file, "file", f"cannot read it ({exc.strerror}).", "restore manual.json.")]
+        raw = read_bytes(path, file, fix="restore manual.json")
+    except CaptureError as exc:
+        return None, [BookProblem(file, "file", exc.message, exc.fix)]
+    deep = BookProblem(file, f"line {_deep_line(raw.decode('utf-8', 'replace'))}",
+                       f"the JSON nests deeper than {MAX_DEPTH} levels.", "flatten it; manual.json never nests that deep.")
     try:
-        data = json.loads(raw, object_pairs_hook=_no_duplicates)
+        data = json.loads(raw, object_pairs_hook=_no_duplicates, parse_int=_bounded_int)
     except _DuplicateKey as exc:
         text = raw.decode("utf-8", "replace")
         hits = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
@@ -328,6 +351,12 @@ def load_book(path: Path, srcdir: Path | None = None,
         )]
     except UnicodeDecodeError:
         return None, [BookProblem(file, "file", "not UTF-8 text.", "save manual.json as UTF-8.")]
+    except RecursionError:
+        return None, [deep]
+    except ValueError as exc:  # a number longer than strict.MAX_DIGITS
+        return None, [BookProblem(file, "file", f"{exc}: no number in manual.json is that long.", "put the real number there.")]
+    if too_deep(data):
+        return None, [deep]
     key = _schema_key(raw)
     if not _known_valid(valid_cache, key):
         errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))

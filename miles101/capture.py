@@ -15,26 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from .crosscheck import crosscheck_values
 
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
 VALUE_KINDS = ("measured", "computed", "fact", "reference", "crosscheck")
-#: libyaml's safe loader when the wheel has it, else PyYAML's (miles101.validate reads with it too).
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class CaptureError(Exception):
-    """A capture file is missing, malformed or fails its schema; `where` says file:line."""
-
-    def __init__(self, where: str, message: str, fix: str) -> None:
-        super().__init__(f"{where}: {message} Fix: {fix}")
-        self.where, self.message, self.fix = where, message, fix
-
-    def __reduce__(self) -> tuple:  # pickled with the capture's cache (load_capture_cached)
-        return (type(self), (self.where, self.message, self.fix))
+from .strict import YAML_LOADER, CaptureError  # noqa: F401 (both re-exported: the readers import them from here)
 
 
 #: Each capture file parsed, by its path: (sha256 of its bytes, the parsed document pickled). A file
@@ -56,31 +43,21 @@ def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
 
 
 def _read_json(path: Path, root: Path) -> Any:
-    """Strict JSON (UTF-8, no duplicate keys): the reader `miles101.validate` uses too."""
-    from .validate import parse_json_bytes
+    """Strict JSON through the one reader (`miles101.strict`): a regular file in the project, UTF-8, bounded."""
+    from .strict import parse_json_bytes, read_bytes
 
     rel = path.relative_to(root).as_posix()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise CaptureError(rel, "the file does not exist.", "run `python3 capture/run.py` to make it.") from None
-    except OSError as exc:
-        raise CaptureError(rel, f"cannot read it ({exc.strerror}).", "restore it from git.") from None
     fix = "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`"
+    raw = read_bytes(path, rel, root, fix)
     return _parsed(rel, raw, lambda: parse_json_bytes(raw, rel, fix))
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
+    from .strict import parse_yaml_bytes, read_bytes
+
     rel = path.relative_to(root).as_posix()
-    try:
-        raw = path.read_bytes()
-        return _parsed(rel, raw, lambda: yaml.load(raw.decode("utf-8"), Loader=YAML_LOADER))
-    except UnicodeDecodeError:
-        raise CaptureError(rel, "not UTF-8 text.", "save the file as UTF-8.") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
-        raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', exc)}).", "fix the YAML there.") from None
+    raw = read_bytes(path, rel, root, "correct the run file, or restore it from git")
+    return _parsed(rel, raw, lambda: parse_yaml_bytes(raw, rel))
 
 
 def suggest(name: str, known: list[str], n: int = 3) -> str:
@@ -362,6 +339,8 @@ def load_capture(root: Path) -> Capture:
     attempts: list[dict] = []
     gpu = cap_dir / "gpu"
     for run_json in sorted(gpu.glob("*/run.json")):
+        if run_json.parent.name.startswith("."):
+            continue  # .tmp-* / .old-*: a recording being written or committed (miles101.validate names a stuck one)
         run_rec = get(_read_json, run_json, None)
         if isinstance(run_rec, dict):
             from .validate import usable

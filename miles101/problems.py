@@ -21,6 +21,7 @@ class Subtype(Enum):
     BAD_FORMAT = "bad_format"  #: a format spec that does not fit the value
     BAD_REFERENCE = "bad_reference"  #: malformed role text (issue links, keys), no single default
     DUPLICATE = "duplicate"  #: a flag documented twice, a figure id used twice
+    MARKUP = "markup"  #: raw HTML in a page, a role left open, a page that is not UTF-8 (miles101.markup)
     CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
     MERMAID = "mermaid"  #: the local mermaid copy is missing or stale
 

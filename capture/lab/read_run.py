@@ -55,6 +55,9 @@ ROLLOUT_SIDE_KEY = "perf/rollout_time"
 NEWER_REWARD_KEY = "rollout/episode_raw_reward"
 MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB")
 
+#: Longer lines are never step lines (Miles's are a few KB); they are skipped, so a 20 MB line costs no parse.
+MAX_STEP_LINE = 1 << 20
+
 _NAMES = {"nan": math.nan, "inf": math.inf, "True": True, "False": False, "None": None}
 
 
@@ -152,6 +155,8 @@ class StepAssembler:
     def feed(self, line: str, lineno: int | None = None) -> list[dict[str, Any]]:
         """Feed one line; return the rows it closed. Never raises on log content."""
         self.lineno = lineno if lineno is not None else self.lineno + 1
+        if len(line) > MAX_STEP_LINE:
+            return []  # no step line is that long (a dumped tensor, a progress bar without newlines): not read
         try:
             parsed = parse_line(line)
         except Exception:  # noqa: BLE001 - a reader must survive any line
@@ -1017,6 +1022,65 @@ def _checkout_root() -> str | None:
     return root if os.path.isdir(os.path.join(root, "capture", "references")) else None
 
 
+class LogUnreadable(Exception):
+    """A log that is not a regular file, or not text in an encoding read_run knows; says what was tried."""
+
+
+#: Byte-order marks, longest first (UTF-32's LE mark starts with UTF-16's).
+BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xef\xbb\xbf", "utf-8"),
+        (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def decode_log(raw: bytes) -> str:
+    """A log's text: by its byte-order mark (UTF-8, UTF-16 as PowerShell's `>` writes, UTF-32), else UTF-8.
+
+    A UTF-8 log with a few stray bytes (a cut progress bar) is read with them replaced; one that is
+    mostly not UTF-8 (or UTF-16 without a mark) is refused with what was tried.
+    """
+    for bom, codec in BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw[len(bom):].decode(codec)
+            except UnicodeDecodeError as e:
+                raise LogUnreadable(f"it starts with a {codec.upper()} byte-order mark but byte {e.start + len(bom)} "
+                                    f"is not {codec.upper()}; save it again as UTF-8") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    if b"\x00" not in raw and bad <= max(8, len(raw) // 1000):
+        return text
+    nul_odd, nul_even = raw[1::2].count(0), raw[0::2].count(0)
+    for codec, nuls in (("utf-16-le", nul_odd), ("utf-16-be", nul_even)):
+        if nuls > len(raw) // 4:
+            try:
+                return raw.decode(codec)
+            except UnicodeDecodeError:
+                pass
+    raise LogUnreadable(f"not text read_run knows: tried UTF-8 ({bad} undecodable byte(s)), a UTF-16/UTF-32 "
+                        "byte-order mark (none) and UTF-16 without one; save the log as UTF-8 "
+                        "(PowerShell: `| Out-File -Encoding utf8`)")
+
+
+def read_log_file(path: str) -> list[str]:
+    """The lines of a log file: a regular file only (a FIFO would block), decoded by `decode_log`, any line end."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a file"
+            raise LogUnreadable(f"it is {kind}; give read_run a saved log file")
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as e:
+        raise LogUnreadable(e.strerror or str(e)) from None
+    return decode_log(raw).splitlines()  # \n, \r\n and \r all end a line
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI: the table (or JSON), --diagnose or --compare; exit 1 when there is nothing to read."""
     ap = argparse.ArgumentParser(prog="read_run.py", description="Read the first steps of a Miles log.")
@@ -1034,10 +1098,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.steps < 1:
         ap.error("--steps must be at least 1")
     try:
-        with open(args.log, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError as e:
-        print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
+        lines = read_log_file(args.log)
+    except LogUnreadable as e:
+        print(f"read_run: cannot read {args.log}: {e}", file=sys.stderr)
         return 2
     rows, asm = read_log(lines)
     report = read_run(rows, args.steps) if rows else None

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from typing import ClassVar
 
@@ -12,6 +11,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
+from ..markup import directive_option_problems as option_problems
+from ..markup import listing_lines
 from ..problems import Problem
 from ..resolve import resolve
 from ..text import record_command
@@ -98,7 +99,7 @@ class ListingDirective(ManualDirective):
 
     has_content = False
     required_arguments = 1
-    option_spec: ClassVar = {"grep": directives.unchanged, "head": directives.positive_int,
+    option_spec: ClassVar = {"grep": directives.unchanged, "head": directives.unchanged,
                              "lines": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
@@ -108,6 +109,9 @@ class ListingDirective(ManualDirective):
         result = resolve(capture, "run", run_id)
         if isinstance(result, Problem):
             return self.problem(result.subtype, result.message, result.fix)
+        bad = option_problems("listing", self.options)  # checked while the run is pending too
+        if bad:
+            return self.problem("bad_format", f"{{listing}} {bad[0][0]}", bad[0][1])
         recording = capture.recordings.get(run_id)
         if recording is None:
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
@@ -117,18 +121,9 @@ class ListingDirective(ManualDirective):
                            "On a DGX Spark, "),
                 nodes.literal("", record_command(run_id)), nodes.Text(" records it."))
             return [box]
-        lines = (capture.root / "capture" / "gpu" / run_id / "log.txt").read_text(encoding="utf-8").splitlines()
-        if "grep" in self.options:
-            try:
-                pattern = re.compile(self.options["grep"])
-            except re.error as exc:
-                return self.problem("bad_format", f"bad :grep: pattern ({exc}).", "fix the regular expression.")
-            lines = [ln for ln in lines if pattern.search(ln)]
-        if "lines" in self.options:
-            start, _, end = self.options["lines"].partition("-")
-            lines = lines[int(start) - 1 : int(end or start)]
-        if "head" in self.options:
-            lines = lines[: self.options["head"]]
+        lines, why = listing_lines(capture.root, run_id, self.options)
+        if why:
+            return self.problem("bad_format", f"{{listing}} {run_id}: {why[0]}", why[1])
         text = "\n".join(lines)
         block = nodes.literal_block(text, text, classes=["m101-listing"])
         block["language"] = "text"
@@ -143,7 +138,7 @@ def command_lines(args: list[str]) -> list[str]:
     lines: list[str] = []
     for arg in map(str, args):
         if arg.startswith("--") or not lines:
-            lines.append(arg)
+            lines.append(shlex.quote(arg))  # a flag is a plain word; anything else is quoted, never run
         else:
             lines[-1] += " " + (shlex.quote(arg) if arg else "''")
     return lines
@@ -169,6 +164,9 @@ class RunCommandDirective(ManualDirective):
         result = resolve(capture, "run", run_id)
         if isinstance(result, Problem):
             return self.problem(result.subtype, result.message, result.fix)
+        bad = option_problems("run-command", self.options)  # nothing unquoted reaches a copyable command
+        if bad:
+            return self.problem("bad_format", f"{{run-command}} {bad[0][0]}", bad[0][1])
         run = result.value
         if self.options.get("array"):  # the arguments alone, as a bash array other pages reuse
             body = "\n".join("  " + ln for ln in command_lines(run.get("args") or []))
