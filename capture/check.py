@@ -173,7 +173,15 @@ def check_pin(root: Path, report: Report, strict: bool) -> None:
 
 def pending_values(root: Path) -> list[str]:
     capture = load_capture(root)
-    return [f"measured:{key}" for key in capture.value_keys("measured") if capture.value("measured", key).pending]
+    return [f"measured:{key}" for key in capture.value_keys("measured")
+            if capture.value("measured", key).pending and not capture.value("measured", key).missing]
+
+
+def underived_values(root: Path) -> list[str]:
+    """Values a valid recording could not give (values.json's `missing`): the run is recorded, the number is not."""
+    capture = load_capture(root)
+    return [f"measured:{key}: {capture.value('measured', key).missing}" for key in capture.value_keys("measured")
+            if capture.value("measured", key).missing]
 
 
 def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int | float]]:
@@ -190,6 +198,12 @@ def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int |
     if pending:
         line = f"pending: {len(pending)} declared value(s) have no valid recording yet (record them on a DGX Spark)."
         (report.fail if strict else report.notes.append)(line)
+    underived = underived_values(root)
+    if underived:
+        counts["values a recording could not give"] = len(underived)
+        for line in underived:
+            (report.fail if strict else report.notes.append)(
+                f"{line} (the page shows it as not derivable; fix the cause and record the run again with --force).")
     counts["seconds"] = round(time.perf_counter() - started, 2)
     return report, counts
 

@@ -240,7 +240,10 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                     "give each section its own file.", fatal=False,
                 ))
             files.setdefault(sec["file"], spath)
-            if not page.is_file():
+            unreadable = _unreadable_page(srcdir, sec["file"]) if page.exists() else None
+            if unreadable:
+                problems.append(unreadable)
+            elif not page.is_file():
                 problems.append(BookProblem(
                     file, f"{spath}.file", f"the section file {sec['file']!r} does not exist.",
                     f"create {sec['file']} (a '# Title' line is enough) or fix the path.", fatal=False,
@@ -258,7 +261,10 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                                         "path without '..' (and not a symlink out of it)."))
     if any(p.where.endswith(".file") or p.where == "$.front" for p in problems if p.fatal):
         return problems
-    if not (srcdir / data["front"]).is_file():
+    front_problem = _unreadable_page(srcdir, data["front"]) if (srcdir / data["front"]).exists() else None
+    if front_problem:
+        problems.append(front_problem)
+    elif not (srcdir / data["front"]).is_file():
         problems.append(BookProblem(
             file, "$.front", f"the front page {data['front']!r} does not exist.", "create it or fix the path.",
         ))
@@ -282,6 +288,18 @@ def _outside_problem(srcdir: Path, rel: str) -> str | None:
         return f"the page {rel!r} lies outside the book's directory."
     if (srcdir / rel).exists() and outside(srcdir / rel, srcdir):
         return f"the page {rel!r} is a symlink out of the book's directory."
+    return None
+
+
+def _unreadable_page(srcdir: Path, rel: str) -> BookProblem | None:
+    """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
+    from .strict import CaptureError, decode, read_bytes
+
+    try:
+        decode(read_bytes(srcdir / rel, rel, srcdir, "restore the page from git"), rel, "restore it from git")
+    except CaptureError as exc:
+        place = exc.where.rpartition(":")[2]
+        return BookProblem(rel, f"line {place if place.isdigit() else 1}", exc.message, exc.fix, subtype="markup")
     return None
 
 
@@ -331,7 +349,7 @@ def load_book(path: Path, srcdir: Path | None = None,
     try:
         raw = read_bytes(path, file, fix="restore manual.json")
     except CaptureError as exc:
-        return None, [BookProblem(file, "file", exc.message, exc.fix)]
+        return None, [BookProblem(file, "line 1", exc.message, exc.fix)]
     deep = BookProblem(file, f"line {_deep_line(raw.decode('utf-8', 'replace'))}",
                        f"the JSON nests deeper than {MAX_DEPTH} levels.", "flatten it; manual.json never nests that deep.")
     try:
@@ -350,11 +368,15 @@ def load_book(path: Path, srcdir: Path | None = None,
             "fix the JSON syntax there (a missing comma or quote is the usual cause).",
         )]
     except UnicodeDecodeError:
-        return None, [BookProblem(file, "file", "not UTF-8 text.", "save manual.json as UTF-8.")]
+        return None, [BookProblem(file, "line 1", "not UTF-8 text.", "save manual.json as UTF-8.")]
     except RecursionError:
         return None, [deep]
     except ValueError as exc:  # a number longer than strict.MAX_DIGITS
-        return None, [BookProblem(file, "file", f"{exc}: no number in manual.json is that long.", "put the real number there.")]
+        text = raw.decode("utf-8", "replace")
+        m = re.search(r"\d{400,}", text)
+        line = text.count("\n", 0, m.start()) + 1 if m else 1
+        return None, [BookProblem(file, f"line {line}", f"{exc}: no number in manual.json is that long.",
+                                  "put the real number there.")]
     if too_deep(data):
         return None, [deep]
     key = _schema_key(raw)

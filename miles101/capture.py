@@ -85,7 +85,13 @@ class Value:
 
     @property
     def pending(self) -> bool:
+        """No number yet: the run is not recorded, or its recording could not give this value (`missing`)."""
         return self.kind == "measured" and self.value is None
+
+    @property
+    def missing(self) -> str | None:
+        """Why a recorded run gives no number for this value (values.json's `missing`), or None."""
+        return self.detail.get("missing") if self.pending else None
 
 
 @dataclass
@@ -254,6 +260,10 @@ def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[
             hit = got.get(name)
             detail = {"run": run_id, "statistic": decl.get("statistic"), "steps": decl.get("steps"),
                       "source": decl.get("source"), "title": run.get("title", run_id)}
+            if rec and hit is None:  # recorded, but this value could not be derived from the recording
+                detail["missing"] = str((rec.get("missing") or {}).get(name)
+                                        or f"values.json of the recording has no {name}")
+                detail["hardware"] = rec["host"].get("gpu")
             if rec and hit is not None:
                 detail.update({
                     "n": hit.get("n"), "statistic": hit.get("statistic", decl.get("statistic")),
@@ -349,8 +359,10 @@ def load_capture(root: Path) -> Capture:
         if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
             rec_dir = run_json.parent
             host = obj(_read_json, rec_dir / "host.json")
-            vals = obj(_read_json, rec_dir / "values.json").get("values", {})
-            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {}}
+            values_doc = obj(_read_json, rec_dir / "values.json")
+            vals, missing = values_doc.get("values", {}), values_doc.get("missing", {})
+            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {},
+                                        "missing": missing if isinstance(missing, dict) else {}}
     for run_json in sorted((gpu / "_attempts").glob("*/run.json")):
         att = get(_read_json, run_json, None)
         if isinstance(att, dict):
@@ -443,8 +455,8 @@ def capture_digest(root: Path) -> str:
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             h.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
-            try:
-                h.update(path.read_bytes())
+            try:  # a regular file only: a FIFO would block the build (the loader names it)
+                h.update(path.read_bytes() if path.is_file() else b"\1missing")
             except OSError:
                 h.update(b"\1missing")
     return h.hexdigest()

@@ -58,19 +58,20 @@ def read_bytes(path: Path, rel: str, root: Path | None = None, fix: str = "resto
         st = os.stat(path)  # follows symlinks; a loop raises ELOOP
     except FileNotFoundError:
         raise CaptureError(rel, "the file does not exist.", f"{fix}.") from None
-    except OSError as exc:
-        raise CaptureError(rel, f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
+    except OSError as exc:  # the place is line 1: the file as a whole
+        raise CaptureError(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
     if not stat.S_ISREG(st.st_mode):
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-        raise CaptureError(rel, f"it is {kind}, not a file.", f"put a regular file there, or {fix}.")
+        raise CaptureError(f"{rel}:1", f"it is {kind}, not a file; nothing reads it (a FIFO would block).",
+                           f"put a regular file there, or {fix}.")
     if root is not None and outside(path, root):
-        raise CaptureError(rel, f"it is a symlink to {os.path.realpath(path)}, outside the project.",
+        raise CaptureError(f"{rel}:1", "it is a symlink to a file outside the project, which is never read or published.",
                            f"replace the link with the file itself, or {fix}.")
     try:
         with open(path, "rb") as fh:
             return fh.read()
     except OSError as exc:
-        raise CaptureError(rel, f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
+        raise CaptureError(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
 
 
 def outside(path: Path, root: Path) -> bool:
@@ -220,7 +221,7 @@ def parse_yaml_bytes(raw: bytes, rel: str, fix: str = "fix the YAML there") -> A
         return yaml.load(text, Loader=BoundedLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
+        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else f"{rel}:1"
         raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', None) or exc}).", f"{fix}.") from None
     except RecursionError:
         raise CaptureError(f"{rel}:{_deep_line(text)}", f"the YAML nests deeper than {MAX_DEPTH} levels.",

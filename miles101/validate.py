@@ -496,9 +496,11 @@ def interrupted_commits(cap: Path) -> list[CaptureError]:
     gpu = cap / "gpu"
     for path in sorted(gpu.glob(".old-*")) + sorted(gpu.glob(".tmp-*")):
         if path.name.startswith(".tmp-"):
+            from .strict import read_bytes
+
             try:
-                status = json.loads((path / "run.json").read_bytes()).get("status")
-            except (OSError, ValueError, AttributeError, RecursionError):
+                status = parse_json_bytes(read_bytes(path / "run.json", path.name, cap), path.name, "").get("status")
+            except (CaptureError, AttributeError):
                 status = None
             if status != "valid":
                 continue  # a recording in progress, or a killed attempt: the recorder moves it to _attempts/
@@ -643,8 +645,10 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         import capture.lab.values
 
         code = Path(capture.lab.values.__file__).read_bytes()
-        parts = (_read(run_json), _read(cap / "runs" / f"{run_id}.yaml"), _read(run_json.parent / "steps.jsonl"),
-                 _read(run_json.parent / "values.json"))
+        paths = (run_json, cap / "runs" / f"{run_id}.yaml", run_json.parent / "steps.jsonl", run_json.parent / "values.json")
+        parts = tuple(_read(p) for p in paths)
+        if any(p.relative_to(root).as_posix() in unreadable for p in paths):
+            continue  # an unreadable part is the root cause, named once; nothing to re-derive
         out.recordings += 1
         out.problems += run(_digest("recording", run_id, code, *parts),
                             lambda: recording_problems(run_id, *parts))

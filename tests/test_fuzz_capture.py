@@ -14,6 +14,7 @@ import copy
 import io
 import json
 import math
+import os
 import random
 import re
 import shutil
@@ -444,7 +445,7 @@ def test_harmless_changes_pass_both(fuzz_root: Path, tmp_path: Path) -> None:
 
 #: A place in the file: a JSON path ($...) or a line number right after the file name.
 def names_place(out: str, rel: str) -> bool:
-    return re.search(re.escape(rel) + r"(:\$|:\d+)", out) is not None
+    return re.search(re.escape(rel) + r"(:\$|:\d+|: line \d+|: \$)", out) is not None
 
 
 @pytest.mark.parametrize(("case", "seed"), CASES, ids=[c for c, _ in CASES])
@@ -458,3 +459,232 @@ def test_both_gates_refuse_the_mutation(fuzz_root: Path, tmp_path: Path, case: s
         assert not any(c in out for c in CRASH), f"{gate} crashes on {case} in {rel}:\n{out[-5000:]}"
         assert names_place(out, rel), f"{gate} does not name {rel} and a place in it for {case}:\n{out[-3000:]}"
         assert "Fix:" in out, f"{gate} gives no fix for {case}:\n{out[-3000:]}"
+
+
+# ---------------------------------------------------------------------------------- hostile inputs (issue 27)
+#
+# A table of (kind of input, class of attack) → one case that breaks the fuzz root that way. Each case
+# runs both gates under a time limit and asserts: both refuse (exit non-zero), neither prints a
+# traceback, the output names the file, a place in it and a fix, and _build/html holds nothing the
+# attack tried to publish (live HTML, a shell command, a file from outside the project).
+
+OUTSIDE = "OUTSIDE-THE-PROJECT-7f3a"  # text of files outside the tree; never published
+HANG_LIMIT_S = 60  # no gate may take longer on any case (the 2-core CI box builds the root in a few seconds)
+DEEP = "[" * 5000 + "]" * 5000
+BIG = "9" * 5000
+BOMB = ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
+        'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n'
+        'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n')
+PAGE = "sections/1-1-first.md"
+VALUES_PAGE = "sections/2-1-values.md"
+
+
+def _outside(root: Path, name: str, text: str) -> Path:
+    """A file beside the project (not in it), holding OUTSIDE."""
+    path = root.parent / "outside" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _replace(root: Path, rel: str, old: str, new: str) -> None:
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (rel, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _append(root: Path, rel: str, text: str) -> None:
+    with open(root / rel, "a", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _fifo(root: Path, rel: str) -> None:
+    path = root / rel
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path)
+
+
+def _link_out(root: Path, rel: str) -> None:
+    """Replace a file (or a directory) by a symlink to a copy outside the project, marked OUTSIDE."""
+    path = root / rel
+    dest = root.parent / "outside" / path.name
+    dest.parent.mkdir(exist_ok=True)
+    if path.is_dir():
+        shutil.copytree(path, dest)
+        shutil.rmtree(path)
+    else:
+        shutil.copy(path, dest)
+        path.unlink()
+    if dest.is_file() and dest.suffix == ".md":
+        dest.write_text(dest.read_text(encoding="utf-8") + f"\n{OUTSIDE}\n", encoding="utf-8")
+    path.symlink_to(dest)
+
+
+def _json_put(root: Path, rel: str, path: tuple, raw: str) -> None:
+    """Put raw JSON text (deep, huge) at a path of a JSON file, keeping the rest."""
+    doc = load(root, rel)
+    put(doc, path, "@@RAW@@")
+    (root / rel).write_text(json.dumps(doc, indent=1).replace('"@@RAW@@"', raw), encoding="utf-8")
+
+
+def _listing(options: str, run: str = "tiny-pending") -> Callable[[Path], str]:
+    def mutate(root: Path) -> str:
+        _append(root, VALUES_PAGE, f"\n```{{listing}} {run}\n{options}\n```\n")
+        return VALUES_PAGE
+    return mutate
+
+
+def _run_command(options: str) -> Callable[[Path], str]:
+    def mutate(root: Path) -> str:
+        _append(root, VALUES_PAGE, f"\n```{{run-command}} tiny-pending\n{options}\n```\n")
+        return VALUES_PAGE
+    return mutate
+
+
+def _steps_duplicated(root: Path) -> str:
+    rel = f"{REC}/steps.jsonl"
+    lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    (root / rel).write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")
+    return rel
+
+
+def _run_file(text: str) -> Callable[[Path], str]:
+    def mutate(root: Path) -> str:
+        (root / "capture" / "runs" / "hostile.yaml").write_text(text, encoding="utf-8")
+        return "capture/runs/hostile.yaml"
+    return mutate
+
+
+def _run_file_bytes(raw: bytes) -> Callable[[Path], str]:
+    def mutate(root: Path) -> str:
+        (root / "capture" / "runs" / "hostile.yaml").write_bytes(raw)
+        return "capture/runs/hostile.yaml"
+    return mutate
+
+
+def _interrupted_commit(root: Path) -> str:
+    gpu = root / "capture" / "gpu"
+    (gpu / RUN_REC).rename(gpu / f".old-{RUN_REC}-20261204T120000Z")
+    shutil.copytree(gpu / f".old-{RUN_REC}-20261204T120000Z", gpu / f".tmp-{RUN_REC}-20261204T120000Z")
+    return f"capture/gpu/.old-{RUN_REC}-20261204T120000Z"
+
+
+RUN_REC = REC.rsplit("/", 1)[1]
+#: (kind, class, mutate) → the file the gates must name. Every class of issue 27 on every input kind it applies to.
+HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
+    # manual.json
+    ("manual.json", "deep nesting", lambda r: (_json_put(r, "manual.json", ("related",), DEEP), "manual.json")[1]),
+    ("manual.json", "5,000-digit integer", lambda r: (_json_put(r, "manual.json", ("parts", 0, "number"), BIG), "manual.json")[1]),
+    ("manual.json", "front outside the source dir",
+     lambda r: (_outside(r, "front.md", f"# Out\n{OUTSIDE}\n"), _replace(r, "manual.json", '"front.md"', '"../outside/front.md"'),
+                "manual.json")[2]),
+    ("manual.json", "page is a symlink out of the tree", lambda r: (_link_out(r, PAGE), "manual.json")[1]),
+    ("manual.json", "FIFO", lambda r: (_fifo(r, "manual.json"), "manual.json")[1]),
+    ("manual.json", "not UTF-8", lambda r: ((r / "manual.json").write_bytes("{}".encode("utf-16")), "manual.json")[1]),
+    # capture JSON
+    ("facts.json", "deep nesting", lambda r: (_json_put(r, "capture/facts.json", ("facts", "box.memory", "what"), DEEP),
+                                              "capture/facts.json")[1]),
+    ("computed.json", "5,000-digit integer",
+     lambda r: (_json_put(r, "capture/computed.json", ("values", "params.qwen3-tiny", "value"), BIG), "capture/computed.json")[1]),
+    ("flags.json", "deep nesting", lambda r: (_json_put(r, "capture/miles/flags.json", ("flags", 0, "help"), DEEP),
+                                              "capture/miles/flags.json")[1]),
+    ("references", "symlink out of the tree", lambda r: (_link_out(r, "capture/references/test.json"),
+                                                        "capture/references/test.json")[1]),
+    ("references", "FIFO", lambda r: (_fifo(r, "capture/references/test.json"), "capture/references/test.json")[1]),
+    ("references", "a directory named like a file",
+     lambda r: ((r / "capture/references/dir.json").mkdir(), "capture/references/dir.json")[1]),
+    ("references", "low above high", lambda r: (_replace(r, "capture/references/test.json", '"low": 0.1', '"low": 0.9'),
+                                                "capture/references/test.json")[1]),
+    ("crosscheck", "deep nesting", lambda r: (_json_put(r, XC, ("skipped",), DEEP), XC)[1]),
+    # recordings
+    ("steps.jsonl", "duplicated step rows", _steps_duplicated),
+    ("steps.jsonl", "5,000-digit integer", lambda r: (_append(r, f"{REC}/steps.jsonl", f'{{"step": {BIG}}}\n'),
+                                                      f"{REC}/steps.jsonl")[1]),
+    ("recording", "symlink out of the tree", lambda r: (_link_out(r, REC), f"{REC}/run.json")[1]),
+    ("recording", "values.json is a FIFO", lambda r: (_fifo(r, f"{REC}/values.json"), f"{REC}/values.json")[1]),
+    ("recording", "a commit cut short between its renames", _interrupted_commit),
+    ("recording", "a directory that is not a run id",
+     lambda r: (shutil.copytree(r / REC, r / "capture/gpu/Not A Run"), "capture/gpu/Not A Run/run.json")[1]),
+    # run files
+    ("run file", "YAML alias bomb", _run_file(BOMB)),
+    ("run file", "deep nesting", _run_file("id: hostile\nargs: " + "[" * 5000 + "]" * 5000 + "\n")),
+    ("run file", "5,000-digit integer", _run_file(f"id: hostile\nsteps: {BIG}\n")),
+    ("run file", "not UTF-8", _run_file_bytes("id: hostile\n".encode("utf-16"))),
+    ("run file", "FIFO", lambda r: (_fifo(r, "capture/runs/hostile.yaml"), "capture/runs/hostile.yaml")[1]),
+    ("run file", "a directory", lambda r: ((r / "capture/runs/hostile.yaml").mkdir(), "capture/runs/hostile.yaml")[1]),
+    ("run file", "a symlink loop", lambda r: ((r / "capture/runs/hostile.yaml").symlink_to("hostile.yaml"),
+                                              "capture/runs/hostile.yaml")[1]),
+    ("run file", "a flag Miles lacks (published on the page today)",
+     lambda r: (_replace(r, "capture/runs/tiny-pending.yaml", "args: [--colocate,", "args: [--colocate, --no-such-flag,"),
+                "capture/runs/tiny-pending.yaml")[1]),
+    # pages and directive options
+    ("page", "not UTF-8", lambda r: ((r / PAGE).write_bytes((r / PAGE).read_bytes() + b"\n\xff\xfe bad\n"), PAGE)[1]),
+    ("page", "raw HTML", lambda r: (_append(r, PAGE, "\nHi <img src=x onerror=alert(1)> there.\n"), PAGE)[1]),
+    ("page", "raw HTML block", lambda r: (_append(r, PAGE, "\n<script>alert(1)</script>\n"), PAGE)[1]),
+    ("page", "unclosed role", lambda r: (_append(r, PAGE, "\nSet {flag}`--colocate and go on.\n"), PAGE)[1]),
+    ("{listing} of a pending run", "text where a range goes", _listing(":lines: abc")),
+    ("{listing} of a pending run", "reversed range", _listing(":lines: 5-2")),
+    ("{listing} of a pending run", "zero", _listing(":lines: 0")),
+    ("{listing} of a pending run", "text where a number goes", _listing(":head: many")),
+    ("{listing} of a pending run", "bad pattern", _listing(":grep: (unclosed")),
+    ("{listing} of a recorded run", "range past the end", _listing(":lines: 3-9", RUN_REC)),
+    ("{run-command}", "shell injection", _run_command(":suffix: A; rm -rf / #")),
+    ("{run-command}", "command substitution", _run_command(":program: python3 $(curl evil)")),
+]
+HOSTILE_IDS = [f"{kind}: {cls}" for kind, cls, _ in HOSTILE]
+
+
+class Hang(Exception):
+    pass
+
+
+def timed(fn: Callable[[Path], Gate], root: Path) -> Gate:
+    """Run a gate; a hang (over HANG_LIMIT_S) is a failure, never a stuck suite."""
+    import signal
+
+    def alarm(*_):
+        raise Hang(f"{fn.__name__} ran past {HANG_LIMIT_S} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(HANG_LIMIT_S)
+    try:
+        return fn(root)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def published(root: Path) -> str:
+    out = root / "_build" / "html"
+    return "".join(p.read_text(encoding="utf-8", errors="replace") for p in out.rglob("*.html")) if out.is_dir() else ""
+
+
+@pytest.mark.parametrize("case", range(len(HOSTILE)), ids=HOSTILE_IDS)
+def test_both_gates_refuse_hostile_input(fuzz_root: Path, tmp_path: Path, case: int) -> None:
+    kind, cls, mutate = HOSTILE[case]
+    root = fresh(fuzz_root, tmp_path)
+    rel = mutate(root)
+    for gate, fn in (("--check", run_check), ("the build", run_build)):
+        result = timed(fn, root)
+        out = result.out.replace(str(root) + "/", "")
+        assert result.code != 0, f"{gate} accepts {kind}: {cls} ({rel}):\n{out[-3000:]}"
+        assert not any(c in out for c in CRASH), f"{gate} crashes on {kind}: {cls}:\n{out[-5000:]}"
+        assert names_place(out, rel), f"{gate} does not name {rel} and a place for {kind}: {cls}:\n{out[-3000:]}"
+        assert "Fix:" in out, f"{gate} gives no fix for {kind}: {cls}:\n{out[-3000:]}"
+    html = published(root)
+    for bad in (OUTSIDE, "<img src=x onerror", "<script>alert", "rm -rf", "$(curl", "--no-such-flag"):
+        assert bad not in html, f"_build/html publishes {bad!r} for {kind}: {cls}"
+
+
+def test_a_corrupt_flags_json_names_the_root_cause_once(fuzz_root: Path, tmp_path: Path) -> None:
+    """Not one FAIL per page reference to a flag: the broken file, then one line counting what it held back."""
+    root = fresh(fuzz_root, tmp_path)
+    (root / "capture/miles/flags.json").write_text("{ not json", encoding="utf-8")
+    check = timed(run_check, root)
+    fails = [ln for ln in check.out.splitlines() if ln.startswith("FAIL:")]
+    assert check.code == 1
+    assert fails[0].startswith("FAIL: capture/miles/flags.json:1:3: invalid JSON"), fails
+    assert any("page reference(s) that need it were not checked" in ln for ln in fails), fails
+    assert len(fails) <= 4, "\n".join(fails)

@@ -16,6 +16,7 @@ import yaml
 from buildutil import ROOT, build
 from capture.lab.values import derive_values
 
+SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
 COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "miles101"]
 
 
@@ -31,8 +32,11 @@ def _record_first_grpo(root: Path) -> None:
     run = yaml.safe_load((root / "capture/runs/first-grpo.yaml").read_text())
     seed = (run.get("seeds") or [None])[0]
     sources = {spec["source"] for spec in run["values"].values()}
-    rows = [{"step": step, "seed": seed, **{src: round(0.1 + 0.01 * step, 4) for src in sources}}
-            for step in range(run["steps"])]
+    rows = [{"step": step, "seed": seed} for step in range(run["steps"])]
+    for row in rows:  # each source in its section of a steps.jsonl row, as the recorder writes it (read_run.lookup)
+        for src in sources:
+            section = src.split("/", 1)[0] if src.split("/", 1)[0] in SECTIONS else "rollout"
+            row.setdefault(section, {})[src] = round(0.1 + 0.01 * row["step"], 4)
     rec = root / "capture/gpu/first-grpo"
     rec.mkdir(parents=True)
     (rec / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -86,6 +90,20 @@ def test_wording_follows_the_recording(both, doc: str) -> None:
     if doc.endswith("1-3-read-your-first-ten-steps"):
         claim = "The values of the run on this page come from the run of"
         assert claim in recorded and claim not in pending
+
+
+def test_the_recorded_state_shows_measured_numbers(both) -> None:
+    """Every value of first-grpo is derived from the synthetic recording, and 1.1 shows numbers, not badges."""
+    from miles101.capture import format_value, load_capture
+
+    _, recorded = both
+    capture = load_capture(Path(recorded.app.srcdir))
+    values = [capture.value("measured", k) for k in capture.value_keys("measured") if k.startswith("first-grpo.")]
+    assert values and all(v.value is not None for v in values), [v.key for v in values if v.value is None]
+    text = _text(recorded, "sections/1-1-run-grpo-on-one-gpu")
+    shown = [f"{format_value(v, '')} {v.unit}".strip() for v in values]
+    assert any(s in text for s in shown), shown
+    assert "not derivable" not in text
 
 
 def test_no_page_claims_a_recording_before_there_is_one(both) -> None:

@@ -78,9 +78,12 @@ def activation_coefficients(root: Path) -> dict[str, dict]:
     """
     out: dict[str, dict] = {}
     for path in sorted((root / "capture" / "crosscheck" / "results").glob("*.json")):
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        from ..strict import CaptureError, parse_json_bytes, read_bytes
+
+        rel = path.relative_to(root).as_posix()
+        try:  # the strict reader: no FIFO, no symlink out of the project, bounded (miles101.validate names why)
+            doc = parse_json_bytes(read_bytes(path, rel, root), rel, "")
+        except CaptureError:
             continue
         if not isinstance(doc, dict) or doc.get("schema") != "crosscheck/1":
             continue

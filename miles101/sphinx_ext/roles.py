@@ -116,6 +116,11 @@ def provenance_text(value: Value, hardware_home: str) -> str:
     """Where a value comes from, in one sentence: the tooltip and the page's list of values."""
     d = value.detail
     if value.kind == "measured":
+        if value.missing:
+            return (f"Not derivable: the run {d['run']!r} is recorded (on {d.get('hardware') or 'unknown hardware'}), "
+                    f"but its recording gives no {d.get('statistic') or 'value'} of {d.get('source') or value.what}: "
+                    f"{value.missing}. Record it again once the cause is fixed "
+                    f"({record_command(d['run'])} --force); R.3 Lab notes lists the run.")
         if value.pending:
             return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
                     f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
@@ -155,7 +160,9 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     """
     doc = domain_of(env)
     tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
-    if value.pending:
+    if value.missing:
+        shown, classes = "not derivable", ["m101-pending", "m101-missing"]
+    elif value.pending:
         shown, classes = "pending", ["m101-pending"]
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
