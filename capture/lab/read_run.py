@@ -1044,6 +1044,13 @@ def decode_log(raw: bytes) -> str:
             except UnicodeDecodeError as e:
                 raise LogUnreadable(f"it starts with a {codec.upper()} byte-order mark but byte {e.start + len(bom)} "
                                     f"is not {codec.upper()}; save it again as UTF-8") from None
+    nul_odd, nul_even = raw[1::2].count(0), raw[0::2].count(0)
+    for codec, nuls, others in (("utf-16-le", nul_odd, nul_even), ("utf-16-be", nul_even, nul_odd)):
+        if len(raw) >= 4 and len(raw) % 2 == 0 and nuls > len(raw) // 4 and not others:
+            try:  # UTF-16 without a mark: every other byte NUL (ASCII text), the others never
+                return raw.decode(codec)
+            except UnicodeDecodeError:
+                pass
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -1052,13 +1059,6 @@ def decode_log(raw: bytes) -> str:
     bad = text.count("\ufffd")
     if b"\x00" not in raw and bad <= max(8, len(raw) // 1000):
         return text
-    nul_odd, nul_even = raw[1::2].count(0), raw[0::2].count(0)
-    for codec, nuls in (("utf-16-le", nul_odd), ("utf-16-be", nul_even)):
-        if nuls > len(raw) // 4:
-            try:
-                return raw.decode(codec)
-            except UnicodeDecodeError:
-                pass
     raise LogUnreadable(f"not text read_run knows: tried UTF-8 ({bad} undecodable byte(s)), a UTF-16/UTF-32 "
                         "byte-order mark (none) and UTF-16 without one; save the log as UTF-8 "
                         "(PowerShell: `| Out-File -Encoding utf8`)")
