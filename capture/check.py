@@ -20,7 +20,7 @@ from pathlib import Path
 from miles101.book import load_book
 from miles101.capture import load_capture
 from miles101.pages import scan_pages
-from miles101.problems import Problem
+from miles101.problems import Problem, broken_sources
 from miles101.resolve import resolve
 from miles101.validate import capture_problems, validate_capture
 
@@ -98,18 +98,6 @@ def check_pages(root: Path, report: Report) -> int:
         if why:
             report.fail(f"{capture.value('reference', key).detail['file']}: reference {key}: {why}")
     return len(refs)
-
-
-#: Which capture file each kind of page reference reads.
-SOURCE_OF_KIND = {"flag": "capture/miles/flags.json", "default": "capture/miles/flags.json",
-                  "run-arg": "capture/miles/flags.json", "metric": "capture/miles/metrics.json",
-                  "src": "capture/miles/files.json", "computed": "capture/computed.json", "fact": "capture/facts.json"}
-
-
-def broken_sources(capture) -> dict[str, str]:
-    """kind → the capture file it reads, for each file that could not be read as a whole (a root cause)."""
-    broken = {p.where.split(":", 1)[0] for p in getattr(capture, "problems", [])}
-    return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}
 
 
 def page_text_problems(root: Path, files: list[str]) -> list[tuple[str, int, str, str, str]]:

@@ -39,3 +39,16 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.message} Fix: {self.fix}" if self.fix else self.message
+
+
+#: Which capture file each kind of page reference reads: when that file cannot be read at all, its
+#: references are follow-ons of one root cause (counted, not listed one by one).
+SOURCE_OF_KIND = {"flag": "capture/miles/flags.json", "default": "capture/miles/flags.json",
+                  "run-arg": "capture/miles/flags.json", "metric": "capture/miles/metrics.json",
+                  "src": "capture/miles/files.json", "computed": "capture/computed.json", "fact": "capture/facts.json"}
+
+
+def broken_sources(capture: object) -> dict[str, str]:
+    """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
+    broken = {p.where.split(":", 1)[0] for p in getattr(capture, "problems", [])}
+    return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}

@@ -688,3 +688,8 @@ def test_a_corrupt_flags_json_names_the_root_cause_once(fuzz_root: Path, tmp_pat
     assert fails[0].startswith("FAIL: capture/miles/flags.json:1:3: invalid JSON"), fails
     assert any("page reference(s) that need it were not checked" in ln for ln in fails), fails
     assert len(fails) <= 4, "\n".join(fails)
+    build = timed(run_build, root)
+    warnings = [ln for ln in build.out.splitlines() if "WARNING" in ln]
+    assert build.code != 0 and any("capture/miles/flags.json" in ln for ln in warnings), build.out[-3000:]
+    assert len(warnings) <= 4, "\n".join(warnings)
+    assert "references that read capture/miles/flags.json are not listed one by one" in build.out

@@ -13,7 +13,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
-from ..problems import Problem
+from ..problems import Problem, broken_sources
 from ..resolve import resolve
 from ..text import record_command
 from .domain import book_of, capture_of, domain_of, flag_anchor
@@ -27,7 +27,9 @@ class ManualDirective(SphinxDirective):
         domain_of(self.env).note_dep(self.env.docname, kind, key, capture_of(self.env).fingerprint_of(kind, key))
 
     def problem(self, subtype: str, message: str, fix: str) -> list[nodes.Node]:
-        warn(subtype, message, location=self.get_location(), fix=fix)
+        kind = {"unknown_flag": "flag", "unknown_metric": "metric"}.get(str(subtype))
+        if kind not in broken_sources(capture_of(self.env)):  # else a follow-on of a broken file, named once
+            warn(subtype, message, location=self.get_location(), fix=fix)
         domain_of(self.env).note_problem(self.env.docname)
         return []
 

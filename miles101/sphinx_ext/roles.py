@@ -11,7 +11,7 @@ from sphinx.addnodes import pending_xref
 from sphinx.util.docutils import SphinxRole
 
 from ..capture import Value, format_value
-from ..problems import Problem
+from ..problems import Problem, broken_sources
 from ..resolve import Resolved, dependency, resolve
 from ..text import record_command
 from .domain import capture_of, domain_of
@@ -41,7 +41,8 @@ class ManualRole(SphinxRole):
         domain_of(self.env).note_dep(self.env.docname, kind, key, capture_of(self.env).fingerprint_of(kind, key))
 
     def problem(self, problem: Problem) -> tuple[list[nodes.Node], list]:
-        warn_problem(problem, location=self.get_location())
+        if self.kind not in broken_sources(capture_of(self.env)):  # else a follow-on: the broken file is named once
+            warn_problem(problem, location=self.get_location())
         domain_of(self.env).note_problem(self.env.docname)
         node = nodes.inline(self.rawtext, self.text, classes=["m101-unresolved"])
         return [node], []
