@@ -473,6 +473,11 @@ def main(argv: list[str]) -> int:
     for name, default in (("kernels", 300), ("generation", 900), ("train", 1800)):
         ap.add_argument(f"--{name}-timeout", type=float, default=default, help=f"seconds (default {default})")
     args = ap.parse_args(argv)
+    from miles101.strict import run_id_problem
+
+    if run_id_problem(args.id):
+        print(f"preflight: {run_id_problem(args.id)}", file=sys.stderr)
+        return 2
     try:
         run = load_run(args.runs_dir / f"{args.id}.yaml", Catalog.load(args.flags, args.metrics))
     except RunFileError as e:

@@ -1131,8 +1131,8 @@ def main(argv: list[str] | None = None) -> int:
                 with open(steps_file, encoding="utf-8") as fh:
                     ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps)
                 note = f"recorded ({steps_file})"
-            except (OSError, ValueError, KeyError, TypeError) as e:
-                note = f"unreadable ({steps_file}: {e})"
+            except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
+                note = f"unreadable ({steps_file}: {type(e).__name__})"
         elif not root:
             note = "pending (run from a Miles 101 checkout or pass --root to see it)"
         rows_c = compare(report, refs, ours)

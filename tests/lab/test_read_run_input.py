@@ -112,3 +112,20 @@ def _try(path: Path) -> object:
         return read_log_file(str(path))
     except LogUnreadable as exc:
         return exc
+
+
+def test_the_watchdog_follows_a_20mb_line_in_linear_time(tmp_path: Path) -> None:
+    from capture.lab.watchdog import LogFollower
+
+    log = tmp_path / "run.log"
+    follower = LogFollower(str(log))
+    started = time.monotonic()
+    with open(log, "w", encoding="utf-8") as fh:
+        for _ in range(20 * 16):
+            fh.write("x" * 65536)
+            fh.flush()
+            assert follower.read() == []
+        fh.write("\nstep 0: {}\n")
+    lines = follower.read()
+    assert time.monotonic() - started < 15
+    assert [len(ln) for ln in lines] == [20 * 2**20, 10]

@@ -151,3 +151,7 @@ def test_run_ids_are_names(tmp_path: Path, bad: str, capsys: pytest.CaptureFixtu
         assert record_main([bad, *extra, "--gpu-dir", str(tmp_path / "gpu"), "--runs-dir", str(tmp_path)]) == 2
         assert "is not a run id" in capsys.readouterr().err
     assert not (tmp_path / "gpu").exists()
+    from capture.lab.preflight import main as preflight_main
+
+    assert preflight_main([bad, "--skip-smoke"]) == 2
+    assert "is not a run id" in capsys.readouterr().err
