@@ -693,3 +693,26 @@ def test_a_corrupt_flags_json_names_the_root_cause_once(fuzz_root: Path, tmp_pat
     assert build.code != 0 and any("capture/miles/flags.json" in ln for ln in warnings), build.out[-3000:]
     assert len(warnings) <= 4, "\n".join(warnings)
     assert "references that read capture/miles/flags.json are not listed one by one" in build.out
+
+
+def test_a_value_a_valid_recording_cannot_give_says_so(fuzz_root: Path, tmp_path: Path) -> None:
+    """Recorded, but no number: the page says "not derivable" and why, never "not recorded yet"; both gates pass."""
+    import yaml
+
+    from capture.lab.values import derive_values
+
+    root = fresh(fuzz_root, tmp_path)
+    run_file = root / "capture/runs/tiny-recorded.yaml"
+    run_file.write_text(run_file.read_text(encoding="utf-8").replace("source: perf/step_time", "source: lab/step_interval"),
+                        encoding="utf-8")
+    rows = [json.loads(ln) for ln in (root / REC / "steps.jsonl").read_text(encoding="utf-8").splitlines() if ln.strip()]
+    values = derive_values(yaml.safe_load(run_file.read_text(encoding="utf-8")), rows)
+    assert values["values"] == {} and "lab/step_interval" in values["missing"]["step_time"]
+    (root / REC / "values.json").write_text(json.dumps(values), encoding="utf-8")
+    check, build = timed(run_check, root), timed(run_build, root)
+    assert check.code == 0, check.out
+    assert "measured:tiny-recorded.step_time: lab/step_interval is in no step" in check.out
+    assert build.code == 0, build.out
+    page = (root / "_build/html/sections/2-1-values.html").read_text(encoding="utf-8")
+    assert "not derivable" in page and "is recorded (on" in page and "lab/step_interval is in no step" in page
+    assert "tiny-recorded' has not been recorded" not in page
