@@ -139,21 +139,6 @@ class Book:
         return "missing"
 
 
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     import jsonschema  # imported only when manual.json is validated (not on a build whose book is unchanged)
@@ -344,41 +329,15 @@ def load_book(path: Path, srcdir: Path | None = None,
     """
     srcdir = srcdir or path.parent
     file = path.name
-    from .strict import MAX_DEPTH, CaptureError, _bounded_int, _deep_line, read_bytes, too_deep
+    from .strict import CaptureError, parse_json_bytes, read_bytes
 
-    try:
+    try:  # the one strict reader (miles101.strict), as for every capture file
         raw = read_bytes(path, file, fix="restore manual.json")
+        data = parse_json_bytes(raw, file, "fix the JSON syntax there (a missing comma or quote is the usual cause)")
     except CaptureError as exc:
-        return None, [BookProblem(file, "line 1", exc.message, exc.fix)]
-    deep = BookProblem(file, f"line {_deep_line(raw.decode('utf-8', 'replace'))}",
-                       f"the JSON nests deeper than {MAX_DEPTH} levels.", "flatten it; manual.json never nests that deep.")
-    try:
-        data = json.loads(raw, object_pairs_hook=_no_duplicates, parse_int=_bounded_int)
-    except _DuplicateKey as exc:
-        text = raw.decode("utf-8", "replace")
-        hits = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
-        line = text.count("\n", 0, hits[1]) + 1 if len(hits) > 1 else 1
-        return None, [BookProblem(
-            file, f"line {line}", f"the key {exc.key!r} appears twice in one object; JSON would keep only the last.",
-            "keep one of the two entries.",
-        )]
-    except json.JSONDecodeError as exc:
-        return None, [BookProblem(
-            file, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}.",
-            "fix the JSON syntax there (a missing comma or quote is the usual cause).",
-        )]
-    except UnicodeDecodeError:
-        return None, [BookProblem(file, "line 1", "not UTF-8 text.", "save manual.json as UTF-8.")]
-    except RecursionError:
-        return None, [deep]
-    except ValueError as exc:  # a number longer than strict.MAX_DIGITS
-        text = raw.decode("utf-8", "replace")
-        m = re.search(r"\d{400,}", text)
-        line = text.count("\n", 0, m.start()) + 1 if m else 1
-        return None, [BookProblem(file, f"line {line}", f"{exc}: no number in manual.json is that long.",
-                                  "put the real number there.")]
-    if too_deep(data):
-        return None, [deep]
+        line, _, column = exc.where.partition(":")[2].partition(":")
+        where = f"line {line or 1}" + (f", column {column}" if column else "")
+        return None, [BookProblem(file, where, exc.message, exc.fix)]
     key = _schema_key(raw)
     if not _known_valid(valid_cache, key):
         errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))

@@ -2,7 +2,10 @@
 
 Rules, each reported as a `CaptureError` naming the file, the JSON path (or line) and the fix:
 
-1. the file reads: UTF-8, valid JSON/YAML, no duplicate keys;
+1. the file reads, through the one strict reader (`miles101.strict`): a regular file inside the
+   project, UTF-8, valid JSON/YAML, no duplicate keys, bounded depth, digits and YAML aliases;
+   a recording being written (`gpu/.tmp-*`) is no data; one whose commit was cut short is named
+   with `record --recover`;
 2. it matches its JSON Schema (capture/schema/*, shipped with the `capture` package);
 3. every number is finite (a NaN or an inf is never published);
 4. a value is inside its unit's range: no negative time, size or count; a fraction, share or
@@ -10,7 +13,10 @@ Rules, each reported as a `CaptureError` naming the file, the JSON path (or line
 5. derived values equal their inputs: computed.json = capture.derive.derive_all(models.json,
    flags.json); each recording's values.json = capture.lab.values.derive_values(run file, steps.jsonl);
 6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
-   (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%).
+   (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%);
+7. each run file whose schema passed names only flags Miles has, with valid values
+   (`capture.lab.runfile`, the rules of `record`), so a page never publishes a command Miles refuses;
+8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
 
 Results are cached by content: each check's key is a digest of the bytes it reads (and of this
 module's rules version), so a build that changed nothing re-validates nothing.
