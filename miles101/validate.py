@@ -537,7 +537,7 @@ def run_file_problems(root: Path, path: Path, raw: bytes) -> list[CaptureError]:
         out = []
         for error in exc.errors:
             text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
-            m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)\b:? ?(.*)", text, re.S)
+            m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
             place = json_path(re.split(r"[/\[\]]+", m[1].strip("]"))) if m else "$"
             place = re.sub(r"\.(\d+)", r"[\1]", place)
             out.append(CaptureError(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",

@@ -147,8 +147,9 @@ def test_run_command_is_the_run_file(book_copy: Path) -> None:
                         "```{run-command} tiny-recorded\n:array: ARGS\n```\n\n```{run-command} nope\n```")
     built = build(book_copy)
     html = re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty"))
-    assert "ray job submit \\\npython3 train.py \\\n  --colocate \\\n  --seed 1 \\\n  --rollout-seed 1 \\\n  2&gt;&amp;1 | tee log" in html
-    assert "ARGS=(\n  --colocate\n)" in html
+    assert ("ray job submit \\\npython3 train.py \\\n  --colocate \\\n  --rollout-batch-size 8 \\\n  --seed 1 \\\n"
+            "  --rollout-seed 1 \\\n  2&gt;&amp;1 | tee log") in html
+    assert "ARGS=(\n  --colocate\n  --rollout-batch-size 8\n)" in html
     assert "no run 'nope' is declared." in built.warnings
 
 
