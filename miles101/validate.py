@@ -538,8 +538,8 @@ def run_file_problems(root: Path, path: Path, raw: bytes) -> list[CaptureError]:
         for error in exc.errors:
             text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
             m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
-            place = json_path(re.split(r"[/\[\]]+", m[1].strip("]"))) if m else "$"
-            place = re.sub(r"\.(\d+)", r"[\1]", place)
+            parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
+            place = json_path(int(p) if p.isdigit() else p for p in parts)
             out.append(CaptureError(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
                                     f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
                                     "lists every problem; AUTHORING.md), or restore it from git"))
