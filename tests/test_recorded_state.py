@@ -41,7 +41,9 @@ def _record_first_grpo(root: Path) -> None:
     rec.mkdir(parents=True)
     (rec / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (rec / "values.json").write_text(json.dumps({"schema": "values/1", **derive_values(run, rows)}))
-    (rec / "log.txt").write_text("synthetic test recording\n")
+    (rec / "log.txt").write_text("synthetic test recording\n" + "".join(  # step lines, so the pages' listings show lines
+        f"rollout {r['step']}: {{'rollout/raw_reward': 0.5}}\nstep {r['step']}: {{'train/loss': 0.1}}\n"
+        f"perf {r['step']}: {{'perf/step_time': 1.0}}\n" for r in rows))
     (rec / "host.json").write_text(json.dumps({
         "schema": "host/1", "gpu": "NVIDIA GB10 (test data)", "driver": "test", "cuda": "13.0",
         "memory_total_gib": 119.7, "kernel": "test", "cpu": "test", "date": "2026-12-03T00:00:00Z"}))
