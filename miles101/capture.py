@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
 from .crosscheck import crosscheck_values
+from .strict import YAML_LOADER, CaptureError  # noqa: F401 (both re-exported: the readers import them from here)
 
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
 VALUE_KINDS = ("measured", "computed", "fact", "reference", "crosscheck")
-from .strict import YAML_LOADER, CaptureError  # noqa: F401 (both re-exported: the readers import them from here)
 
 
 #: Each capture file parsed, by its path: (sha256 of its bytes, the parsed document pickled). A file
