@@ -22,11 +22,13 @@ from .pages import ANY_ROLE
 _HTML_HINT = re.compile(r"<[A-Za-z/!?]")
 #: The start of a role: `{name}` and a backtick.
 _ROLE_START = re.compile(r"\{[a-z][\w-]*\}`")
-_FENCED = re.compile(r"^(\s*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.M | re.S)
+_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*)$")
 _DIRECTIVE = re.compile(r"^\s*(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<arg>.*)$")
 
+#: Most problems reported one by one for a page; the rest are counted.
+MAX_LISTED = 20
 HTML_FIX = ("write it in Markdown, or put it in backticks to show it as code; raw HTML is off in this book "
             "(AUTHORING.md)")
 ROLE_FIX = "close the role with a backtick on the same paragraph: {kind}`text`"
@@ -52,9 +54,25 @@ def _parser() -> Any:
     return create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "deflist", "fieldlist"}), RendererHTML)
 
 
+def _strip_fences(text: str) -> str:
+    """The text without its fenced code blocks, in one pass over the lines (linear, whatever the page holds)."""
+    kept: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        if fence:
+            if m and m[1][0] == fence[0] and len(m[1]) >= len(fence) and not line.strip()[len(m[1]):].strip():
+                fence = ""
+        elif m:
+            fence = m[1]
+        else:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def _suspect(text: str) -> bool:
     """Whether the text, code and roles left out, hints at HTML or an open role (cheap, before tokenizing)."""
-    rest = _CODE_SPAN.sub("", ANY_ROLE.sub("", _FENCED.sub("", text)))
+    rest = _CODE_SPAN.sub("", ANY_ROLE.sub("", _strip_fences(text)))
     return bool(_HTML_HINT.search(rest) or _ROLE_START.search(rest))
 
 
@@ -81,6 +99,15 @@ def markup_problems(text: str) -> list[MarkupProblem]:
 
     walk(_parser().parse(text), 1)
     return out
+
+
+def listed(problems: list[MarkupProblem]) -> list[MarkupProblem]:
+    """The problems to report: the first MAX_LISTED, then one line counting the rest (a page full of tags)."""
+    if len(problems) <= MAX_LISTED:
+        return problems
+    rest = problems[MAX_LISTED]
+    return [*problems[:MAX_LISTED], MarkupProblem(rest.line, f"and {len(problems) - MAX_LISTED} more problem(s) like "
+                                                  "these in this page, from here on.", rest.fix, subtype=rest.subtype)]
 
 
 def escape_html(text: str, problems: list[MarkupProblem]) -> str:
@@ -204,7 +231,7 @@ def page_problems(text: str) -> list[MarkupProblem]:
     out = markup_problems(text)
     for line, name, _arg, options in directive_options(text):
         out += [MarkupProblem(line, f"{{{name}}} {msg}", fix, subtype="bad_format") for msg, fix in directive_option_problems(name, options)]
-    return out
+    return listed(out)
 
 
 def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list[str], tuple[str, str] | None]:

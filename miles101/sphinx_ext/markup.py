@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..markup import escape_html, markup_problems
+from ..markup import escape_html, listed, markup_problems
 from .messages import warn
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def refuse_markup(app: Sphinx, docname: str, source: list[str]) -> None:
     """Warn for each raw HTML tag and open role in the page; escape the HTML in the text MyST reads."""
     problems = markup_problems(source[0])
-    for p in problems:
+    for p in listed(problems):
         warn("markup", p.message, location=(docname, p.line), fix=p.fix)
     if any(p.html for p in problems):
         source[0] = escape_html(source[0], problems)
