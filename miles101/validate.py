@@ -662,6 +662,24 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     return out
 
 
+def reference_src_problems(capture: Any) -> list[CaptureError]:
+    """Every reference's own `src`, cited or not, must be a line range of a Miles file (both gates apply it)."""
+    from .problems import broken_sources
+
+    out = []
+    value_keys = getattr(capture, "value_keys", None)
+    if value_keys is None or "src" in broken_sources(capture):
+        return []  # files.json cannot be read: named once, not once per reference
+    for key in value_keys("reference"):
+        value = capture.value("reference", key)
+        src = value.detail.get("src")
+        why = capture.src_spec_problem(src) if isinstance(src, str) and src else None
+        if why:
+            out.append(CaptureError(f"{value.detail['file']}:{json_path(('references', key, 'src'))}",
+                                    f"reference {key}: {why}", "correct the src from Miles's source (AUTHORING.md)."))
+    return out
+
+
 def capture_problems(result: Validation, capture: Any) -> list[CaptureError]:
     """Validation problems plus the loader's own (a reference key defined twice ...), each once.
 
@@ -669,7 +687,7 @@ def capture_problems(result: Validation, capture: Any) -> list[CaptureError]:
     """
     seen: set[str] = set()
     merged: list[CaptureError] = []
-    for p in [*result.problems, *getattr(capture, "problems", [])]:
+    for p in [*result.problems, *getattr(capture, "problems", []), *reference_src_problems(capture)]:
         file = p.where.split(":", 1)[0]
         key = f"{file}|{p.message}"
         if key in seen:

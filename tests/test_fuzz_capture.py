@@ -569,6 +569,9 @@ HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
      lambda r: ((r / "capture/references/dir.json").mkdir(), "capture/references/dir.json")[1]),
     ("references", "low above high", lambda r: (_replace(r, "capture/references/test.json", '"low": 0.1', '"low": 0.9'),
                                                 "capture/references/test.json")[1]),
+    ("references", "an uncited reference's src past the end of its file (--check alone refused it)",
+     lambda r: (_json_put(r, "capture/references/test.json", ("references", "test.baseline", "src"),
+                          '"miles/utils/arguments.py:500"'), "capture/references/test.json")[1]),
     ("crosscheck", "deep nesting", lambda r: (_json_put(r, XC, ("skipped",), DEEP), XC)[1]),
     # recordings
     ("steps.jsonl", "duplicated step rows", _steps_duplicated),
