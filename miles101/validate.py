@@ -520,16 +520,24 @@ def interrupted_commits(cap: Path) -> list[CaptureError]:
     return problems
 
 
-def run_file_problems(root: Path, path: Path, raw: bytes) -> list[CaptureError]:
-    """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
+def load_catalog(root: Path) -> Any:
+    """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
     from capture.lab.catalog import Catalog
+
+    miles = root / "capture" / "miles"
+    try:
+        return Catalog.load(miles / "flags.json", miles / "metrics.json")
+    except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
+        return None
+
+
+def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -> list[CaptureError]:
+    """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
     from capture.lab.runfile import RunFileError, load_run
 
     rel = path.relative_to(root).as_posix()
-    miles = root / "capture" / "miles"
-    try:
-        catalog = Catalog.load(miles / "flags.json", miles / "metrics.json")
-    except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
+    catalog = catalog if catalog is not None else load_catalog(root)
+    if catalog is None:
         return []
     try:
         load_run(path, catalog)
@@ -609,13 +617,19 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         import capture.lab.runfile
 
         code = b"".join(Path(m.__file__).read_bytes() for m in (capture.lab.runfile, capture.lab.catalog))
+        catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
+
+        def held(path: Path, raw: bytes) -> list[CaptureError]:
+            if not catalog:
+                catalog.append(load_catalog(root))
+            return run_file_problems(root, path, raw, catalog[0]) if catalog[0] is not None else []
+
         for path in sorted((cap / "runs").glob("*.yaml")):
             rel = path.relative_to(root).as_posix()
             raw = _read(path)
             if raw is None or not schema_clean(rel, hashlib.sha256(raw).hexdigest()):
                 continue  # its schema problems are named already
-            out.problems += run(_digest("runfile", rel, code, raw, flags, metrics),
-                                lambda: run_file_problems(root, path, raw))
+            out.problems += run(_digest("runfile", rel, code, raw, flags, metrics), lambda: held(path, raw))
     if models is not None and flags is not None and computed is not None:
         import capture.derive
 
