@@ -9,6 +9,7 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `incremental` | which pages to read again and rewrite; failing the build on unresolved references |
 | `elements` | the value and flag-facts nodes, written by every builder |
 | `roles` | {flag}, {metric}, {src}, {measured}, {reference}, ... |
+| `markup` | raw HTML off (escaped and refused), roles left open refused (`miles101.markup`) |
 | `directives` | {flag}, {listing}, {run-command}, {until-recorded}/{once-recorded}, {pin} |
 | `figures` | {diagram}: figure nodes, labels, the figure-id checks |
 | `front` | the front page's {book-*} directives |
@@ -46,6 +47,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .front import setup_front
     from .hosting import setup_hosting
     from .incremental import setup_incremental
+    from .markup import setup_markup
     from .mathml import setup_mathml
     from .page_weight import setup_page_weight
     from .reference_tables import setup_reference_tables
@@ -57,6 +59,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_incremental(app)
     setup_elements(app)
     setup_roles(app)
+    setup_markup(app)
     setup_directives(app)
     setup_figures(app)
     setup_front(app)

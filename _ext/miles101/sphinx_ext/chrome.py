@@ -85,7 +85,10 @@ class ValuesOnPage(SphinxTransform):
             para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
             grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
             para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
-            if value.kind == "measured" and value.pending:
+            if value.kind == "measured" and value.missing:
+                head = f"Measured by the run {value.detail['run']}, recorded, not derivable from its recording:"
+                para += nodes.Text(f" — {value.what}: {value.missing}.")
+            elif value.kind == "measured" and value.pending:
                 head = f"Measured by the run {value.detail['run']}, pending:"
                 para += nodes.Text(f" — {value.what}.")
             elif value.kind == "computed":
@@ -110,6 +113,17 @@ def pending_runs(capture, pending: list) -> list[nodes.Node]:
     for run_id, values in by_run.items():
         title = (capture.runs.get(run_id) or {}).get("title")
         para = nodes.paragraph(classes=["m101-pending-box", "m101-pending-run"])
+        if capture.recorded(run_id):  # recorded, but these values could not be derived from it
+            para += nodes.inline("", "not derivable", classes=["m101-badge"])
+            para += nodes.Text(" The run ")
+            para += nodes.strong("", run_id)
+            names = "; ".join(f"{v.key.partition('.')[2]}: {v.missing}" for v in values)
+            para += nodes.Text(f" is recorded, but its recording gives no number for {len(values)} value(s) marked "
+                               f"below ({names}). Fix the cause and record it again: ")
+            para += nodes.literal("", record_command(run_id) + " --force")
+            para += nodes.Text(".")
+            out.append(para)
+            continue
         para += nodes.inline("", "pending", classes=["m101-badge"])
         para += nodes.Text(" The run ")
         para += nodes.strong("", run_id)
