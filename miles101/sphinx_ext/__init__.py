@@ -18,6 +18,7 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
 | `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
+| `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from .. import __version__
 
 def setup(app: Sphinx) -> dict[str, Any]:
     from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
+    from .a11y import setup_a11y
     from .assets import setup_assets
     from .build_data import setup_build_data
     from .calculator import setup_calculator
@@ -64,6 +66,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_crosscheck(app)
     setup_page_weight(app)
     setup_editions(app)
+    setup_a11y(app)
 
     from . import directives, figures, front, reference_tables, roles
 
