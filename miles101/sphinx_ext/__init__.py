@@ -18,6 +18,8 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
 | `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
+| `tables` | tables marked `m101-stack` read as one block per row when they do not fit |
+| `repository` | the book's own repository URL (one setting): the footer link, the pending boxes, R.3 |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
 """
 from __future__ import annotations
@@ -33,6 +35,8 @@ from .. import __version__
 def setup(app: Sphinx) -> dict[str, Any]:
     from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
     from .a11y import setup_a11y
+    from .repository import setup_repository
+    from .tables import setup_tables
     from .assets import setup_assets
     from .build_data import setup_build_data
     from .calculator import setup_calculator
@@ -51,6 +55,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .roles import setup_roles
 
     setup_build_data(app)
+    setup_repository(app)
     setup_domain(app)
     setup_incremental(app)
     setup_elements(app)
@@ -67,6 +72,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_page_weight(app)
     setup_editions(app)
     setup_a11y(app)
+    setup_tables(app)
 
     from . import directives, figures, front, reference_tables, roles
 

@@ -11,6 +11,8 @@
  *    (or taller) than its box at this window size gets tabindex=0, so Tab reaches it and the arrow
  *    keys scroll it, and a name (role=region with aria-label, unless it has a role already). It is
  *    checked again when the window's size changes; a box that stops scrolling loses the tab stop.
+ * 4. A table marked m101-stack (miles101/sphinx_ext/tables.py) that is wider than its column gets
+ *    m101-stacked: the stylesheet draws one block per row, each cell under its column's name.
  */
 (() => {
   "use strict";
@@ -128,6 +130,15 @@
     window.addEventListener("resize", follow);
   }
 
+  // ------------------------------------------------------------------ stackable tables
+  function stackTables() {
+    document.querySelectorAll("table.m101-stack").forEach(table => {
+      table.classList.remove("m101-stacked");
+      const box = table.parentElement;
+      if (table.getBoundingClientRect().width > box.clientWidth + 1) table.classList.add("m101-stacked");
+    });
+  }
+
   // ------------------------------------------------------------------ scroll boxes
   const SCROLLS = "article pre, article .table-wrapper, article .m101-generated, article .m101-math, article .m101-figure";
 
@@ -151,6 +162,7 @@
   }
 
   function markScrollBoxes() {
+    stackTables();
     document.querySelectorAll(SCROLLS).forEach(box => {
       const marked = box.hasAttribute("data-m101-scrolls");
       if (scrolls(box)) {
