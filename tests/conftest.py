@@ -11,7 +11,8 @@ pytest_plugins = ("sphinx.testing.fixtures",)
 
 #: Test modules outside tests/browser/ that run a Sphinx build.
 BUILD_MODULES = {"test_book_build", "test_book_errors", "test_roles", "test_agreement", "test_manual",
-                 "test_recording_in_pages", "test_trust", "test_escaping", "test_editions", "test_fuzz_capture"}
+                 "test_recording_in_pages", "test_trust", "test_escaping", "test_editions", "test_fuzz_capture",
+                 "test_a11y_build"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
