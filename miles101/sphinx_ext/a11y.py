@@ -6,6 +6,7 @@
 - Furo's page has two `<aside>` landmarks (the site navigation and the page's contents) with no
   names, so a screen reader's landmark list offers two identical "complementary" entries. Each
   gets an `aria-label`.
+- Furo's search page has no h1 (Sphinx's search script adds an h2 for the results): it gets one.
 
 Furo writes the asides outside any template block, so the fix is a pass over the rendered page
 (the builder's template renderer is wrapped once), not a copy of Furo's page.html.
@@ -24,9 +25,14 @@ _CAPTION = re.compile(r'(<p class="caption"[^>]*?role="heading")(?![^>]*aria-lev
 _ASIDE = re.compile(r'<aside class="(' + "|".join(map(re.escape, ASIDE_LABELS)) + r')((?: [^"]*)?)"(?![^>]*aria-label)')
 
 
+SEARCH_RESULTS = '<div id="search-results"></div>'
+
+
 def fix_page(html: str) -> str:
-    """The page with a level on every toctree caption heading and a name on Furo's asides."""
+    """The page with a level on every toctree caption heading, a name on Furo's asides, an h1 on search."""
     html = _CAPTION.sub(r'\1 aria-level="2"', html)
+    if SEARCH_RESULTS in html and "<h1" not in html.split(SEARCH_RESULTS, 1)[0].rsplit("<article", 1)[-1]:
+        html = html.replace(SEARCH_RESULTS, f"<h1>Search</h1>\n{SEARCH_RESULTS}", 1)
     return _ASIDE.sub(lambda m: f'<aside class="{m[1]}{m[2]}" aria-label="{ASIDE_LABELS[m[1]]}"', html)
 
 

@@ -9,8 +9,9 @@
  *    would run off; a tap or Enter toggles a tip, Escape or a tap elsewhere closes it.
  * 3. What scrolls can be reached by keyboard: a code block, table, equation or drawing that is wider
  *    (or taller) than its box at this window size gets tabindex=0, so Tab reaches it and the arrow
- *    keys scroll it, and a name (role=region with aria-label, unless it has a role already). It is
- *    checked again when the window's size changes; a box that stops scrolling loses the tab stop.
+ *    keys scroll it, and a name (role=group with aria-label, unless it has a role already: a group, not
+ *    a region, so a page of code blocks does not flood the landmark list). It is checked again when
+ *    the window's size changes; a box that stops scrolling loses the tab stop.
  * 4. A table marked m101-stack (miles101/sphinx_ext/tables.py) that is wider than its column gets
  *    m101-stacked: the stylesheet draws one block per row, each cell under its column's name.
  */
@@ -170,7 +171,7 @@
         box.setAttribute("data-m101-scrolls", box.hasAttribute("tabindex") ? "kept" : "");
         if (!box.hasAttribute("tabindex")) box.tabIndex = 0;
         if (!box.hasAttribute("role")) {
-          box.setAttribute("role", "region");
+          box.setAttribute("role", "group");
           box.setAttribute("data-m101-role", "");
         }
         if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
