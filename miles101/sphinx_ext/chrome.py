@@ -111,9 +111,9 @@ def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Nod
         para += nodes.Text(" The author records the run ")
         para += nodes.strong("", run_id)
         para += nodes.Text(f" ({title}) " if title else " ")
-        count = "the value" if len(values) == 1 else f"the {len(values)} values"
-        para += nodes.Text(f"on a DGX Spark; until then {count} marked pending below wait for it, and where "
-                           "this page gives a public reference beside one, that is the number to go by.")
+        count = "the value it yields shows" if len(values) == 1 else f"the {len(values)} values it yields show"
+        para += nodes.Text(f"on a DGX Spark; until then {count} as pending below, and where this page gives "
+                           "a public reference beside one, that is the number to go by.")
         para += record_yourself(run_id, repository)
         out.append(para)
     return out
