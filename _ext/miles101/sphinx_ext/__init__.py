@@ -21,6 +21,9 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
 | `editions` | EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings (checked against their sources), e-reader layout, the book as parts |
+| `tables` | tables marked `m101-stack` read as one block per row when they do not fit |
+| `repository` | the book's own repository URL (one setting): the footer link, the pending boxes, R.3 |
+| `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
 """
 from __future__ import annotations
 
@@ -34,6 +37,9 @@ from .. import __version__
 
 def setup(app: Sphinx) -> dict[str, Any]:
     from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
+    from .a11y import setup_a11y
+    from .repository import setup_repository
+    from .tables import setup_tables
     from .assets import setup_assets
     from .build_data import setup_build_data
     from .calculator import setup_calculator
@@ -55,6 +61,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .valid_markup import setup_valid_markup
 
     setup_build_data(app)
+    setup_repository(app)
     setup_domain(app)
     setup_incremental(app)
     setup_elements(app)
@@ -73,6 +80,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_editions(app)
     setup_valid_markup(app)
     setup_hosting(app)
+    setup_a11y(app)
+    setup_tables(app)
 
     from . import directives, figures, front, reference_tables, roles
 

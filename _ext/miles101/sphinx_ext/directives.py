@@ -19,6 +19,7 @@ from ..problems import Problem, broken_sources
 from ..resolve import resolve
 from ..runfiles import launch_script, ray_start
 from ..text import record_command
+from .repository import record_yourself, repository_url
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
 from .elements import Fact, flag_facts
@@ -122,9 +123,9 @@ class ListingDirective(ManualDirective):
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
             box += nodes.paragraph(
                 "", "", nodes.inline("", "pending", classes=["m101-badge"]),
-                nodes.Text(f" This listing comes from the run {run_id}, which has not been recorded yet. "
-                           "On a DGX Spark, "),
-                nodes.literal("", record_command(run_id)), nodes.Text(" records it."))
+                nodes.Text(f" This listing comes from the run {run_id}, which the author records on a DGX Spark; "
+                           "it shows here once the run is recorded."),
+                *record_yourself(run_id, repository_url(self.config)))
             return [box]
         lines, why = listing_lines(capture.root, run_id, self.options)
         if why:
