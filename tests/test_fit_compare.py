@@ -24,7 +24,7 @@ from miles101.sphinx_ext import calculator
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static"]
 RUN, VALUE, MODEL = "model-size-sweep", "used_after_wake_up", "qwen3-4B"
 PAGE = "sections/2-1-pick-a-model-size"
 

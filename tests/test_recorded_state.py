@@ -19,7 +19,7 @@ from miles101.values import derive_values
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static"]
 
 
 def _project(dest: Path) -> Path:

@@ -19,7 +19,7 @@ import pytest
 from capture.lab.logparse import LiveLog
 from miles101.tools.read_run import LogUnreadable, decode_log, read_log_file
 
-SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "read_run.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "read_run.py"
 SYMPTOM = "error: the following arguments are required: --rollout-batch-size"
 LINES = ["starting", SYMPTOM, "perf 0: {'perf/rollout_time': 1.5}", "done"]
 
