@@ -673,7 +673,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Workers (tasks / actors) killed due to memory pressure (OOM)"
    ],
-   "check": "grep -n -e 'Timer save_model' -e 'killed due to memory pressure' \"$LOG\"",
+   "check": "grep -n -e 'Timer save_model' -e '\\[FSDP\\] Saved checkpoint to' -e 'killed due to memory pressure' \"$LOG\"",
    "fix": "Lower the host-memory peak at save time (see 2.2 and 2.3)."
   },
   {
@@ -733,7 +733,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "is already in use \u2014 a stale router process may still be running."
    ],
-   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/first-grpo.log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
+   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
   },
   {
@@ -950,7 +950,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "'--save' is required when save_interval is set."
    ],
-   "check": "grep -n -e '--save' \"/root/logs/$RUN.args\"",
+   "check": "grep -n -e '^--save ' \"/root/logs/$RUN.args\"",
    "fix": "Set --save to a host-mounted path."
   },
   {
