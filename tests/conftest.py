@@ -14,12 +14,17 @@ NOT_UNIT = ("build", "browser", "slow")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """tests/browser/ is `browser`; a test marked neither build, browser nor slow is `unit`."""
+    """tests/browser/ is `browser`; a test marked neither build, browser nor slow is `unit`.
+
+    The browser tests run last: Playwright keeps threads in this process, and a Sphinx build with -j
+    forks; a fork taken while another thread holds a lock can hang its child for good.
+    """
     for item in items:
         if "browser" in Path(str(item.fspath)).parts:
             item.add_marker(pytest.mark.browser)
         if not any(item.get_closest_marker(name) for name in NOT_UNIT):
             item.add_marker(pytest.mark.unit)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: order kept within each
 
 
 #: The test running now (its fixtures included), for the guard below.

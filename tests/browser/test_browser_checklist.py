@@ -58,5 +58,5 @@ def test_the_checklist_downloads_are_the_modules_the_lab_imports(page: Any, serv
         url = urllib.parse.urljoin(server.base + PAGE, href)
         with urllib.request.urlopen(url, timeout=30) as resp:  # noqa: S310 (the local test server)
             served = resp.read()
-        module = (ROOT / "capture" / "lab" / name).read_bytes()
+        module = (ROOT / "_ext" / "miles101" / "tools" / name).read_bytes()
         assert hashlib.sha256(served).digest() == hashlib.sha256(module).digest(), f"{name} differs from the module"

@@ -261,7 +261,7 @@ def test_diagram_screenshots(tabs: dict[str, Any], server: Server, site: Site, m
             if page.evaluate(JS_OPEN_TAB_OF, d["figure"]):  # a diagram in a tab: the reader opens its tab
                 page.wait_for_timeout(100)
             path = out / f"{d['figure']}-{mode}.png"
-            page.locator(f"#{d['figure']}").screenshot(path=str(path), timeout=10000)
+            page.locator(f"#{d['figure']}").screenshot(path=str(path), timeout=30000, animations="disabled")
             note_screenshot(path)
             shots.append(path)
     assert shots, "no diagram to shoot"
