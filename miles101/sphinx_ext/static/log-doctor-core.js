@@ -750,3 +750,44 @@ export class LineSplitter {
     for (const p of splitLines(last)) this.onLine(p);
   }
 }
+
+// ---------------------------------------------------------------- reading a file or a paste
+/** Tries, in order, for a file's bytes: what `unreadable` reports as tried. */
+export const TRIED = "UTF-8, and UTF-16 where the file starts with a byte-order mark";
+export const CHUNK = 4 * 1024 * 1024;
+
+/** Read pasted text (already decoded) line by line. */
+export function readText(reading, text, progress = () => {}) {
+  const split = new LineSplitter((line) => reading.line(line));
+  for (let i = 0; i < text.length; i += CHUNK) {
+    split.push(text.slice(i, i + CHUNK));
+    progress(Math.min(i + CHUNK, text.length), text.length);
+  }
+  split.end();
+  return { ...reading.finish(), encoding: "text", unreadable: null };
+}
+
+/** Read a File or Blob in chunks: the encoding from its first bytes, then line by line. */
+export async function readFile(reading, file, progress = () => {}) {
+  const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+  const encoding = sniff(head);
+  if (looksBinary(head, encoding)) {
+    return { ...reading.finish(), encoding, unreadable: `a binary file (a NUL byte in its first bytes); tried ${TRIED}` };
+  }
+  const dec = decoder(encoding);
+  const split = new LineSplitter((line) => reading.line(line));
+  try {
+    for (let at = 0; at < file.size; at += CHUNK) {
+      const bytes = new Uint8Array(await file.slice(at, at + CHUNK).arrayBuffer());
+      split.push(dec.decode(bytes, { stream: at + CHUNK < file.size }));
+      progress(Math.min(at + CHUNK, file.size), file.size);
+    }
+    if (file.size === 0) progress(0, 0);
+  } catch {
+    split.end();
+    return { ...reading.finish(), encoding,
+             unreadable: `bytes that are not ${encoding.toUpperCase()} after line ${reading.n}; tried ${TRIED}` };
+  }
+  split.end();
+  return { ...reading.finish(), encoding, unreadable: null };
+}
