@@ -37,7 +37,7 @@ def rules() -> dict[str, Any]:
         "from": ["capture/symptoms.json", "capture/references/reader.json", "capture/lab/read_run.py"],
         "page_path": rr.PAGE_PATH,
         "patterns": {name: js_pattern(getattr(rr, name)) for name in
-                     ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE")},
+                     ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE", "TIMER_RE")},
         "rollout_side_key": rr.ROLLOUT_SIDE_KEY,
         "newer_reward_key": rr.NEWER_REWARD_KEY,
         "memory_fields": list(rr.MEMORY_FIELDS),

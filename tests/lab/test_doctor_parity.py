@@ -93,6 +93,17 @@ def synthetic(tmp: Path) -> list[Path]:
             text = g.replace(" ... ", " (something) ")
             write(f"sym-{sym['id']}-{i}.log", ["booting", f"\x1b[36m(pid=7)\x1b[0m [2026] x.py:1 - {text}",
                                               "more", f"again {text} [repeated 3x across cluster]"])
+    for sym in symptoms.load()["symptoms"]:
+        if sym.get("after_step"):  # the same strings before the first step (no match) and after it
+            for i, g in enumerate(sym["grep"]):
+                text = g.replace(" ... ", " (something) ")
+                write(f"after-{sym['id']}-{i}.log", [f"early {text}", *_row(0, **base), *_row(1, **base), f"late {text}",
+                                                     f"later {text}"])
+    t = "[2026] timer.py:31 - Timer"
+    write("timer-open.log", [*_row(0, **base), f"{t} train_wait start", f"{t} update_weights start",
+                             f"{t} update_weights end (elapsed: 1.0s)", f"{t} actor_train start", "GET /metrics 200"])
+    write("timer-closed.log", [f"{t} actor_train start", f"{t} actor_train end (elapsed: 2.0s)", f"{t} train_wait start"])
+    write("timer-nested.log", [f"{t} save_model start", f"{t} inner start", f"{t} save_model end (elapsed: 1s)"])
     write("no-symptom.log", ["Hello", "nothing to see", "step one is fine"])
     write("odd-dicts.log", [
         "rollout 0: {'rollout/raw_reward': np.float64(0.5), 'x': tensor(1.0, device='cuda:0'), 'y': nan}",
@@ -150,6 +161,11 @@ def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     found = {m["id"] for r in py.values() for m in r["matches"]}
     assert {s["id"] for s in symptoms.load()["symptoms"] if s["grep"] or s.get("signal")} <= found
     assert py["no-symptom.log"]["matches"] == [] and py["no-symptom.log"]["report"] is None
+    late = [m for m in py["after-mem-oom-mid-run-0.log"]["matches"] if m["id"] == "mem-oom-mid-run"]
+    assert [(m["line"], m["count"]) for m in late] == [(10, 2)]
+    assert [(m["id"], m["line"]) for m in py["timer-open.log"]["matches"]] == [("engine-open-timer", 8)]
+    assert py["timer-closed.log"]["matches"] == []
+    assert [(m["line"], m["count"]) for m in py["timer-nested.log"]["matches"]] == [(2, 1)]
     assert py["odd-dicts.log"]["malformed"] and py["odd-dicts.log"]["nonfinite"]
 
 

@@ -348,6 +348,7 @@ export function compile(rules) {
     REPEATED: rx("REPEATED_RE"),
     MEMORY: rx("MEMORY_RE"),
     ENGINE: rx("ENGINE_RE"),
+    TIMER: rx("TIMER_RE"),
     cut: rules.cutoffs,
     symptoms: rules.symptoms.map((s) => ({ ...s, parts: s.grep.map((g) => g.split(" ... ")) })),
   };
@@ -642,12 +643,24 @@ export class Diagnoser {
   constructor(R) {
     this.R = R;
     this.found = new Map();
+    this.later = new Map(); // after_step entries: every matching line, judged at finish()
+    this.openTimers = new Map();
   }
 
   feed(raw, n) {
     const line = clean(this.R, raw);
+    const timer = this.R.TIMER.exec(line);
+    if (timer) {
+      if (timer.groups.what === "start") this.openTimers.set(timer.groups.name, [n, cps(pyStrip(line), 200)]);
+      else this.openTimers.delete(timer.groups.name);
+    }
     for (const sym of this.R.symptoms) {
       if (sym.parts.some((p) => finds(line, p))) {
+        if (sym.after_step) {
+          if (!this.later.has(sym.id)) this.later.set(sym.id, []);
+          this.later.get(sym.id).push([n, line]);
+          continue;
+        }
         const hit = this.found.get(sym.id);
         if (hit === undefined) this.found.set(sym.id, { id: sym.id, line: n, count: 1, text: cps(pyStrip(line), 200) });
         else hit.count++;
@@ -656,7 +669,25 @@ export class Diagnoser {
   }
 
   finish(report) {
-    const found = this.found;
+    // Python fills `found` in line order; rebuild that order with the after_step hits put back in.
+    const firstStep = report ? report.first_line ?? null : null;
+    const found = new Map();
+    const byLine = [...this.found.values()].map((h) => [h.line, h]);
+    for (const [id, hits] of this.later) {
+      const kept = firstStep === null ? [] : hits.filter(([n]) => n > firstStep);
+      if (kept.length) byLine.push([kept[0][0], { id, line: kept[0][0], count: kept.length, text: cps(pyStrip(kept[0][1]), 200) }]);
+    }
+    const order = new Map(this.R.symptoms.map((s, i) => [s.id, i]));
+    byLine.sort(([a, x], [b, y]) => a - b || order.get(x.id) - order.get(y.id));
+    for (const [, h] of byLine) found.set(h.id, h);
+    for (const sym of this.R.symptoms) {
+      const ignore = sym.open_timer ? sym.open_timer.ignore : null;
+      const still = ignore ? [...this.openTimers].filter(([k]) => !ignore.includes(k)).map(([, v]) => v) : [];
+      if (still.length && !found.has(sym.id)) {
+        const last = still.reduce((a, v) => (v[0] > a[0] || (v[0] === a[0] && v[1] > a[1]) ? v : a));
+        found.set(sym.id, { id: sym.id, line: last[0], count: still.length, text: last[1] });
+      }
+    }
     if (report) {
       for (const sym of this.R.symptoms) {
         const name = sym.signal;
