@@ -47,15 +47,15 @@ class LogDoctorDirective(SphinxDirective):
         return [node]
 
 
-def _web_page(app: Sphinx) -> str:
-    base = app.config.html_baseurl or ""
+def _web_page(config: Any) -> str:
+    base = config.html_baseurl or ""
     return f"{base}{PAGE_DOC}.html" if base else ""
 
 
 def visit_doctor_html(self: Any, node: log_doctor) -> None:
     here = self.builder.current_docname
     if self.builder.name.startswith("epub"):
-        web = _web_page(self.builder.app)
+        web = _web_page(self.builder.config)
         link = f' <a href="{escape(web)}">{escape(web)}</a>' if web else ""
         self.body.append(f'<p class="m101-doctor-edition"><em>{escape(WHAT)} It runs in the web edition'
                          f"{' at' if web else ''}{link}. Here, run <code>python3 read_run.py \"$LOG\" --diagnose</code>.</em></p>\n")
@@ -77,9 +77,11 @@ class DoctorForEditions(SphinxPostTransform):
     default_priority = 5
 
     def run(self, **kwargs: Any) -> None:
-        if self.app.builder.format == "html":
+        from .domain import domain_of
+
+        if getattr(domain_of(self.env), "edition_writes_html", True):  # EPUB: the HTML visitor's note
             return
-        web = _web_page(self.app)
+        web = _web_page(self.config)
         for node in list(self.document.findall(log_doctor)):
             para = nodes.paragraph("", "", classes=["m101-doctor-edition"])
             para += nodes.emphasis("", f"{WHAT} It runs in the web edition")
@@ -94,8 +96,8 @@ class DoctorForEditions(SphinxPostTransform):
 
 def _install(app: Sphinx) -> None:
     """Copy the modules and write the rule set into the build's _static."""
-    if app.builder.format != "html":
-        return
+    if app.builder.format != "html" or app.builder.name.startswith("epub"):
+        return  # e-readers run no modules: the page says where the web edition is
     from capture.lab.doctor_rules import rules
 
     out = Path(app.outdir) / "_static"
