@@ -64,6 +64,7 @@ copybutton_exclude = ".linenos, .gp, .go"
 # Editions other than the web site (EPUB, LaTeX/PDF). version and release come from manual.json's
 # edition (miles101.sphinx_ext.editions); diagrams are drawn there as images by tools/pdf.
 epub_basename = "Miles101"
+epub_show_urls = "no"  # a link reads as its text (a source path, a page title): no bracketed URL after it
 epub_exclude_files = ["_static/m101-fit-coefficients.json"]  # the calculator's data: e-readers run no modules
 
 latex_engine = "xelatex"  # the pages are Unicode (×, ≥, →, …): pdflatex cannot set them

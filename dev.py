@@ -2,18 +2,23 @@
 """One entry point for a fresh machine with Python 3.11+ (and Node.js with npm, for mermaid).
 
     python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
-    python3 dev.py test      run every test
+    python3 dev.py test      run every test (arguments go to pytest: -m unit, --durations=15, ...)
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
-    python3 dev.py pdf       the PDF edition into _build/pdf/latex/miles101.pdf (XeLaTeX, diagrams drawn
-                             by mermaid's CLI on Debian's Chromium; see README for the apt packages)
+    python3 dev.py pdf       the PDF edition into _build/pdf/latex/miles101.pdf (XeLaTeX; see README for
+                             the apt packages)
     python3 dev.py epub      the EPUB edition into _build/epub/Miles101.epub
+    python3 dev.py draw      draw the diagrams the PDF and EPUB show into tools/pdf/drawn/ (mermaid's CLI
+                             on Debian's Chromium): run it after changing a diagram, then commit them
 
 Add --help after a command to see what that command does, installing nothing.
 
-It makes .venv/, installs the pinned requirements and then the project (`pip install -e .`)
-the first time (and again when they change), and runs `npm ci` when node_modules/ does not hold the pinned mermaid.
+It makes .venv/ and installs what the command needs, pinned, with the project (`pip install -e .`):
+requirements.txt for the book (docs, serve, check, bench, pdf, epub), requirements-test.txt on top for
+`test` (torch, transformers, Playwright: the docs never wait for them). Each set is installed the
+first time and again when its files change, and `npm ci` runs when node_modules/ does not hold the
+pinned mermaid.
 """
 from __future__ import annotations
 
@@ -29,7 +34,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
-REQS = [ROOT / "requirements.txt", ROOT / "requirements-test.txt", ROOT / "pyproject.toml"]
+#: Each set of requirements: what it installs, and the files whose bytes its stamp in .venv/ holds.
+SETS = {
+    "docs": ("requirements.txt", ["requirements.txt", "pyproject.toml"]),
+    "test": ("requirements-test.txt", ["requirements.txt", "requirements-test.txt", "pyproject.toml"]),
+}
+#: What the PDF needs from Debian or Ubuntu (README lists the same packages; tests/test_hints.py holds them equal).
+#: No Chromium: the editions use the drawings kept in tools/pdf/drawn (only `dev.py draw` needs a browser).
+PDF_APT = "texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk fonts-freefont-otf tex-gyre"
+PIP = ("-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-input")
 
 
 def run(*cmd: str | Path, **kw) -> None:
@@ -39,18 +52,28 @@ def run(*cmd: str | Path, **kw) -> None:
         sys.exit(result.returncode)
 
 
-def ensure_python() -> None:
+def _stamp(name: str) -> tuple[Path, str]:
+    """A requirement set's stamp file in .venv/ and the digest it must hold to be current."""
+    digest = hashlib.sha256(b"".join((ROOT / f).read_bytes() for f in SETS[name][1])).hexdigest()
+    return VENV / f".{name}.sha256", digest
+
+
+def ensure_python(needs: str = "docs") -> None:
+    """.venv/ with the requirement set `needs` ("docs" or "test") and the project, editable."""
     if sys.version_info < (3, 11):
         sys.exit(f"dev.py: Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
     if not PY.exists():
         venv.create(VENV, with_pip=True)
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in REQS)).hexdigest()
-    stamp = VENV / ".requirements.sha256"
-    if not stamp.is_file() or stamp.read_text() != digest:
-        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", ROOT / "requirements-test.txt")
-        # The project itself (miles101, its Sphinx extension, capture/), editable: no sys.path edits.
-        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", ROOT)
-        stamp.write_text(digest)
+    stamp, digest = _stamp(needs)
+    if stamp.is_file() and stamp.read_text() == digest:
+        return
+    # One pip run: the pinned set and the project itself (miles101, its Sphinx extension, capture/),
+    # editable, so nothing edits sys.path; the project's own dependencies are among the pins.
+    run(PY, *PIP, "-r", ROOT / SETS[needs][0], "-e", ROOT)
+    # The test set holds the docs set (`-r requirements.txt`), so installing it brings the docs set too.
+    for name in ("docs", needs) if needs == "test" else (needs,):
+        path, value = _stamp(name)
+        path.write_text(value)
 
 
 def ensure_mermaid() -> None:
@@ -68,10 +91,12 @@ def ensure_mermaid() -> None:
 PDF_TOOLS = ROOT / "tools" / "pdf"
 
 
-def ensure_pdf_tools() -> None:
+def ensure_draw_tools() -> None:
     """mermaid's CLI, pinned by tools/pdf/package-lock.json, kept out of the site's node_modules (it is
-    ~350 MB with puppeteer). PUPPETEER_SKIP_DOWNLOAD: puppeteer never fetches a browser; the build
+    ~350 MB with puppeteer). PUPPETEER_SKIP_DOWNLOAD: puppeteer never fetches a browser; the drawing
     drives Debian's Chromium."""
+    if not any(shutil.which(c) for c in ("chromium", "chromium-browser")) and not os.environ.get("PUPPETEER_EXECUTABLE_PATH"):
+        sys.exit("dev.py: drawing the diagrams needs Chromium; on Debian or Ubuntu: apt-get install chromium")
     lock = json.loads((PDF_TOOLS / "package-lock.json").read_text())
     pinned = lock["packages"]["node_modules/@mermaid-js/mermaid-cli"]["version"]
     installed = PDF_TOOLS / "node_modules" / "@mermaid-js" / "mermaid-cli" / "package.json"
@@ -82,15 +107,15 @@ def ensure_pdf_tools() -> None:
         print("+ (tools/pdf)", flush=True)
         run(npm, "ci", "--prefix", PDF_TOOLS, "--no-fund", "--no-audit", "--ignore-scripts",
             env={**os.environ, "PUPPETEER_SKIP_DOWNLOAD": "1"})
+
+
+def ensure_latex() -> None:
     missing = [tool for tool in ("xelatex", "latexmk") if shutil.which(tool) is None]
-    if not any(shutil.which(c) for c in ("chromium", "chromium-browser")) and not os.environ.get("PUPPETEER_EXECUTABLE_PATH"):
-        missing.append("chromium")
     if missing:
-        sys.exit(f"dev.py: the PDF needs {', '.join(missing)}; on Debian or Ubuntu: apt-get install "
-                 "texlive-xetex latexmk texlive-latex-extra fonts-freefont-otf tex-gyre chromium")
+        sys.exit(f"dev.py: the PDF needs {', '.join(missing)}; on Debian or Ubuntu: apt-get install {PDF_APT}")
 
 
-COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub")
+COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub", "draw")
 
 
 def command_help(command: str) -> str:
@@ -116,7 +141,7 @@ def main(argv: list[str]) -> int:
     if argv[1:2] in (["--help"], ["-h"]):  # what the command does, before installing anything
         print(command_help(command))
         return 0
-    ensure_python()
+    ensure_python("test" if command == "test" else "docs")
     ensure_mermaid()
     if command == "docs":
         sphinx(*argv[1:])
@@ -129,12 +154,17 @@ def main(argv: list[str]) -> int:
         run(PY, "capture/run.py", "--check", *argv[1:])
     elif command == "bench":
         run(PY, "benchmarks/bench.py", *argv[1:])
+    elif command == "draw":
+        ensure_draw_tools()
+        run(PY, "-m", "sphinx", "-b", "dummy", ".", "_build/draw", "-nW", "--keep-going", "-d", "_build/doctrees-draw",
+            "-D", "m101_diagrams=draw", *argv[1:])
+        print("dev.py: the drawings are in tools/pdf/drawn/; commit them with the diagrams they draw")
     elif command in {"pdf", "epub"}:
-        ensure_pdf_tools()
-        # m101_diagrams=images: a diagram that cannot be drawn fails the build instead of becoming a line of text.
+        # The diagrams come drawn from tools/pdf/drawn/ (dev.py draw); a stale one fails the build (-W).
+        if command == "pdf":
+            ensure_latex()
         builder = ["-M", "latexpdf", ".", "_build/pdf"] if command == "pdf" else ["-b", "epub", ".", "_build/epub"]
-        run(PY, "-m", "sphinx", *builder, "-nW", "--keep-going", "-d", f"_build/doctrees-{command}",
-            "-D", "m101_diagrams=images", *argv[1:])
+        run(PY, "-m", "sphinx", *builder, "-nW", "--keep-going", "-d", f"_build/doctrees-{command}", *argv[1:])
         print(f"dev.py: {'_build/pdf/latex/miles101.pdf' if command == 'pdf' else '_build/epub/Miles101.epub'}")
     return 0
 

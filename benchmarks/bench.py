@@ -34,9 +34,8 @@ from miles101.text import strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-READING = re.compile(r"reading sources\.\.\. \[\s*\d+%\] (.+?)\s*$")
-# With -j, "reading sources" names only the ends of each chunk; this line gives the real count.
-UPDATING = re.compile(r"(\d+) added, (\d+) changed, (\d+) removed")
+#: sphinx-build that writes down the pages read, from Sphinx's `env-before-read-docs` event.
+SPHINX = Path(__file__).with_name("sphinx_events.py")
 WRITING = re.compile(r"writing output\.\.\. \[\s*\d+%\] (.+?)\s*$")
 COPY_IGNORE = shutil.ignore_patterns(".git", "_build", ".venv", ".tox", "node_modules", "test-artifacts",
                                      ".pytest_cache", "__pycache__", "*.pyc")
@@ -77,17 +76,16 @@ class Sandbox:
         if clean:
             shutil.rmtree(out, ignore_errors=True)
         j = self.jobs if jobs == "same" else jobs
-        cmd = [PY, *(["-m", "cProfile", "-o", str(profile)] if profile else []), "-m", "sphinx", "-b", "html", "-n",
-               "--keep-going", *(["-j", j] if j else []), str(src), str(out / "html"), "-d", str(out / "doctrees")]
+        events = out.parent / f"{out.name}-events.json"
+        cmd = [PY, *(["-m", "cProfile", "-o", str(profile)] if profile else []), str(SPHINX), str(events),
+               "-b", "html", "-n", "--keep-going", *(["-j", j] if j else []), str(src), str(out / "html"),
+               "-d", str(out / "doctrees")]
+        events.unlink(missing_ok=True)
         start = time.perf_counter()
         proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
         seconds = time.perf_counter() - start
         stdout = strip_ansi(proc.stdout)
-        read: list[str] = []
-        for line in stdout.splitlines():
-            m = READING.search(line)
-            if m:
-                read += [d.strip() for d in m[1].split(" .. ") if d.strip()]
+        read = json.loads(events.read_text(encoding="utf-8"))["read"] if events.is_file() else []
         written = sum(len(m[1].split(" .. ")) for m in map(WRITING.search, stdout.splitlines()) if m)
         warnings = [ln for ln in strip_ansi(proc.stderr).splitlines() if "WARNING" in ln or "ERROR" in ln]
         if proc.returncode > 1 or not (out / "html").is_dir():  # 1 = warnings under --keep-going
@@ -485,14 +483,12 @@ def main(argv: list[str]) -> int:
             manual.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
             b = box.build()
             results.setdefault("manual_read", b.read)
-            results.setdefault("manual_stdout", b.stdout)
             results.setdefault("manual_written", b.written)
             return b.seconds
 
         med, samples = median_of(runs, edit_manual)
         manual.write_text(original, encoding="utf-8")
-        counts = [sum(map(int, m.groups()[:2])) for m in UPDATING.finditer(results["manual_stdout"])]
-        count = counts[-1] if counts else len(results["manual_read"])
+        count = len(results["manual_read"])
         named = f": {sorted(set(results['manual_read']))}" if count <= 5 else ""
         rows.append(("incremental, edit manual.json (a part summary)", fmt_s(med),
                      f"re-read {count} of {len(page_files(box.root))} pages{named}; {spread(samples)}"))
@@ -533,7 +529,9 @@ def main(argv: list[str]) -> int:
 
             def run_check(i: int) -> float:
                 start = time.perf_counter()
-                proc = subprocess.run([PY, "capture/run.py", "--check"], cwd=box.root, capture_output=True, text=True)
+                # this checkout's script (the one Python imports the project from) on the sandbox's data
+                proc = subprocess.run([PY, str(ROOT / "capture" / "run.py"), "--check", "--root", str(box.root)],
+                                      cwd=box.root, capture_output=True, text=True)
                 codes.append(proc.returncode)
                 return time.perf_counter() - start
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miles101.book import load_book
-from miles101.capture import load_capture
+from miles101.capture import Capture, load_capture
+from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.pages import scan_pages
 from miles101.problems import Problem
 from miles101.resolve import resolve
@@ -40,28 +41,32 @@ class Report:
         self.failures.append(text)
 
 
-def check_capture(root: Path, report: Report) -> dict[str, int]:
-    """Schemas, finiteness, unit ranges and derived values: `miles101.validate`, the build's own rules."""
+def check_capture(root: Path, report: Report) -> tuple[Capture, dict[str, int]]:
+    """Schemas, finiteness, unit ranges and derived values: `miles101.validate`, the build's own rules.
+
+    Validated first, then loaded once (the loader skips the schema for the files found clean); the
+    other checks read this capture.
+    """
     result = validate_capture(root)
-    problems = capture_problems(result, load_capture(root))
+    capture = load_capture(root)
+    problems = capture_problems(result, capture)
     for problem in problems:
         report.fail(f"{problem} [manual.capture]")
-    return {"capture files validated": result.files, "computed values recomputed": result.computed,
-            "recordings re-derived": result.recordings, "cross-checks held against computed.json": result.crosschecks}
+    return capture, {"capture files validated": result.files, "computed values recomputed": result.computed,
+                     "recordings re-derived": result.recordings,
+                     "cross-checks held against computed.json": result.crosschecks}
 
 
-def check_run_files(root: Path, report: Report) -> int:
+def check_run_files(root: Path, capture: Capture, report: Report) -> int:
     """Every run file's command must name real flags with valid values, and real metric keys."""
     from capture.lab.catalog import Catalog
     from capture.lab.runfile import RunFileError, load_run
 
-    miles = root / "capture" / "miles"
-    try:
-        catalog = Catalog.load(miles / "flags.json", miles / "metrics.json")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        report.fail(f"capture/miles: cannot load the flags to check run files ({type(exc).__name__}: {exc}). "
-                    "Fix: the schema problems named for capture/miles/flags.json first.")
+    if not capture.flags:  # the build's index of flags.json, less what fails its schema
+        report.fail("capture/miles/flags.json: no flags to check the run files against. "
+                    "Fix: the problems named for capture/miles/flags.json first.")
         return 0
+    catalog = Catalog.from_capture(capture)
     paths = sorted((root / "capture" / "runs").glob("*.yaml"))
     for path in paths:
         try:
@@ -82,14 +87,13 @@ def page_problems(capture, refs) -> list[tuple]:
     return found
 
 
-def check_pages(root: Path, report: Report) -> int:
+def check_pages(root: Path, capture: Capture, report: Report) -> int:
     """Resolve every reference in every page of the book against the data (the build's resolver)."""
     book, problems = load_book(root / "manual.json", root)
     for p in problems:
         report.fail(f"{p} [manual.{p.subtype}]")  # the build warns each; -W fails on it
     if book is None:
         return 0
-    capture = load_capture(root)  # its own problems are reported by check_capture
     refs = scan_pages(root, book.page_files)
     for ref, problem in page_problems(capture, refs):
         report.fail(f"{ref.file}:{ref.line}: {problem} [{problem.subtype}]")
@@ -102,13 +106,13 @@ def check_pages(root: Path, report: Report) -> int:
     return len(refs)
 
 
-def check_pin(root: Path, report: Report, strict: bool) -> None:
+def check_pin(root: Path, capture: Capture, report: Report, strict: bool) -> None:
     """The pin in manual.json beside what the capture read; older captures say how to refresh."""
     book, _ = load_book(root / "manual.json", root)
     if book is None:
         return
     pin = book.data["pin"]
-    read = load_capture(root).provenance
+    read = capture.provenance
     commit = str(read.get("commit", ""))
     if commit.startswith(pin["commit"]):
         report.notes.append(f"pin: the capture read the pinned commit {pin['commit']}.")
@@ -122,37 +126,33 @@ def check_pin(root: Path, report: Report, strict: bool) -> None:
     (report.fail if strict else report.warnings.append)(text)
 
 
-def check_factcheck(root: Path, report: Report) -> int:
+def check_factcheck(root: Path, capture: Capture, report: Report) -> int:
     """The fact-check record beyond its schema: pages of the book, known classes, counts, Miles lines."""
-    from miles101.factcheck import factcheck_problems, load_factcheck
-
     book, _ = load_book(root / "manual.json", root)
     try:
         record = load_factcheck(root)
     except ValueError:
         return 0  # not JSON: the schema check names the line
     pages = book.page_files if book is not None else []
-    for where, what, fix in factcheck_problems(record, pages, load_capture(root)):
+    for where, what, fix in factcheck_problems(record, pages, capture):
         report.fail(f"{where}: {what} Fix: {fix} [manual.capture]")
     return len(record.checks)
 
 
-def pending_values(root: Path) -> list[str]:
-    capture = load_capture(root)
+def pending_values(capture: Capture) -> list[str]:
     return [f"measured:{key}" for key in capture.value_keys("measured") if capture.value("measured", key).pending]
 
 
 def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int | float]]:
     started = time.perf_counter()
     report = Report()
-    counts: dict[str, int | float] = {
-        **check_capture(root, report),
-        "run files checked": check_run_files(root, report),
-        "page references resolved": check_pages(root, report),
-        "fact-check entries": check_factcheck(root, report),
-    }
-    check_pin(root, report, strict)
-    pending = pending_values(root)
+    capture, found = check_capture(root, report)
+    counts: dict[str, int | float] = dict(found)
+    counts["run files checked"] = check_run_files(root, capture, report)
+    counts["page references resolved"] = check_pages(root, capture, report)
+    counts["fact-check entries"] = check_factcheck(root, capture, report)
+    check_pin(root, capture, report, strict)
+    pending = pending_values(capture)
     counts["pending values"] = len(pending)
     if pending:
         line = f"pending: {len(pending)} declared value(s) have no valid recording yet (record them on a DGX Spark)."

@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 SCHEMA = "miles-computed/1"
-GB = 10**9  # decimal gigabytes: the unit NVIDIA publishes the Spark's pool in (facts.json spark.memory)
+GB = 10**9  # decimal gigabytes: the unit NVIDIA publishes the Spark's memory in (facts.json spark.memory)
 GIB = 2**30  # binary gibibytes: Miles's Memory-Usage lines divide by 1024**3 (miles/utils/memory_utils.py:32)
 #: Bytes in one unit of each size unit a capture value may carry (derived sizes are GiB; facts keep their own).
 UNIT_BYTES = {"GB": GB, "GiB": GIB, "TB": 10**12, "TiB": 2**40, "bytes": 1}

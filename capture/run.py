@@ -5,6 +5,8 @@
     python3 capture/run.py --check [--strict]                  verify every capture file and page
     python3 capture/run.py preflight [<id>] [--json]           can this host record the run? (checks with fixes)
     python3 capture/run.py record <id>... [--dry-run]          record runs on the GPU host
+    python3 capture/run.py campaign [<id>...] [--no-record]    the whole job on the Spark (tox -e capture)
+    python3 capture/run.py rehearse [--no-build]               that job here, with stand-ins, into a copy
     python3 capture/run.py diff OLD NEW [--json]               what changed in Miles between two extractions
     python3 capture/run.py crosscheck [--image IMG] [--host H] the trainer's bytes on this GPU, against computed.json
 """
@@ -37,14 +39,41 @@ def _reexec_in_venv() -> None:
                  "`pip install -r requirements.txt -e .`.")
 
 
+def _refuse_another_checkout() -> None:
+    """Stop when Python imports the project from another checkout than the one this script is in.
+
+    A venv's editable install points at one tree; run from a second checkout with that venv, this
+    script would read the first tree's code and data without a word. It names both instead.
+    """
+    import capture
+    import miles101
+
+    for module in (capture, miles101):
+        source = Path(module.__file__).resolve()
+        if ROOT not in source.parents:
+            sys.exit(f"capture/run.py: this checkout is {ROOT}, but Python imports `{module.__name__}` from "
+                     f"{source.parent} (another checkout's editable install?), so it would read that tree's code "
+                     f"and data. Fix: run `python3 dev.py check` in {ROOT} (its own .venv), or install this checkout "
+                     f"into this Python (`{sys.executable} -m pip install --no-deps -e {ROOT}`), or set "
+                     f"PYTHONPATH={ROOT}.")
+
+
 def main(argv: list[str]) -> int:
     """Dispatch to the sub-command's module; each module owns its own arguments."""
     if argv[:1] == ["record"]:
         from capture.lab.record import main as record_main
 
         return record_main(argv[1:])
+    if argv[:1] == ["campaign"]:
+        from capture.lab.campaign import main as campaign_main
+
+        return campaign_main(argv[1:])
+    if argv[:1] == ["rehearse"]:
+        from capture.lab.rehearsal.rehearse import main as rehearse_main
+
+        return rehearse_main(argv[1:])
     if argv[:1] == ["preflight"]:
-        from capture.lab.preflight import main as preflight_main
+        from capture.lab.preflight_lab import main as preflight_main
 
         return preflight_main(argv[1:])
     if argv[:1] == ["crosscheck"]:
@@ -66,4 +95,5 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     _reexec_in_venv()
+    _refuse_another_checkout()
     sys.exit(main(sys.argv[1:]))

@@ -131,6 +131,8 @@ class Capture:
     recordings: dict[str, dict]
     attempts: list[dict]
     problems: list[CaptureError]
+    #: Each host's cross-check results (capture/crosscheck/results/<host>.json), less what their schema refuses.
+    crosschecks: dict[str, dict] = field(default_factory=dict)
     #: fingerprint_of's answers: the capture never changes once loaded, so each is hashed once a build.
     _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -261,6 +263,7 @@ def closest_family(families: list[dict], name: str) -> dict | None:
 
 
 def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
+    """flags.json indexed: every option string (name and aliases) → its records, and the sorted option strings."""
     index: dict[str, list[dict]] = {}
     for rec in doc.get("flags", []):
         if not isinstance(rec, dict) or not isinstance(rec.get("name"), str):
@@ -269,6 +272,18 @@ def index_flags(doc: dict) -> tuple[dict[str, list[dict]], list[str]]:
         for opt in [rec["name"], *(a for a in aliases if isinstance(a, str))]:
             index.setdefault(opt, []).append(rec)
     return index, sorted(index)
+
+
+def index_metrics(doc: dict) -> tuple[dict[str, dict], list[tuple[re.Pattern[str], dict]]]:
+    """metrics.json indexed: each literal key → its record, and each pattern (compiled) with its record."""
+    metrics: dict[str, dict] = {}
+    patterns: list[tuple[re.Pattern[str], dict]] = []
+    for rec in doc.get("metrics", []):
+        if rec.get("kind") == "pattern" and rec.get("regex"):
+            patterns.append((re.compile(rec["regex"]), rec))
+        else:
+            metrics[str(rec["key"])] = rec
+    return metrics, patterns
 
 
 def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[str, str], Value]:
@@ -341,17 +356,7 @@ def load_capture(root: Path) -> Capture:
     computed_doc = obj(_read_json, cap_dir / "computed.json")
     facts_doc = obj(_read_json, cap_dir / "facts.json")
     flags, names = guarded("capture/miles/flags.json", lambda: index_flags(flags_doc), ({}, []))
-    metrics: dict[str, dict] = {}
-    patterns: list[tuple[re.Pattern[str], dict]] = []
-
-    def index_metrics() -> None:
-        for rec in metrics_doc.get("metrics", []):
-            if rec.get("kind") == "pattern" and rec.get("regex"):
-                patterns.append((re.compile(rec["regex"]), rec))
-            else:
-                metrics[str(rec["key"])] = rec
-
-    guarded("capture/miles/metrics.json", index_metrics, None)
+    metrics, patterns = guarded("capture/miles/metrics.json", lambda: index_metrics(metrics_doc), ({}, []))
     runs: dict[str, dict] = {}
     for path in sorted((cap_dir / "runs").glob("*.yaml")):
         run = get(_read_yaml, path, None)
@@ -361,6 +366,12 @@ def load_capture(root: Path) -> Capture:
             # a run file its schema refuses is not declared at all (miles101.validate names why)
             if clean(path) or usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
                 runs[path.stem] = run
+    from .runfiles import resolve_runs
+
+    runs, base_errors = guarded("capture/runs", lambda: resolve_runs(runs), ({}, []))
+    for message in base_errors:  # a run whose base cannot be filled in is not declared at all
+        where, _, what = message.partition(": ")
+        problems.append(CaptureError(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
     recordings: dict[str, dict] = {}
     attempts: list[dict] = []
     gpu = cap_dir / "gpu"
@@ -404,9 +415,10 @@ def load_capture(root: Path) -> Capture:
         for key, (number, unit, what, detail) in found.items():
             values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
 
+    crosschecks: dict[str, dict] = {}
     for path in sorted((cap_dir / "crosscheck" / "results").glob("*.json")):
         rel = path.relative_to(root).as_posix()
-        doc = obj(_read_json, path)
+        doc = crosschecks[path.stem] = obj(_read_json, path)
         guarded(rel, lambda: add_crosschecks(doc, rel), None)
 
     def add_values(kind: str, doc: dict) -> None:
@@ -423,7 +435,7 @@ def load_capture(root: Path) -> Capture:
         root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
         families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
         files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
-        attempts=attempts, problems=problems,
+        attempts=attempts, problems=problems, crosschecks=crosschecks,
     )
 
 
@@ -459,13 +471,23 @@ CAPTURE_INPUTS = (
 )
 
 
-def capture_digest(root: Path) -> str:
-    """sha256 over every input of `load_capture` (path and bytes; a missing file counts) and the code that reads them."""
+def shaping_code() -> list[Path]:
+    """The code and schemas that shape a loaded capture: the core package (its Sphinx extension aside),
+    the formulas it imports, and the JSON Schemas `miles101.validate` prunes refused records by."""
     import capture.derive
 
+    from .validate import schema_dir
+
+    core = Path(__file__).resolve().parent
+    files = [p for p in sorted(core.rglob("*.py")) if "sphinx_ext" not in p.relative_to(core).parts]
+    return [*files, Path(capture.derive.__file__).resolve(), *sorted(schema_dir().glob("*.json"))]
+
+
+def capture_digest(root: Path) -> str:
+    """sha256 over every input of `load_capture` (path and bytes; a missing file counts) and `shaping_code`."""
     h = hashlib.sha256()
-    for code in (Path(__file__), Path(__file__).with_name("crosscheck.py"), Path(capture.derive.__file__)):
-        h.update(code.read_bytes())
+    for code in shaping_code():
+        h.update(b"\0" + code.name.encode() + b"\0" + code.read_bytes())
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             h.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")

@@ -35,11 +35,28 @@ def _run(model: dict[str, Any], checkpointing: bool) -> dict[str, Any] | None:
                  and bool(r.get("gradient_checkpointing")) == checkpointing), None)
 
 
+def host_gpu(doc: dict[str, Any]) -> str:
+    """The GPU a host's results were measured on, as the results name it."""
+    info = doc.get("host") or {}
+    return info.get("gpu") or info.get("device", "?")
+
+
+def activation_bytes_per_token(doc: dict[str, Any]) -> dict[str, tuple[float, int]]:
+    """Per model, (bytes per token, tokens): (peak of step 2 − held) / tokens of the completed run
+    without gradient checkpointing (Miles's default), what one micro-batch adds on top of the held state."""
+    out: dict[str, tuple[float, int]] = {}
+    for name, model in (doc.get("models") or {}).items():
+        plain = _run(model, False)
+        if plain and plain.get("peak_bytes_step2") and plain.get("held_bytes") is not None and plain.get("tokens"):
+            out[name] = ((plain["peak_bytes_step2"] - plain["held_bytes"]) / plain["tokens"], plain["tokens"])
+    return out
+
+
 def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) -> dict[str, tuple[Any, str, str, dict]]:
     """`{key: (value, unit, what, detail)}` for every model of one host's results."""
     info = doc.get("host", {})
     common = {
-        "host": host, "gpu": info.get("gpu") or info.get("device", "?"), "torch": info.get("torch"),
+        "host": host, "gpu": host_gpu(doc), "torch": info.get("torch"),
         "cuda": info.get("cuda"), "transformers": info.get("transformers"), "date": info.get("date"),
         "file": f"capture/crosscheck/results/{host}.json",
     }

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .capture import VALUE_KINDS
+
 #: Every role the book defines (the extension registers exactly these; the benchmark strips them).
 ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "threshold", "crosscheck",
               "issue", "run-arg")
@@ -33,12 +35,28 @@ DIRECTIVE = re.compile(
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
 
+def role_key(kind: str, text: str) -> str:
+    """The key a role's text names: the one parser of reference keys (the build's resolver and
+    dependencies, --check's scanner and the drift report all read keys through it).
+
+    A value role drops its format spec (`h200.qwen3-4B.held:.1f` names `h200.qwen3-4B.held`), {src}
+    keeps the path (`text <path:1-9>` names `path`), every other role names its whole text.
+    """
+    text = text.strip()
+    if kind == "src":
+        explicit = EXPLICIT.match(text)
+        return (explicit["target"] if explicit else text).split(":", 1)[0].strip()
+    if kind in VALUE_KINDS:  # `<key>` or `<key>:<format spec>`
+        return text.partition(":")[0]
+    return text
+
+
 @dataclass(frozen=True)
 class Ref:
     """One reference: what kind, the key it names, and where it stands."""
 
-    kind: str  # flag | default | metric | src | a value kind (measured ... crosscheck) | issue | run | run-arg
-    key: str  # for src: the path; for values: the key without the format spec
+    kind: str  # flag | default | metric | src | a value kind (VALUE_KINDS) | issue | run | run-arg
+    key: str  # `role_key`: for src the path, for values the key without the format spec
     file: str  # relative to the project root
     line: int
     text: str  # the role's full text (with a format spec or line range)
@@ -86,14 +104,8 @@ def scan_text(text: str, file: str) -> Iterator[Ref]:
 
     for m in ROLE.finditer(text):
         kind, raw = m["kind"], m["text"].strip()
-        key = raw
-        if kind == "src":
-            explicit = EXPLICIT.match(raw)
-            key = (explicit["target"] if explicit else raw).split(":", 1)[0].strip()
-        elif kind in ("measured", "computed", "fact", "reference", "threshold", "crosscheck"):
-            key = raw.partition(":")[0]
         idx = line_of(m.start())
-        yield Ref(kind, key, file, idx + 1, raw, paragraph(idx))
+        yield Ref(kind, role_key(kind, raw), file, idx + 1, raw, paragraph(idx))
     for idx, line in enumerate(lines):
         d = DIRECTIVE.match(line.strip())
         if d:

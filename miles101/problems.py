@@ -23,6 +23,7 @@ class Subtype(Enum):
     DUPLICATE = "duplicate"  #: a flag documented twice, a figure id used twice
     CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
     MERMAID = "mermaid"  #: the local mermaid copy is missing or stale
+    DIAGRAM_DRAWING = "diagram_drawing"  #: a diagram's committed drawing is missing or drawn from another source
 
     def __str__(self) -> str:
         return f"manual.{self.value}"

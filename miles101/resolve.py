@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .capture import VALUE_KINDS, Capture, Value, format_value, suggest
+from .pages import EXPLICIT, role_key
 from .problems import Problem, Subtype
 
 ISSUE = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<n>[0-9]+)$")
 SRC = re.compile(r"^(?P<path>[^:<>\s]+)(?::(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?)?$")
-EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 VALUE_HOMES = {"measured": "a run file's values (capture/runs/<run>.yaml)",
                "computed": "capture/computed.json", "fact": "capture/facts.json",
                "reference": "a file of capture/references/",
@@ -43,15 +43,10 @@ class Resolved:
 
 def dependency(kind: str, text: str) -> tuple[str, str]:
     """(kind, key) whose content hash decides whether a page citing `kind:text` must be read again."""
-    text = text.strip()
-    if kind == "src":
-        explicit = EXPLICIT.match(text)
-        return kind, (explicit["target"] if explicit else text).split(":", 1)[0].strip()
-    if kind in VALUE_KINDS:
-        return kind, text.partition(":")[0]
+    key = role_key(kind, text)
     if kind == "run-arg":
-        return "run", text.partition(" ")[0]
-    return kind, text
+        return "run", key.partition(" ")[0]
+    return kind, key
 
 
 def resolve(capture: Capture, kind: str, text: str) -> Resolved | Problem:

@@ -333,9 +333,31 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
+def _base_chain(runs_dir: Path, run_yaml: bytes | None) -> tuple[bytes, ...]:
+    """The bytes of the run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
+    chain: list[bytes] = []
+    seen: set[str] = set()
+    raw = run_yaml
+    while raw is not None:
+        try:
+            base = (parse_yaml_bytes(raw, "a run file") or {}).get("base")
+        except (CaptureError, AttributeError):
+            break
+        if not isinstance(base, str) or base in seen:
+            break
+        seen.add(base)
+        raw = _read(runs_dir / f"{base}.yaml")
+        if raw is not None:
+            chain.append(raw)
+    return tuple(chain)
+
+
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
-                       values: bytes | None) -> list[CaptureError]:
-    """A recording: valid status, a run file, readable steps, and values.json = derive_values(steps)."""
+                       values: bytes | None, bases: tuple[bytes, ...] = ()) -> list[CaptureError]:
+    """A recording: valid status, a run file, readable steps, and values.json = derive_values(steps).
+
+    `bases` are the run files of the run's `base` chain, so the run is read with its base filled in.
+    """
     from capture.lab.values import derive_values
 
     base = f"capture/gpu/{run_id}"
@@ -365,6 +387,15 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
                              f"(`python3 capture/run.py record {run_id} --force`).")]
     try:
         run = parse_yaml_bytes(run_yaml, f"capture/runs/{run_id}.yaml")
+        if bases and isinstance(run, dict):
+            from .runfiles import BaseError, resolve_run
+
+            chain = [parse_yaml_bytes(b, f"capture/runs/{run_id}.yaml: base") for b in bases]
+            raw = {r.get("id"): r for r in chain if isinstance(r, dict)}
+            try:
+                run = resolve_run(run_id, {**raw, run_id: run})
+            except BaseError:
+                return []  # named by the loader
         committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
         fresh = derive_values(run, rows)
     except CaptureError:
@@ -502,8 +533,14 @@ class Cache:
             pass  # a cache that cannot be written only costs time
 
 
+@cache
+def _rules() -> bytes:
+    """RULES_VERSION and this module's own bytes: a changed rule never meets an old cached answer."""
+    return RULES_VERSION.encode() + hashlib.sha256(Path(__file__).read_bytes()).digest()
+
+
 def _digest(*parts: bytes | str | None) -> str:
-    h = hashlib.sha256(RULES_VERSION.encode())
+    h = hashlib.sha256(_rules())
     for part in parts:
         data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "big"))
@@ -557,8 +594,11 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             out.files += 1
             found = run(_digest("file", rel, schema_text, raw),
                         lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
-            if not found:
-                _CLEAN.add((rel, hashlib.sha256(raw).hexdigest()))
+            clean = (rel, hashlib.sha256(raw).hexdigest())
+            if found:  # clean under an earlier schema, perhaps: no longer
+                _CLEAN.discard(clean)
+            else:
+                _CLEAN.add(clean)
             out.problems += found
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     if models is not None and flags is not None and computed is not None:
@@ -589,8 +629,9 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         code = Path(capture.lab.values.__file__).read_bytes()
         parts = (_read(run_json), _read(cap / "runs" / f"{run_id}.yaml"), _read(run_json.parent / "steps.jsonl"),
                  _read(run_json.parent / "values.json"))
+        parts = (*parts, _base_chain(cap / "runs", parts[1]))
         out.recordings += 1
-        out.problems += run(_digest("recording", run_id, code, *parts),
+        out.problems += run(_digest("recording", run_id, code, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
     store.save()
     return out

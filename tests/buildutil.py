@@ -1,11 +1,18 @@
 """Building test roots and copies of the manual (shared by the test modules)."""
 from __future__ import annotations
 
+import copy
+import logging
 import shutil
+from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
+from unittest import mock
+
+import sphinx.util.logging
 from sphinx.testing.util import SphinxTestApp
+from sphinx.util.logging import NAMESPACE, WarningLogRecordTranslator, is_suppressed_warning
 
 from miles101.text import strip_ansi
 
@@ -15,6 +22,66 @@ MANUAL_IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules"
                                        "test-artifacts", "__pycache__", ".pytest_cache")
 
 
+@dataclass(frozen=True)
+class Warned:
+    """One warning as Sphinx's logger received it: its type and subtype, where, and the message."""
+
+    type: str | None
+    subtype: str | None
+    location: str
+    message: str
+
+
+class _Collect(logging.Handler):
+    """Keeps every warning record Sphinx's logger handles (with -j, those the workers send back too).
+
+    The first handler of Sphinx's logger, so it sees each record as logged, before the warning
+    stream's own filters add the location and the `[type.subtype]` suffix to the text; a record Sphinx
+    holds back (`pending_warnings`) and hands over again is kept once. It drops what
+    `suppress_warnings` does, as the stream does.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.app: SphinxTestApp | None = None
+        self.records: list[Warned] = []
+        self._seen: list[logging.LogRecord] = []
+
+    def attach(self, app: SphinxTestApp) -> None:
+        """Join the logger Sphinx has just set up for `app` (so warnings at config-inited count too)."""
+        self.app = app
+        logging.getLogger(NAMESPACE).handlers.insert(0, self)
+
+    def detach(self) -> None:
+        logging.getLogger(NAMESPACE).removeHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if any(record is seen for seen in self._seen):
+            return
+        self._seen.append(record)
+        kind, subtype = getattr(record, "type", None), getattr(record, "subtype", None)
+        if is_suppressed_warning(kind or "", subtype or "", getattr(self.app.config, "suppress_warnings", ())):
+            return
+        placed = copy.copy(record)
+        try:
+            WarningLogRecordTranslator(self.app).filter(placed)  # (docname, line) -> "path:line", as the stream shows it
+        except AttributeError:  # a docname before the environment exists: keep the location as given
+            pass
+        self.records.append(Warned(kind, subtype, str(getattr(placed, "location", "") or ""),
+                                   logging.LogRecord.getMessage(record)))
+
+
+def _logging_setup_with(collect: _Collect):
+    """Sphinx's `logging.setup`, then `collect` joins the handlers it made."""
+    setup = sphinx.util.logging.setup
+
+    def setup_and_collect(app, *args, **kwargs) -> None:
+        setup(app, *args, **kwargs)
+        collect.attach(app)
+
+    return setup_and_collect
+
+
 class Built:
     """A finished build: the app, its warnings, and helpers to read the output."""
 
@@ -22,6 +89,17 @@ class Built:
         self.app, self.warnings = app, warnings
         #: The pages Sphinx read in this build, as its `env-before-read-docs` event named them.
         self.read: list[str] = []
+        #: The warnings as records from Sphinx's logger: assert on `subtypes` and `messages`, not the text stream.
+        self.warned: list[Warned] = []
+
+    @property
+    def subtypes(self) -> list[str]:
+        """`type.subtype` of each warning, in order (`manual.unknown_flag`, ...)."""
+        return [f"{w.type}.{w.subtype}" for w in self.warned]
+
+    def messages(self, subtype: str | None = None) -> list[str]:
+        """The warnings' messages, or only those of one `type.subtype`."""
+        return [w.message for w in self.warned if subtype is None or f"{w.type}.{w.subtype}" == subtype]
 
     def html(self, docname: str) -> str:
         return (Path(self.app.outdir) / f"{docname}.html").read_text(encoding="utf-8")
@@ -31,16 +109,20 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confo
     """Build `srcdir` (already a private copy) and return the result."""
     status, warning = StringIO(), StringIO()
     confoverrides.setdefault("m101_mermaid_root", str(ROOT))
-    app = SphinxTestApp(buildername, srcdir=srcdir, builddir=srcdir / "_build", status=status, warning=warning,
-                        parallel=parallel, confoverrides=confoverrides)
+    collect = _Collect()
+    with mock.patch.object(sphinx.util.logging, "setup", _logging_setup_with(collect)):
+        app = SphinxTestApp(buildername, srcdir=srcdir, builddir=srcdir / "_build", status=status, warning=warning,
+                            parallel=parallel, confoverrides=confoverrides)
     read: list[str] = []
     # Last in line, so the list is what Sphinx reads after every extension had its say.
     app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames), priority=999)
     try:
         app.build()
     finally:
+        collect.detach()
         app.cleanup()
     built = Built(app, warning.getvalue())
+    built.warned = collect.records
     built.read = sorted(read)
     built.status = strip_ansi(status.getvalue())
     return built

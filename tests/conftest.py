@@ -9,22 +9,46 @@ import pytest
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
-#: Test modules outside tests/browser/ that run a Sphinx build.
-BUILD_MODULES = {"test_book_build", "test_book_errors", "test_roles", "test_agreement", "test_manual",
-                 "test_recording_in_pages", "test_trust", "test_escaping", "test_editions", "test_fuzz_capture",
-                 "test_hosting"}
+#: The markers a test carries besides `unit`: a module says `pytestmark = pytest.mark.build` (or `slow`).
+NOT_UNIT = ("build", "browser", "slow")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test unit, build or browser by where it lives (`-m "not browser"` skips Chromium)."""
+    """tests/browser/ is `browser`; a test marked neither build, browser nor slow is `unit`."""
     for item in items:
-        path = Path(str(item.fspath))
-        if "browser" in path.parts:
+        if "browser" in Path(str(item.fspath)).parts:
             item.add_marker(pytest.mark.browser)
-        elif path.stem in BUILD_MODULES:
-            item.add_marker(pytest.mark.build)
-        else:
+        if not any(item.get_closest_marker(name) for name in NOT_UNIT):
             item.add_marker(pytest.mark.unit)
+
+
+#: The test running now (its fixtures included), for the guard below.
+_RUNNING: list[pytest.Item] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    _RUNNING.append(item)
+    yield
+    _RUNNING.pop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _unit_builds_nothing():
+    """A `unit` test (or a fixture it uses) that starts Sphinx fails: the marker must tell the truth."""
+    from sphinx.application import Sphinx
+
+    start = Sphinx.__init__
+
+    def guarded(self, *args, **kwargs) -> None:
+        if _RUNNING and _RUNNING[-1].get_closest_marker("unit") is not None:
+            raise AssertionError(f"{_RUNNING[-1].nodeid} builds Sphinx but is marked unit: "
+                                 "give its module `pytestmark = pytest.mark.build`.")
+        start(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Sphinx, "__init__", guarded)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -9,12 +9,15 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from buildutil import build
 
 from capture.check import page_problems
 from miles101.capture import load_capture
 from miles101.pages import scan_pages
 from miles101.text import strip_ansi
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 BROKEN = """# Values
 

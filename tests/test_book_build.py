@@ -12,10 +12,12 @@ from buildutil import build
 
 from capture.lab.values import derive_values
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 
 def test_builds_clean(book_copy: Path) -> None:
     built = build(book_copy)
-    assert built.warnings == ""
+    assert built.warned == [], built.warnings
     assert built.app.statuscode == 0
 
 
@@ -178,7 +180,7 @@ def test_figure_label_through_std_domain(book_copy: Path) -> None:
     page = book_copy / "sections" / "1-2-empty.md"
     page.write_text("# Empty section\n\nSee {ref}`fig-test-loop`.\n")
     built = build(book_copy)
-    assert built.warnings == ""
+    assert built.warned == [], built.warnings
     assert built.app.env.domains.standard_domain.labels["fig-test-loop"] == (
         "sections/1-1-first", "fig-test-loop", "The test loop")
     assert 'href="1-1-first.html#fig-test-loop"' in built.html("sections/1-2-empty")
@@ -191,3 +193,23 @@ def test_dirhtml_has_a_root_index(book_copy: Path) -> None:
     assert (out / "front" / "index.html").is_file()
     index = (out / "index.html").read_text(encoding="utf-8")
     assert '<link rel="canonical" href="front/">' in index and 'url=front/' in index
+
+
+def test_only_the_pages_manual_json_names_are_read(book_copy: Path) -> None:
+    """A `python3 -m venv venv` full of Markdown and a stray notes.md are not sources (include_patterns)."""
+    docs = book_copy / "venv" / "lib" / "python3.11" / "site-packages" / "pkg"
+    docs.mkdir(parents=True)
+    (docs / "README.md").write_text("# A package's readme\n\n{flag}`--no-such-flag` and a [link](nowhere.md).\n")
+    (book_copy / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (book_copy / "notes.md").write_text("Notes without a title, citing {fact}`no.such.fact`.\n")
+    (book_copy / "sections" / "9-9-draft.md").write_text("# A draft manual.json does not list\n")
+    built = build(book_copy)
+    assert built.warned == [w for w in built.warned if w.subtype == "unlisted_page"], built.warnings
+    assert built.subtypes == ["manual.unlisted_page"]  # said once, for the draft under sections/
+    assert set(built.read) == {"front", *(f.removesuffix(".md") for f in _listed(book_copy))}
+    assert not (book_copy / "_build" / "html" / "notes.html").exists()
+
+
+def _listed(root: Path) -> list[str]:
+    book = json.loads((root / "manual.json").read_text())
+    return [s["file"] for part in [*book["parts"], book["reference"]] for s in part["sections"]]

@@ -8,6 +8,8 @@ import pytest
 
 from buildutil import build
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 
 def fatal(root: Path) -> str:
     """Build a book that cannot be read: it must stop with exit 2 and say why."""

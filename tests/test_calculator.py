@@ -14,15 +14,18 @@ from buildutil import ROOT
 from capture import derive
 from miles101.sphinx_ext import calculator
 from miles101.capture import load_capture
+from miles101.validate import validate_capture
 
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}
 COMPUTED = json.loads((ROOT / "capture/computed.json").read_text())["values"]
 FACTS = json.loads((ROOT / "capture/facts.json").read_text())["facts"]
+#: The pool 2.1, 8.4 and the calculator share: CUDA's reported total on a GB10 (a public reference).
+POOL = json.loads((ROOT / "capture/references/part5-8.json").read_text())["references"]["gb10_memory.cuda_total"]
 
 
 @pytest.fixture(scope="module")
 def doc() -> dict:
-    return calculator.coefficients(load_capture(ROOT), ROOT)
+    return calculator.coefficients(load_capture(ROOT))
 
 
 def test_every_model_with_computed_sizes_is_offered(doc: dict) -> None:
@@ -52,8 +55,8 @@ def test_constants_equal_derive_and_facts(doc: dict) -> None:
         "trainer_fp32_master": derive.TRAINER_BYTES_PER_PARAM,
         "trainer_no_master": derive.TRAINER_BYTES_PER_PARAM_NO_MASTER,
         "weights": derive.BF16_BYTES, "reference": derive.REFERENCE_BYTES_PER_PARAM}
-    assert FACTS["spark.memory"]["unit"] == "GB"
-    assert doc["pool"]["bytes"] == FACTS["spark.memory"]["value"] * derive.GB
+    assert POOL["unit"] == "GiB" and doc["pool"]["reference"] == calculator.POOL_KEY == "gb10_memory.cuda_total"
+    assert doc["pool"]["bytes"] == POOL["value"] * derive.GIB
     assert doc["threshold"]["value"] == FACTS["ray.memory_usage_threshold"]["value"]
     assert doc["gib"] == derive.GIB
 
@@ -107,19 +110,41 @@ def test_no_master_halves_the_trainer(doc: dict) -> None:
     assert off["trainer"] * 2 == on["trainer"]
 
 
+def _capture_with_results(tmp_path: Path, results: dict | None):
+    """The real capture, copied, with `results` as its only cross-check (none when None)."""
+    import shutil
+
+    shutil.copytree(ROOT / "capture", tmp_path / "capture", ignore=shutil.ignore_patterns("__pycache__", "results"))
+    if results is not None:
+        folder = tmp_path / "capture" / "crosscheck" / "results"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "h200.json").write_text(json.dumps(results))
+    return load_capture(tmp_path)
+
+
 def test_activation_term_waits_for_a_crosscheck(tmp_path: Path) -> None:
-    assert calculator.activation_coefficients(tmp_path) == {}
-    results = tmp_path / "capture" / "crosscheck" / "results"
-    results.mkdir(parents=True)
-    (results / "h200.json").write_text(json.dumps({
-        "schema": "crosscheck/1", "host": {"gpu_name": "NVIDIA H200"},
-        "models": {"qwen3-0.6B": {"runs": [
-            {"status": "ok", "gradient_checkpointing": True, "tokens": 4096, "held_bytes": 10, "peak_bytes_step2": 20},
-            {"status": "ok", "gradient_checkpointing": False, "tokens": 4096, "held_bytes": 1000,
-             "peak_bytes_step2": 1000 + 4096 * 3}]}}}))
-    coeff = calculator.activation_coefficients(tmp_path)
+    assert calculator.activation_coefficients(_capture_with_results(tmp_path / "none", None)) == {}
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h200.json").read_text())
+    run = next(r for r in results["models"]["qwen3-0.6B"]["runs"]
+               if r["status"] == "ok" and not r["gradient_checkpointing"])
+    run["peak_bytes_step2"] = run["held_bytes"] + run["tokens"] * 3
+    coeff = calculator.activation_coefficients(_capture_with_results(tmp_path / "h200", results))
     assert coeff["qwen3-0.6B"]["bytes_per_token"] == 3
     assert coeff["qwen3-0.6B"]["label"] == "checked on NVIDIA H200, not a GB10"
+    assert coeff["qwen3-0.6B"]["from"] == "capture/crosscheck/results/h200.json"
+
+
+def test_activation_term_reads_only_validated_results(tmp_path: Path) -> None:
+    """Results their schema refuses (no host, no held state) give the calculator nothing: one reader, validated."""
+    bare = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200"}, "models": {"qwen3-0.6B": {"runs": [
+        {"status": "ok", "gradient_checkpointing": False, "tokens": 4096, "held_bytes": 1000,
+         "peak_bytes_step2": 1000 + 4096 * 3}]}}}
+    capture = _capture_with_results(tmp_path, bare)
+    assert calculator.activation_coefficients(capture) == {}
+    assert any("crosscheck/results/h200.json" in p.where for p in validate_capture(tmp_path).problems)
+
+
+def test_fit_budget_adds_the_activation_term() -> None:
     b = derive.fit_budget(params=10**9, kv_bytes_per_token=1000, pool_bytes=128e9, threshold=0.95, fraction=0.25,
                           response_len=100, prompts=1, samples=1, activation_bytes_per_token=3, micro_batch_size=2)
     assert b["activations"] == 3 * 2 * 100

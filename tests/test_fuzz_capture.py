@@ -25,6 +25,8 @@ import pytest
 
 from buildutil import ROOT
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 SEED = 1919
 CRASH = ("Traceback", "Sphinx error", "Exception occurred", "Extension error")
 REC = "capture/gpu/tiny-recorded"

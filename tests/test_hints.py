@@ -35,7 +35,7 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
 
 HINTS = hinted()
 #: `python3 read_run.py ...` (the run reader, capture/lab/read_run.py, which readers download on its own).
-READ_RUN = re.compile(r"python3 read_run\.py([^|;&\n]*)")
+READ_RUN = re.compile(r"python3 (?:\S*/)?read_run\.py([^|;&\n]*)")
 
 
 def read_run_hints() -> dict[str, tuple[str, ...]]:
@@ -56,32 +56,81 @@ def test_hints_are_found() -> None:
     assert len(HINTS) > 10
 
 
-@pytest.mark.parametrize("hint", sorted(k for k in HINTS if k[0] != "dev.py"), ids=lambda k: " ".join([k[0], k[1], *k[2]]))
-def test_hinted_capture_command_exists(hint: tuple[str, str, tuple[str, ...]]) -> None:
-    script, sub, options = hint
-    cmd = [sys.executable, str(ROOT / script), *([sub] if sub else []), "--help"]
-    if script == "capture/run.py" and not sub and "--check" in options:
-        cmd.insert(2, "--check")
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert done.returncode == 0, f"{HINTS[hint]}: {' '.join(cmd[1:])} failed:\n{done.stderr[-2000:]}"
-    assert "Traceback" not in done.stderr
-    missing = [o for o in options if o not in done.stdout and o != "--check"]
-    assert not missing, f"{HINTS[hint]}: {script} {sub} has no option {missing} (its --help does not list it)"
+def help_text(main, argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What `main(argv + ["--help"])` prints, in this process (a subprocess per hint cost a second each)."""
+    try:
+        code = main([*argv, "--help"])
+    except SystemExit as done:  # argparse's --help
+        code = done.code
+    out = capsys.readouterr()
+    assert code in (0, None), out.err
+    assert "Traceback" not in out.err
+    return out.out
 
 
-def test_hinted_dev_commands_exist() -> None:
+#: (script, sub-command or --check) → the options its hints use, and where each hint stands.
+CAPTURE_HINTS: dict[tuple[str, str], dict[str, str]] = {}
+for (_script, _sub, _options), _where in HINTS.items():
+    if _script != "dev.py":
+        _command = (_script, _sub or ("--check" if "--check" in _options else ""))
+        CAPTURE_HINTS.setdefault(_command, {}).update({o: _where for o in _options} or {"": _where})
+
+
+@pytest.mark.parametrize("command", sorted(CAPTURE_HINTS), ids=lambda k: " ".join(filter(None, k)))
+def test_hinted_capture_command_exists(command: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Each hinted capture command answers --help and lists every option its hints use."""
+    from capture.lab.read_run import main as read_run_main
+    from capture.run import main as run_main
+
+    script, sub = command
+    main = {"capture/run.py": run_main, "capture/lab/read_run.py": read_run_main}[script]
+    uses = CAPTURE_HINTS[command]
+    argv = [sub] if sub else []
+    text = help_text(main, argv, capsys)
+    missing = {o: where for o, where in uses.items() if o and o not in text and o != "--check"}
+    assert not missing, f"{script} {sub} has no option {sorted(missing)} (its --help does not list it): {missing}"
+
+
+def test_the_capture_cli_answers_help_from_a_shell() -> None:
+    """The script itself (not only its main): `python3 capture/run.py --check --help` runs."""
+    done = subprocess.run([sys.executable, str(ROOT / "capture" / "run.py"), "--check", "--help"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0 and "--strict" in done.stdout and "Traceback" not in done.stderr, done.stderr
+
+
+def _dev():
+    """dev.py as a module (it lives at the root, outside any package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_hinted_dev_commands_exist(capsys: pytest.CaptureFixture[str]) -> None:
     """Each hinted `python3 dev.py X` (pdf and epub among them) answers `X --help`, installing nothing."""
+    dev = _dev()
     hinted_dev = {sub: where for (script, sub, _), where in HINTS.items() if script == "dev.py"}
     assert {"pdf", "epub", "docs", "check"} <= set(hinted_dev), sorted(hinted_dev)
     for sub, where in sorted(hinted_dev.items()):
-        done = subprocess.run([sys.executable, str(ROOT / "dev.py"), sub, "--help"], capture_output=True, text=True,
-                              cwd=ROOT, timeout=60)
-        assert done.returncode == 0 and f"python3 dev.py {sub} " in done.stdout, \
-            f"{where}: dev.py has no command {sub!r}:\n{done.stdout}{done.stderr}"
-        assert "+ " not in done.stdout, f"dev.py {sub} --help ran something:\n{done.stdout}"
+        assert dev.main([sub, "--help"]) == 0
+        out = capsys.readouterr().out
+        assert f"python3 dev.py {sub} " in out, f"{where}: dev.py has no command {sub!r}:\n{out}"
+        assert "+ " not in out, f"dev.py {sub} --help ran something:\n{out}"
     done = subprocess.run([sys.executable, str(ROOT / "dev.py"), "nosuch", "--help"], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert done.returncode == 2  # a command that does not exist says so
+
+
+def test_readme_lists_the_pdf_packages_dev_py_asks_for() -> None:
+    """README's apt-get line for the PDF and dev.py's message name the same packages."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = [line for line in readme.splitlines() if "apt-get install texlive" in line]
+    assert lines, "README has no apt-get line for the PDF"
+    listed = re.search(r"apt-get install ([^`]+)`", lines[0])[1].split()
+    assert sorted(listed) == sorted(_dev().PDF_APT.split())
+    assert "texlive-fonts-recommended" in listed  # only a Recommends of texlive-latex-extra on Debian 12
 
 
 def test_hinted_tox_environments_exist() -> None:
@@ -136,3 +185,24 @@ def test_rederive_rewrites_values_from_steps(tmp_path: Path) -> None:
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert validate_capture(book).problems == []
+
+
+def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dev.py epub` installs nothing (the drawings are in tools/pdf/drawn); `dev.py pdf` stops without XeLaTeX
+    and names the apt packages; only `dev.py draw` needs Chromium and mermaid's CLI."""
+    dev = _dev()
+    calls: list[tuple] = []
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append(cmd))
+    monkeypatch.setattr(dev, "ensure_python", lambda *a: None)
+    monkeypatch.setattr(dev, "ensure_mermaid", lambda: None)
+    monkeypatch.setattr(dev.shutil, "which", lambda tool: None if tool in ("xelatex", "latexmk", "chromium",
+                                                                           "chromium-browser") else f"/usr/bin/{tool}")
+    monkeypatch.delenv("PUPPETEER_EXECUTABLE_PATH", raising=False)
+    assert dev.main(["epub"]) == 0 and any("epub" in map(str, c) for c in calls)
+    with pytest.raises(SystemExit) as stop:
+        dev.main(["pdf"])
+    assert "the PDF needs xelatex, latexmk" in str(stop.value) and dev.PDF_APT in str(stop.value)
+    assert "chromium" not in dev.PDF_APT
+    with pytest.raises(SystemExit) as stop:
+        dev.ensure_draw_tools()
+    assert "needs Chromium" in str(stop.value)

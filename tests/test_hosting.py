@@ -15,6 +15,8 @@ import pytest
 
 from buildutil import ROOT, build_manual_copy
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 SECTIONS = [s for part in [*BOOK["parts"], BOOK["reference"]] for s in part["sections"]]
 PAGES = ["front", *(s["file"].removesuffix(".md") for s in SECTIONS)]
@@ -137,3 +139,17 @@ def test_llms_full_reads_as_the_pages_do(manual) -> None:
     assert all(i >= 0 for i in at), "a section is missing"
     pending_pages = [p for p in PAGES if "m101-pending" in (out(manual) / f"{p}.html").read_text(encoding="utf-8")]
     assert flat.count("not recorded yet)") >= len(pending_pages)
+
+
+def test_each_page_says_when_its_facts_were_last_checked(manual) -> None:
+    from miles101.factcheck import load_factcheck
+
+    record = load_factcheck(ROOT)
+    for page in PAGES:
+        html = (out(manual) / f"{page}.html").read_text(encoding="utf-8")
+        assert html.count('class="m101-checked"') == 1, page
+        last = record.last_checked("front.md" if page == "front" else f"{page}.md")
+        if last is None:
+            assert "No fact-check of this page" in html, page
+        else:
+            assert last.commit[:9] in html and last.date in html, page

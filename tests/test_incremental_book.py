@@ -11,6 +11,8 @@ import pytest
 
 from buildutil import build
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 SECTION_PAGES = ["sections/1-1-first", "sections/1-2-empty", "sections/2-1-values", "sections/r-1-flags",
                  "sections/r-2-metrics", "sections/r-3-lab", "sections/r-4-sources", "sections/r-5-figures"]
 
@@ -86,3 +88,56 @@ def test_a_damaged_capture_cache_is_read_afresh(book_copy: Path) -> None:
     assert built.read == ["sections/2-1-values"]
     assert '<span class="m101-shown">97 GB</span>' in built.html("sections/2-1-values")
     assert cache.read_bytes() != b"not a pickle"  # written again for the next build
+
+
+def test_a_changed_schema_reloads_the_cached_capture(book_copy: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cached capture is keyed by the schemas (and the code) that shape it, not only by the data.
+
+    A schema that refuses box.memory's `source_title`, then the real one, then the strict one again:
+    each build cites what that schema lets through, with no `_build/` to delete in between.
+    """
+    import shutil
+
+    import miles101.validate
+
+    real = miles101.validate.schema_dir()
+    strict = tmp_path / "schema"
+    shutil.copytree(real, strict)
+    schema = json.loads((strict / "facts.schema.json").read_text())
+    del schema["properties"]["facts"]["additionalProperties"]["properties"]["source_title"]
+    (strict / "facts.schema.json").write_text(json.dumps(schema))
+
+    def build_with(schema_dir: Path):
+        monkeypatch.setattr(miles101.validate, "schema_dir", lambda: schema_dir)
+        return build(book_copy)
+
+    refused = build_with(strict)
+    assert "manual.capture" in refused.subtypes
+    assert any("no fact value 'box.memory'" in m for m in refused.messages("manual.unknown_value"))
+    loosened = build_with(real)
+    assert loosened.warned == [], loosened.warnings  # the schema was loosened: the cached capture is not reused
+    assert '<span class="m101-shown">64 GB</span>' in loosened.html("sections/2-1-values")
+    again = build_with(strict)
+    assert any("no fact value 'box.memory'" in m for m in again.messages("manual.unknown_value")), again.warnings
+
+
+def test_the_benchmark_counts_pages_read_from_sphinx_events(book_copy: Path, tmp_path: Path) -> None:
+    """bench.py's sphinx-build names every page read under -j (the progress line names a chunk's ends only)."""
+    import subprocess
+    import sys
+
+    from buildutil import ROOT
+
+    def read(events: Path) -> list[str]:
+        done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sphinx_events.py"), str(events), "-b", "html",
+                               "-j", "2", "-q", str(book_copy), str(tmp_path / "html"), "-d", str(tmp_path / "doctrees"),
+                               "-D", f"m101_mermaid_root={ROOT}"], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(events.read_text())["read"]
+
+    first = read(tmp_path / "first.json")
+    assert len(first) == 9 and "sections/1-2-empty" in first  # every page, the middle of each chunk too
+    page = book_copy / "sections" / "1-2-empty.md"
+    page.write_text(page.read_text() + "\nOne more line.\n")
+    assert read(tmp_path / "second.json") == ["sections/1-2-empty"]

@@ -11,6 +11,8 @@ import pytest
 
 from buildutil import ROOT
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 
 

@@ -11,7 +11,8 @@ from buildutil import ROOT
 PAGES = sorted((ROOT / "sections").glob("*.md")) + [ROOT / "front.md"]
 UNITS = r"(?:GB|GiB|MB|MiB|TB|KB|KiB|ms|s|sec|seconds|minutes|hours|%|tok/s|tokens/s|W|°C|GHz|TFLOPS|bytes)"
 QUANTITY = re.compile(r"(?<![\w.`/#-])\d[\d,]*(?:\.\d+)?\s?" + UNITS + r"(?![\w/])")
-FENCE = re.compile(r"(?ms)^(`{3,}|:{3,})(?P<head>[^\n]*)\n.*?^\1\s*$")
+# A fence may be indented (a code block inside a list item, as in 1.1's checklist).
+FENCE = re.compile(r"(?ms)^(?P<indent> *)(?P<fence>`{3,}|:{3,})(?P<head>[^\n]*)\n.*?^(?P=indent)(?P=fence)\s*$")
 COLOUR = re.compile(r"(?<![\w/])#[0-9a-fA-F]{6}\b|\b(?:rgb|hsl)a?\(")
 
 
@@ -47,8 +48,10 @@ def test_no_colour_literal(page: Path) -> None:
 
 
 def test_the_lint_catches_a_typed_quantity() -> None:
-    lines = dict(prose_lines("A step takes 12.5 s.\n\n```text\n40 GB in code is fine\n```\n{fact}`x` is 9 GB.\n"))
+    lines = dict(prose_lines("A step takes 12.5 s.\n\n```text\n40 GB in code is fine\n```\n{fact}`x` is 9 GB.\n"
+                             "1. a step\n\n   ```text\n   0s in an indented block is code\n   ```\n   but 3 s here is prose\n"))
     assert QUANTITY.search(lines[1]) and not QUANTITY.search(lines[3]) and QUANTITY.search(lines[6])
+    assert not QUANTITY.search(lines[4]) and not QUANTITY.search(lines[10]) and QUANTITY.search(lines[12])
 
 
 def reference_pairs() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:

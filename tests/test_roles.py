@@ -4,9 +4,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from html import unescape
 from pathlib import Path
 
+import pytest
 from buildutil import build
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 
 def add_page(root: Path, text: str) -> None:
@@ -50,44 +54,47 @@ def test_values_and_provenance(book_copy: Path) -> None:
 def test_unknown_flag_suggests(book_copy: Path) -> None:
     add_page(book_copy, "Set {flag}`--colocat`.")
     built = build(book_copy)
-    assert ("sections/1-2-empty.md:3: WARNING: Miles has no flag '--colocat' at commit 222222222. "
-            "Did you mean --colocate? Fix: use a flag from capture/miles/flags.json") in built.warnings
-    assert "[manual.unknown_flag]" in built.warnings
+    [warned] = [w for w in built.warned if w.type == "manual"]  # then the error that counts them
+    assert (warned.type, warned.subtype) == ("manual", "unknown_flag")
+    assert warned.location.endswith("sections/1-2-empty.md:3")
+    assert warned.message.startswith("Miles has no flag '--colocat' at commit 222222222. Did you mean --colocate? "
+                                     "Fix: use a flag from capture/miles/flags.json")
     assert built.app.statuscode == 1  # fails even without -W
 
 
 def test_sglang_skipped_name_is_not_a_flag(book_copy: Path) -> None:
     add_page(book_copy, "Set {flag}`--sglang-model-path`.")
-    assert "Miles has no flag '--sglang-model-path'" in build(book_copy).warnings
+    assert any("Miles has no flag '--sglang-model-path'" in m for m in build(book_copy).messages("manual.unknown_flag"))
 
 
 def test_unknown_metric(book_copy: Path) -> None:
     add_page(book_copy, "Read {metric}`rollout/raw_rewards`.")
-    warnings = build(book_copy).warnings
-    assert "Miles logs no metric 'rollout/raw_rewards'. Did you mean rollout/raw_reward?" in warnings
-    assert "[manual.unknown_metric]" in warnings
+    [message] = build(book_copy).messages("manual.unknown_metric")
+    assert message.startswith("Miles logs no metric 'rollout/raw_rewards'. Did you mean rollout/raw_reward?")
 
 
 def test_unknown_value_and_bad_format(book_copy: Path) -> None:
     add_page(book_copy, "A {measured}`tiny-recorded.step_tim` and {computed}`params.qwen3-tiny:%d`.")
-    warnings = build(book_copy).warnings
-    assert "no measured value 'tiny-recorded.step_tim'. Did you mean tiny-recorded.step_time?" in warnings
-    assert "[manual.unknown_value]" in warnings
-    assert "format spec '%d' does not fit 'params.qwen3-tiny'" in warnings and "[manual.bad_format]" in warnings
+    built = build(book_copy)
+    [unknown] = built.messages("manual.unknown_value")
+    assert unknown.startswith("no measured value 'tiny-recorded.step_tim'. Did you mean tiny-recorded.step_time?")
+    [bad] = built.messages("manual.bad_format")
+    assert bad.startswith("format spec '%d' does not fit 'params.qwen3-tiny'")
 
 
 def test_unknown_source_line(book_copy: Path) -> None:
     add_page(book_copy, "See {src}`miles/utils/arguments.py:99` and {src}`miles/nope.py`.")
-    warnings = build(book_copy).warnings
-    assert "miles/utils/arguments.py has 20 lines; 99 is not a range of them." in warnings
-    assert "Miles has no file 'miles/nope.py'." in warnings
+    messages = build(book_copy).messages("manual.unknown_source")
+    assert any(m.startswith("miles/utils/arguments.py has 20 lines; 99 is not a range of them.") for m in messages)
+    assert any(m.startswith("Miles has no file 'miles/nope.py'.") for m in messages)
 
 
 def test_truncated_capture_file(book_copy: Path) -> None:
     path = book_copy / "capture" / "miles" / "metrics.json"
     path.write_text(path.read_text()[:120])
-    warnings = build(book_copy).warnings
-    assert re.search(r"capture/miles/metrics.json:\d+:\d+: WARNING: invalid JSON .*the file may be truncated", warnings)
+    built = build(book_copy)
+    assert any(re.fullmatch(r"(.*/)?capture/miles/metrics\.json:\d+:\d+", w.location) and "invalid JSON" in w.message
+               and "the file may be truncated" in w.message for w in built.warned if w.subtype == "capture"), built.warnings
 
 
 def reread(built) -> list[str]:
@@ -143,12 +150,18 @@ def test_default_role(book_copy: Path) -> None:
 
 
 def test_run_command_is_the_run_file(book_copy: Path) -> None:
-    add_page(book_copy, "```{run-command} tiny-recorded\n---\nprefix: |\n  ray job submit\nsuffix: 2>&1 | tee log\n---\n```\n\n"
-                        "```{run-command} tiny-recorded\n:array: ARGS\n```\n\n```{run-command} nope\n```")
+    add_page(book_copy, "```{run-command} tiny-recorded\n```\n\n"
+                        "```{run-command} tiny-recorded\n---\nprefix: |\n  ray job submit\nsuffix: 2>&1 | tee log\n---\n```\n\n"
+                        "```{run-command} nope\n```")
     built = build(book_copy)
-    html = re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty"))
-    assert "ray job submit \\\npython3 train.py \\\n  --colocate \\\n  --seed 1 \\\n  --rollout-seed 1 \\\n  2&gt;&amp;1 | tee log" in html
-    assert "ARGS=(\n  --colocate\n)" in html
+    html = unescape(re.sub(r"<[^>]+>", "", built.html("sections/1-2-empty")))
+    # by default, 1.1's whole launch derived from the run id
+    assert ("ray job submit --address http://127.0.0.1:8265 \\\n  --submission-id tiny-recorded \\\n"
+            """  --runtime-env-json '{"env_vars": {"PYTHONUNBUFFERED": "1"}}' \\\n"""
+            "  -- python3 /root/miles/train.py \\\n  --colocate \\\n"
+            "  2>&1 | tee /root/logs/tiny-recorded.log") in html
+    # options override a part
+    assert "ray job submit \\\n  -- python3 /root/miles/train.py \\\n  --colocate \\\n  2>&1 | tee log" in html
     assert "no run 'nope' is declared." in built.warnings
 
 

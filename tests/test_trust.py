@@ -21,6 +21,8 @@ from buildutil import ROOT
 
 from capture.check import run_check
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 CRASH = ("Traceback", "Sphinx error", "Exception occurred", "Extension error")
 
 

@@ -22,6 +22,8 @@ from .source import Source
 PREFIXES = ("rollout", "train", "perf", "eval", "multi_turn", "passrate")
 _KEY = re.compile(r"^(%s)/[A-Za-z0-9_@.\-/:]*[A-Za-z0-9_@)\]-]$" % "|".join(PREFIXES))
 _PREFIX_ONLY = re.compile(r"^(%s)/([A-Za-z0-9_@.\-/]*/)?$" % "|".join(PREFIXES))
+#: What only ever prefixes other keys (``dict_add_prefix(d, f"eval/{key}/")``): a key never ends in a separator.
+_ENDS_AS_PREFIX = ("/", "-")
 _NOT_A_KEY = re.compile(r"\.(pt|pth|json|jsonl|yaml|yml|txt|pkl|safetensors|bin|log)$|\*")
 TIMER_RULE = ("miles/utils/train_metric_utils.py", "perf/", "_time")
 # The rollout batch the trainer logs key by key: the function that builds it and the dict it returns.
@@ -306,7 +308,8 @@ class MetricScanner:
                     for sub in ast.walk(node):
                         seen.add(id(sub))
                     shown, regex = _fstring(node, consts)
-                    if shown.startswith(tuple(p + "/" for p in PREFIXES)) and not _PREFIX_ONLY.match(shown):
+                    if (shown.startswith(tuple(p + "/" for p in PREFIXES)) and not _PREFIX_ONLY.match(shown)
+                            and not shown.endswith(_ENDS_AS_PREFIX)):
                         if " " not in shown and not (path == TIMER_RULE[0] and shown == "perf/<key>_time"):
                             self.add(shown, regex, path, node.lineno)
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str) and scope is tree:

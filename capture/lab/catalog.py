@@ -1,4 +1,8 @@
-"""What Miles accepts and logs, read from the extraction (capture/miles/flags.json, metrics.json)."""
+"""What Miles accepts and logs, read from the extraction (capture/miles/flags.json, metrics.json).
+
+The index is the core's (`miles101.capture.index_flags`, `index_metrics`, `passthrough_family`): the
+build, --check and the lab read flags.json one way. `Catalog.from_capture` reuses a loaded capture.
+"""
 from __future__ import annotations
 
 import json
@@ -7,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from miles101.capture import closest_family, index_flags, passthrough_family
+from miles101.capture import Capture, closest_family, index_flags, index_metrics, passthrough_family
 
 # Sources the lab itself measures or parses beside Miles's metric keys (see run.schema.json).
 LAB_SOURCES = {
@@ -33,17 +37,19 @@ class Catalog:
     @classmethod
     def load(cls, flags_path: Path, metrics_path: Path | None) -> "Catalog":
         """Read both files; a missing file is an error that says how to make it."""
-        cat = cls(flags_path=str(flags_path), metrics_path=str(metrics_path or ""))
         data = _read(flags_path, "the flag list")
-        cat.flags = index_flags(data)[0]
-        cat.families = sorted(data.get("families") or [], key=lambda f: -len(f["prefix"]))
-        if metrics_path is not None:
-            for rec in _read(metrics_path, "the metric list").get("metrics", []):
-                if rec.get("kind") == "pattern" and rec.get("regex"):
-                    cat.metric_patterns.append(re.compile(rec["regex"]))
-                else:
-                    cat.metric_keys.add(rec["key"])
-        return cat
+        metrics, patterns = index_metrics(_read(metrics_path, "the metric list")) if metrics_path else ({}, [])
+        return cls(flags=index_flags(data)[0], families=data.get("families") or [], metric_keys=set(metrics),
+                   metric_patterns=[regex for regex, _ in patterns], flags_path=str(flags_path),
+                   metrics_path=str(metrics_path or ""))
+
+    @classmethod
+    def from_capture(cls, capture: Capture) -> "Catalog":
+        """The catalog of a loaded capture (what --check and the build read), without reading the files again."""
+        miles = capture.root / "capture" / "miles"
+        return cls(flags=capture.flags, families=capture.families, metric_keys=set(capture.metrics),
+                   metric_patterns=[regex for regex, _ in capture.metric_patterns],
+                   flags_path=str(miles / "flags.json"), metrics_path=str(miles / "metrics.json"))
 
     def family(self, opt: str) -> dict[str, Any] | None:
         """The passthrough family (--sglang-*, --router-*, ...) an option belongs to, if any.

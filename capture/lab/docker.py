@@ -1,22 +1,12 @@
 """The docker commands the recorder runs: the run's container and its control verbs."""
 from __future__ import annotations
 
-import json
-import os
-import shlex
-import subprocess
 from typing import Any
 
-from capture.lab.runfile import option_values
-
-# The flags Miles's install guide starts its image with (docs/getting-started/installation.md:17-21,
-# docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, 32 GB /dev/shm, unlimited locked
-# memory, a 64 MiB stack, host networking (the watchdog reaches the engine's port on 127.0.0.1).
-RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlock=-1",
-             "--ulimit", "stack=67108864", "--network=host"]
-WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
-LABEL = "miles101.recorder"  # every container the recorder starts carries LABEL=<run id>
-RAY_DASHBOARD = "http://127.0.0.1:8265"
+# The launch procedure lives in the reader's preflight (one stdlib-only file, section 1.1 serves it):
+# the recorder runs exactly what the book tells the reader to run.
+from capture.lab.preflight import (LABEL, RAY_DASHBOARD, RUN_FLAGS, WORKDIR, docker, image_digest, leftovers,  # noqa: F401
+                                   procedure, program, run_command, seed_args)
 
 
 def container_name(run_id: str, seed: int | None, stamp: str) -> str:
@@ -24,79 +14,9 @@ def container_name(run_id: str, seed: int | None, stamp: str) -> str:
     return f"miles101-{run_id}-{'s' + str(seed) + '-' if seed is not None else ''}{stamp}".lower()
 
 
-def seed_args(run: dict[str, Any], seed: int | None) -> list[str]:
-    """--seed/--rollout-seed for this seed, unless the args already give them."""
-    if seed is None:
-        return []
-    given = option_values(run["args"])
-    return [a for flag in ("--seed", "--rollout-seed") if flag not in given for a in (flag, str(seed))]
-
-
-def program(run: dict[str, Any]) -> list[str]:
-    """The entry with a relative script made absolute under /root/miles (a Ray job does not run there)."""
-    return [a if a.startswith("/") or not a.endswith(".py") else f"{WORKDIR}/{a}" for a in run["entry"]]
-
-
-def procedure(run: dict[str, Any], seed: int | None) -> list[list[str]]:
-    """The commands the reader runs inside the container, in order: the one definition of the launch.
-
-    launch: ray-job (the default) is section 1.1's procedure, which follows Miles's launcher
-    (miles/utils/external_utils/command_utils.py:183-188, 229-238): start Ray with the run's GPUs,
-    then submit the entry as a Ray job that streams its log and exits non-zero if the job failed.
-    launch: direct runs the entry as the container's command.
-    """
-    args = [*run["args"], *seed_args(run, seed)]
-    if run.get("launch", "ray-job") == "direct":
-        return [[*run["entry"], *args]]
-    gpus = (option_values(run["args"]).get("--num-gpus-per-node") or ["1"])[-1]
-    env = {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
-    return [["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"],
-            ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", run["id"],
-             "--runtime-env-json", json.dumps({"env_vars": env}), "--", *program(run), *args]]
-
-
-def run_command(run: dict[str, Any], seed: int | None, name: str) -> list[str]:
-    """The exact `docker run` argv of one seed of a run: the procedure, labelled so a leftover is found."""
-    cmd = ["docker", "run", "--name", name, "--label", f"{LABEL}={run['id']}", *RUN_FLAGS, "-w", WORKDIR]
-    for key in sorted(run.get("env") or {}):
-        cmd += ["-e", f"{key}={run['env'][key]}"]
-    for m in run.get("mounts") or []:
-        cmd += ["-v", f"{os.path.expanduser(m['host'])}:{m['container']}{':ro' if m.get('readonly') else ''}"]
-    steps = procedure(run, seed)
-    if len(steps) == 1:
-        return cmd + [run["image"], *steps[0]]
-    # A shell runs the steps, as the reader's `docker run ... /bin/bash` does (the image's entrypoint stays).
-    return cmd + [run["image"], "bash", "-c", " && ".join(shlex.join(s) for s in steps)]
-
-
-def leftovers() -> tuple[list[str], str]:
-    """Running containers this recorder started (by label), and docker's error text if it cannot list them."""
-    res = docker("ps", "--filter", f"label={LABEL}", "--format", "{{.Names}}", timeout=30)
-    if res.returncode != 0:
-        return [], (res.stderr or res.stdout).strip()[:160]
-    return [n for n in res.stdout.split() if n], ""
-
-
 def commit_command(image: str) -> list[str]:
     """Reads the Miles commit inside the image."""
     return ["docker", "run", "--rm", "--entrypoint", "git", image, "-C", WORKDIR, "rev-parse", "HEAD"]
-
-
-def docker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run one docker verb; never raises on a non-zero exit."""
-    try:
-        return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
-
-
-def image_digest(image: str) -> tuple[str | None, str]:
-    """(repo digest, else image id; or None) and docker's error text."""
-    res = docker("image", "inspect", "--format", "{{.Id}} {{join .RepoDigests \",\"}}", image)
-    if res.returncode != 0:
-        return None, (res.stderr or res.stdout).strip()
-    image_id, _, digests = res.stdout.strip().partition(" ")
-    return (digests.split(",")[0] if digests else image_id), ""
 
 
 def inspect_state(name: str) -> dict[str, Any]:

@@ -11,75 +11,14 @@ import datetime as dt
 import os
 import platform
 import re
-import subprocess
-from pathlib import Path
 from typing import Any
+
+# The probes live in the reader's preflight (one stdlib-only file), so a reader's check and host.json read the GPU alike.
+from capture.lab.preflight import (cuda_version, meminfo_gib, proc_field, query_gpu, reported,  # noqa: F401
+                                   run_probe)
 
 SCHEMA = "host/1"
 GPU_FIELDS = ["name", "driver_version", "compute_cap", "memory.total"]
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-SHAPES = {"driver_version": re.compile(r"[0-9]+(\.[0-9]+)+"), "compute_cap": re.compile(r"[0-9]+\.[0-9]+"),
-          "memory.total": re.compile(r"[0-9.]+"), "memory.used": re.compile(r"[0-9.]+"),
-          "memory.free": re.compile(r"[0-9.]+"), "temperature.gpu": re.compile(r"[0-9.]+"),
-          "name": re.compile(r"[\w][\w .()/-]*")}
-NOT_REPORTED = re.compile(r"^\[?\s*(n/?a|not supported|unknown error|insufficient permissions|gpu is lost)\s*\]?$", re.I)
-
-
-def _run(cmd: list[str], timeout: float = 20) -> str:
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-
-
-def reported(text: str | None) -> str | None:
-    """A field as nvidia-smi printed it, or None for '[N/A]', 'Not Supported' and the like."""
-    text = (text or "").strip()
-    return None if not text or NOT_REPORTED.match(text) else text
-
-
-def query_gpu(fields: list[str], timeout: float = 20) -> list[dict[str, str | None]]:
-    """One dict per GPU from `nvidia-smi --query-gpu`; a field it does not report is None. [] when it cannot run."""
-    out = _run(["nvidia-smi", f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"], timeout)
-    rows = []
-    for line in ANSI.sub("", out).splitlines():
-        parts = [p.strip() for p in line.split(",")]
-        row = {f: reported(p) for f, p in zip(fields, parts)}
-        if len(parts) == len(fields) and any(row.values()) and all(_plausible(f, v) for f, v in row.items()):
-            rows.append(row)
-    return rows
-
-
-def _plausible(field: str, value: str | None) -> bool:
-    """A field's value has its field's shape (a garbled line is not a GPU)."""
-    shape = SHAPES.get(field)
-    return value is None or shape is None or bool(shape.fullmatch(value))
-
-
-def cuda_version(timeout: float = 20) -> tuple[str | None, str | None]:
-    """(driver version, the CUDA version the driver supports) from nvidia-smi's header."""
-    text = _run(["nvidia-smi"], timeout)
-    driver = re.search(r"Driver Version:\s*([0-9.]+)", text)
-    cuda = re.search(r"CUDA Version:\s*([0-9.]+)", text)
-    return (driver[1] if driver else None), (cuda[1] if cuda else None)
-
-
-def _proc(path: str, key: str) -> str | None:
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    m = re.search(rf"^{re.escape(key)}\s*:\s*(.+)$", text, re.M)
-    return m.group(1).strip() if m else None
-
-
-def meminfo_gib(key: str, path: str = "/proc/meminfo") -> float | None:
-    """A /proc/meminfo field (kB) in GiB, or None."""
-    raw = _proc(path, key)
-    try:
-        return int(raw.split()[0]) / 2**20 if raw else None
-    except (ValueError, IndexError):
-        return None
 
 
 def _mib(text: str | None) -> float | None:
@@ -99,7 +38,7 @@ def collect() -> dict[str, Any]:
             gpu["memory_total_mib"] = total
         gpus.append({k: v for k, v in gpu.items() if v is not None})
     driver, cuda = cuda_version()
-    cpu = _proc("/proc/cpuinfo", "model name") or _lscpu_model() or platform.processor() or None
+    cpu = proc_field("/proc/cpuinfo", "model name") or _lscpu_model() or platform.processor() or None
     total = meminfo_gib("MemTotal")
     return {
         "schema": SCHEMA,
@@ -119,5 +58,5 @@ def collect() -> dict[str, Any]:
 
 
 def _lscpu_model() -> str | None:
-    m = re.search(r"^Model name:\s*(.+)$", _run(["lscpu"]), re.M)
+    m = re.search(r"^Model name:\s*(.+)$", run_probe(["lscpu"]).stdout, re.M)
     return m.group(1).strip() if m else None

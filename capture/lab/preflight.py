@@ -1,13 +1,28 @@
-"""`python3 capture/run.py preflight <id> [--json]`: can this host record the run? One verdict per check, with the fix.
+#!/usr/bin/env python3
+"""Can this host run Miles on its GPU? One verdict per check, each failure with its fix.
 
-Also run by `record` before it launches. Every check has a timeout, so a hung docker or driver
-fails its check instead of the preflight. The checks, in order (a failed prerequisite skips the
-checks that need it):
+    python3 preflight.py --image IMAGE [--mount HOST:CONTAINER ...] [--model PATH] [--data PATH]
+                         [--attention-backend NAME] [--env KEY=VALUE ...] [--settings FILE.json]
+                         [--skip-smoke] [--json]
 
-host arch · docker · image (present, its arch) · leftovers (a recorder's container still running) ·
-gpu · driver and CUDA · compute capability · kernels (the image's sgl-kernel and flashinfer carry
-code the GPU runs) · ray memory monitor · memory (pool) · disk · model and dataset · generation
-(one prompt through SGLang in the image) · train step (the run's own procedure with two rollouts).
+Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
+`watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
+very file, and the book's lab imports it for `capture/run.py preflight <run>`, passing the run
+file's settings in; the lab's recorder launches runs with the procedure defined here.
+
+The checks, in order (a failed prerequisite skips the checks that need it): host arch · docker ·
+image (present, its arch) · leftovers (the lab only: a recorder's container still running) · gpu ·
+driver and CUDA · compute capability · kernels (the image's sgl-kernel and flashinfer carry code the
+GPU runs) · ray memory monitor · memory (pool) · disk · mounts, model and data · generation (one
+prompt through SGLang in the image) · train step (the run's own procedure cut to two rollouts; only
+when the settings carry the run's arguments). Every check has a timeout, so a hung docker or
+driver fails its check instead of the preflight.
+
+On a GB10 the GPU has no memory of its own: nvidia-smi answers "[N/A]" for memory.total/used/free
+(NVIDIA's DGX Spark known issues). The probes read such an answer as "not reported" (None), never as
+a value; the memory check reads the pool from /proc/meminfo.
+
+Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings.
 """
 from __future__ import annotations
 
@@ -25,9 +40,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from capture.lab import docker as dk
-from capture.lab.host import cuda_version, meminfo_gib, query_gpu
-
 # What the GB10 is (compute capability 12.1: sm_121). CUDA 12.9 is the first toolkit that builds for it.
 GB10_CC = (12, 1)
 MIN_CUDA = (12, 9)
@@ -36,6 +48,239 @@ RAY_MONITOR = {"RAY_memory_usage_threshold": "0.95", "RAY_memory_monitor_refresh
 KERNEL_PACKAGES = ("sgl_kernel", "flashinfer")
 SMOKE_MARK = "miles101-preflight generated:"
 
+# ---- the launch procedure (section 1.1): what runs in the image, and the container around it ----
+
+# The flags Miles's install guide starts its image with (docs/getting-started/installation.md:17-21,
+# docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, 32 GB /dev/shm, unlimited locked
+# memory, a 64 MiB stack, host networking (the watchdog reaches the engine's port on 127.0.0.1).
+RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlock=-1",
+             "--ulimit", "stack=67108864", "--network=host"]
+WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
+LABEL = "miles101.recorder"  # every container the lab's recorder starts carries LABEL=<run id>
+RAY_DASHBOARD = "http://127.0.0.1:8265"
+LOG_DIR = "/root/logs"  # the reader's logs: /root/logs/<submission id>.log
+SEED_FLAGS = ("--seed", "--rollout-seed")
+
+
+def option_values(args: list[str]) -> dict[str, list[str]]:
+    """Each option's value tokens (last occurrence), without any checking."""
+    out: dict[str, list[str]] = {}
+    i = 0
+    while i < len(args):
+        opt, eq, inline = args[i].partition("=")
+        if opt.startswith("--"):
+            vals = [inline] if eq else []
+            j = i + 1
+            while not eq and j < len(args) and not args[j].startswith("--"):
+                vals.append(args[j])
+                j += 1
+            out[opt] = vals
+            i = j if not eq else i + 1
+        else:
+            i += 1
+    return out
+
+
+def arg_groups(args: list[Any]) -> list[tuple[str, list[str]]]:
+    """The arguments as (flag token, its value tokens), in order; a leading value gets the flag ''."""
+    groups: list[tuple[str, list[str]]] = []
+    for arg in map(str, args):
+        if arg.startswith("--"):
+            groups.append((arg, []))  # `--x=v` stays one token; _flag() reads its name
+        elif groups:
+            groups[-1][1].append(arg)
+        else:
+            groups.append(("", [arg]))
+    return groups
+
+
+def _flag(token: str) -> str:
+    return token.partition("=")[0]
+
+
+def submission_id(run: dict, seed: int | str | None = None) -> str:
+    """The Ray job's name: the run id; with several seeds, the run id and the seed."""
+    seeds = run.get("seeds") or []
+    return f"{run['id']}-{seed}" if len(seeds) > 1 and seed is not None else str(run["id"])
+
+
+def log_path(run: dict, seed: int | str | None = None) -> str:
+    """Where the reader's launch keeps the driver log: /root/logs/<submission id>.log."""
+    return f"{LOG_DIR}/{submission_id(run, seed)}.log"
+
+
+def program(run: dict) -> list[str]:
+    """The entry with a relative script made absolute under /root/miles (a Ray job does not run there)."""
+    return [a if a.startswith("/") or not a.endswith(".py") else f"{WORKDIR}/{a}" for a in run["entry"]]
+
+
+def added_seed_args(run: dict, seed: int | str | None) -> list[str]:
+    """The seed flags a launch adds to the args: --seed S for a run of several seeds, else none.
+
+    A run of one seed writes both seeds in its args (the check in capture/lab/runfile.py insists), so
+    what a page shows is all the recorder passes.
+    """
+    if seed is None or len(run.get("seeds") or []) < 2:
+        return []
+    given = {_flag(f) for f, _ in arg_groups(run["args"])}
+    return [] if "--seed" in given else ["--seed", str(seed)]
+
+
+def ray_start(run: dict) -> list[str]:
+    """Section 1.1's `ray start`, with the GPUs the run asks for (--num-gpus-per-node, else 1)."""
+    gpus = "1"
+    for flag, values in arg_groups(run["args"]):
+        if flag == "--num-gpus-per-node" and values:
+            gpus = values[-1]
+    return ["ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--num-gpus", gpus, "--disable-usage-stats"]
+
+
+def job_env(run: dict) -> dict[str, str]:
+    """The job's environment: the run file's, plus unbuffered Python so the log streams."""
+    return {**(run.get("env") or {}), "PYTHONUNBUFFERED": "1"}
+
+
+def job_submit(run: dict, seed: int | str | None) -> list[str]:
+    """The `ray job submit` argv of one seed of the run, up to and including the program."""
+    return ["ray", "job", "submit", "--address", RAY_DASHBOARD, "--submission-id", submission_id(run, seed),
+            "--runtime-env-json", json.dumps({"env_vars": job_env(run)}), "--", *program(run)]
+
+
+def miles_args(run: dict, seed: int | str | None) -> list[str]:
+    """The arguments after the program: the run file's, then the seed flag a several-seed run adds."""
+    return [*run["args"], *added_seed_args(run, seed)]
+
+
+#: The name earlier callers used for the seed flags a launch adds.
+seed_args = added_seed_args
+
+
+def procedure(run: dict[str, Any], seed: int | None) -> list[list[str]]:
+    """The commands run inside the container, in order: the one definition of the launch (the pages
+    render it through miles101.runfiles, the recorder runs it, and a reader's preflight runs it).
+
+    launch: ray-job (the default) is section 1.1's procedure, which follows Miles's launcher
+    (miles/utils/external_utils/command_utils.py:183-188, 229-238): start Ray with the run's GPUs,
+    then submit the entry as a Ray job that streams its log and exits non-zero if the job failed.
+    launch: direct runs the entry as the container's command.
+    """
+    args = miles_args(run, seed)
+    if run.get("launch", "ray-job") == "direct":
+        return [[*run["entry"], *args]]
+    return [ray_start(run), [*job_submit(run, seed), *args]]
+
+
+def run_command(run: dict[str, Any], seed: int | None, name: str, label: str | None = None) -> list[str]:
+    """The exact `docker run` argv of one seed of a run: the procedure in a container named `name`."""
+    cmd = ["docker", "run", "--name", name, "--label", f"{LABEL}={label or run['id']}", *RUN_FLAGS, "-w", WORKDIR]
+    for key in sorted(run.get("env") or {}):
+        cmd += ["-e", f"{key}={run['env'][key]}"]
+    for m in run.get("mounts") or []:
+        cmd += ["-v", f"{os.path.expanduser(m['host'])}:{m['container']}{':ro' if m.get('readonly') else ''}"]
+    steps = procedure(run, seed)
+    if len(steps) == 1:
+        return cmd + [run["image"], *steps[0]]
+    # A shell runs the steps, as the reader's shell in the container does (the image's entrypoint stays).
+    return cmd + [run["image"], "bash", "-c", " && ".join(shlex.join(s) for s in steps)]
+
+
+def docker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run one docker verb; never raises on a non-zero exit."""
+    try:
+        return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
+
+
+def image_digest(image: str) -> tuple[str | None, str]:
+    """(repo digest, else image id; or None) and docker's error text."""
+    res = docker("image", "inspect", "--format", "{{.Id}} {{join .RepoDigests \",\"}}", image)
+    if res.returncode != 0:
+        return None, (res.stderr or res.stdout).strip()
+    image_id, _, digests = res.stdout.strip().partition(" ")
+    return (digests.split(",")[0] if digests else image_id), ""
+
+
+def leftovers() -> tuple[list[str], str]:
+    """Running containers the lab's recorder started (by label), and docker's error text if it cannot list them."""
+    res = docker("ps", "--filter", f"label={LABEL}", "--format", "{{.Names}}", timeout=30)
+    if res.returncode != 0:
+        return [], (res.stderr or res.stdout).strip()[:160]
+    return [n for n in res.stdout.split() if n], ""
+
+
+# ---- host probes: nvidia-smi and /proc ---------------------------------------------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+SHAPES = {"driver_version": re.compile(r"[0-9]+(\.[0-9]+)+"), "compute_cap": re.compile(r"[0-9]+\.[0-9]+"),
+          "memory.total": re.compile(r"[0-9.]+"), "memory.used": re.compile(r"[0-9.]+"),
+          "memory.free": re.compile(r"[0-9.]+"), "temperature.gpu": re.compile(r"[0-9.]+"),
+          "name": re.compile(r"[\w][\w .()/-]*")}
+NOT_REPORTED = re.compile(r"^\[?\s*(n/?a|not supported|unknown error|insufficient permissions|gpu is lost)\s*\]?$", re.I)
+
+
+def run_probe(cmd: list[str], timeout: float = 20) -> subprocess.CompletedProcess[str]:
+    """Run a probe; a missing program is exit 127, a hang or an OS error exit 124, never an exception."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError as e:
+        return subprocess.CompletedProcess(cmd, 127, "", str(e))
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return subprocess.CompletedProcess(cmd, 124, "", f"{type(e).__name__}: {e}")
+
+
+def reported(text: str | None) -> str | None:
+    """A field as nvidia-smi printed it, or None for '[N/A]', 'Not Supported' and the like."""
+    text = (text or "").strip()
+    return None if not text or NOT_REPORTED.match(text) else text
+
+
+def query_gpu(fields: list[str], timeout: float = 20) -> list[dict[str, str | None]]:
+    """One dict per GPU from `nvidia-smi --query-gpu`; a field it does not report is None. [] when it cannot run."""
+    out = run_probe(["nvidia-smi", f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"], timeout).stdout
+    rows = []
+    for line in ANSI.sub("", out).splitlines():
+        parts = [p.strip() for p in line.split(",")]
+        row = {f: reported(p) for f, p in zip(fields, parts)}
+        if len(parts) == len(fields) and any(row.values()) and all(_plausible(f, v) for f, v in row.items()):
+            rows.append(row)
+    return rows
+
+
+def _plausible(field: str, value: str | None) -> bool:
+    """A field's value has its field's shape (a garbled line is not a GPU)."""
+    shape = SHAPES.get(field)
+    return value is None or shape is None or bool(shape.fullmatch(value))
+
+
+def cuda_version(timeout: float = 20) -> tuple[str | None, str | None]:
+    """(driver version, the CUDA version the driver supports) from nvidia-smi's header."""
+    text = run_probe(["nvidia-smi"], timeout).stdout
+    driver = re.search(r"Driver Version:\s*([0-9.]+)", text)
+    cuda = re.search(r"CUDA Version:\s*([0-9.]+)", text)
+    return (driver[1] if driver else None), (cuda[1] if cuda else None)
+
+
+def proc_field(path: str, key: str) -> str | None:
+    """One `key: value` field of a /proc file, or None."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    m = re.search(rf"^{re.escape(key)}\s*:\s*(.+)$", text, re.M)
+    return m.group(1).strip() if m else None
+
+
+def meminfo_gib(key: str, path: str = "/proc/meminfo") -> float | None:
+    """A /proc/meminfo field (kB) in GiB, or None."""
+    raw = proc_field(path, key)
+    try:
+        return int(raw.split()[0]) / 2**20 if raw else None
+    except (ValueError, IndexError):
+        return None
+
+
+# ---- the checks -------------------------------------------------------------------------------
 
 @dataclass
 class Check:
@@ -63,8 +308,6 @@ def _cc(text: str) -> tuple[int, int] | None:
     return (int(m[1]), int(m[2])) if m else None
 
 
-# ---- the checks -------------------------------------------------------------------------------
-
 def check_arch(want: str) -> Check:
     have = arch_name(platform.machine())
     if have == want:
@@ -76,7 +319,7 @@ def check_arch(want: str) -> Check:
 def check_docker() -> Check:
     if shutil.which("docker") is None:
         return Check("docker", False, "docker is not on PATH", "install Docker and the NVIDIA container toolkit")
-    res = dk.docker("version", "--format", "{{.Server.Version}}", timeout=30)
+    res = docker("version", "--format", "{{.Server.Version}}", timeout=30)
     if res.returncode != 0:
         return Check("docker", False, f"docker cannot reach its daemon: {(res.stderr or res.stdout).strip()[:160]}",
                      "start it (`sudo systemctl start docker`) or add your user to the docker group")
@@ -84,10 +327,10 @@ def check_docker() -> Check:
 
 
 def check_image(image: str) -> tuple[Check, str | None]:
-    digest, err = dk.image_digest(image)
+    digest, err = image_digest(image)
     if digest is None:
         return Check("image", False, f"image {image} is not present ({err[:120]})", f"docker pull {image}"), None
-    res = dk.docker("image", "inspect", "--format", "{{.Architecture}}", image)
+    res = docker("image", "inspect", "--format", "{{.Architecture}}", image)
     arch, host = res.stdout.strip(), arch_name(platform.machine())
     if res.returncode == 0 and arch and arch != host:
         return Check("image", False, f"{image} is built for {arch}, this host is {host}",
@@ -96,7 +339,7 @@ def check_image(image: str) -> tuple[Check, str | None]:
 
 
 def check_leftovers() -> Check:
-    names, err = dk.leftovers()
+    names, err = leftovers()
     if err:
         return Check("leftovers", True, f"cannot list containers ({err})", status="warn")
     if names:
@@ -106,7 +349,7 @@ def check_leftovers() -> Check:
 
 
 def check_gpu() -> Check:
-    res = _run(["nvidia-smi", "-L"], 30)
+    res = run_probe(["nvidia-smi", "-L"], 30)
     gpus = [ln.strip() for ln in res.stdout.splitlines() if ln.startswith("GPU ")]
     if res.returncode == 127:
         return Check("gpu", False, f"nvidia-smi cannot run ({res.stderr.strip()[:120]})", "install the NVIDIA driver")
@@ -194,8 +437,8 @@ def runs_on(entries: list[str], cc: tuple[int, int]) -> tuple[list[str], list[st
 
 def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
     """Static: cuobjdump over the installed wheels in the image. The generation check then runs them."""
-    res = dk.docker("run", "--rm", "--name", f"miles101-preflight-kernels-{os.getpid()}", "--label", f"{dk.LABEL}=preflight",
-                    "--entrypoint", "python3", image, "-c", KERNEL_SCRIPT, *KERNEL_PACKAGES, timeout=timeout)
+    res = docker("run", "--rm", "--name", f"miles101-preflight-kernels-{os.getpid()}", "--label", f"{LABEL}=preflight",
+                 "--entrypoint", "python3", image, "-c", KERNEL_SCRIPT, *KERNEL_PACKAGES, timeout=timeout)
     try:
         found = json.loads(res.stdout.strip().splitlines()[-1])["packages"]
     except (ValueError, IndexError, KeyError, TypeError):
@@ -225,8 +468,8 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
 
 
 def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
-    """RAY_memory_* as the raylet sees them: the image's environment, then the run file's env (docker -e)."""
-    res = dk.docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
+    """RAY_memory_* as the raylet sees them: the image's environment, then the run's env (docker -e)."""
+    res = docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
     env: dict[str, str] = {}
     try:
         env = dict(kv.split("=", 1) for kv in json.loads(res.stdout or "[]") if "=" in kv)
@@ -247,11 +490,12 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
         if not fine:
             problems.append(f"{key}={value!r} is not {'a fraction in (0, 1]' if 'threshold' in key else 'whole ms >= 0'}")
     if problems:
-        return Check("ray memory monitor", False, "; ".join(problems), "fix the value under env: in the run file")
+        return Check("ray memory monitor", False, "; ".join(problems),
+                     "fix the value (the container's -e, or env: in the run file)")
     if all(k not in env for k in RAY_MONITOR):
         return Check("ray memory monitor", True, ", ".join(seen) + ": on a GB10 the GPU's memory is this pool, so Ray "
                      "kills a worker when the pool passes the threshold", status="warn",
-                     fix="set RAY_memory_usage_threshold (or RAY_memory_monitor_refresh_ms: 0 to turn it off) under env:")
+                     fix="section 2.3: set RAY_memory_usage_threshold (or RAY_memory_monitor_refresh_ms=0 to turn it off)")
     return Check("ray memory monitor", True, ", ".join(seen))
 
 
@@ -271,14 +515,14 @@ def check_disk(path: Path, min_gib: float) -> Check:
     try:
         free = shutil.disk_usage(probe).free / 2**30
     except OSError as e:
-        return Check("disk", False, f"cannot read free space at {path}: {e.strerror or e}", "pass --gpu-dir on a disk that exists")
+        return Check("disk", False, f"cannot read free space at {path}: {e.strerror or e}", "pass --disk on a disk that exists")
     ok = free >= min_gib
     return Check("disk", ok, f"{free:.1f} GiB free at {probe}" + ("" if ok else f", below {min_gib:g} GiB"),
-                 "" if ok else "make room, or pass --gpu-dir on another disk")
+                 "" if ok else "make room, or pass --disk on another disk")
 
 
 def host_path(run: dict[str, Any], container_path: str) -> str | None:
-    """The host path behind a container path, through the run file's mounts."""
+    """The host path behind a container path, through the run's mounts."""
     for m in run.get("mounts") or []:
         c = m["container"].rstrip("/")
         if container_path == c or container_path.startswith(c + "/"):
@@ -292,36 +536,36 @@ def check_mounts(run: dict[str, Any]) -> list[Check]:
         host = os.path.expanduser(m["host"])
         ok = os.path.exists(host)
         out.append(Check(f"mount {m['container']}", ok, f"{host} exists" if ok else f"{host} does not exist",
-                         "" if ok else "download it there (section 1.1) or fix mounts in the run file"))
+                         "" if ok else "download it there (section 1.1) or fix the mount"))
     return out
 
 
 def check_data(run: dict[str, Any]) -> list[Check]:
     """The model (its config.json) and the prompt data, on the host, where the args point."""
-    given = dk.option_values(run["args"])
+    given = option_values(run["args"])
     out = []
     for flag, need in (("--hf-checkpoint", "config.json"), ("--prompt-data", "")):
         for value in given.get(flag) or []:
             host = host_path(run, value)
             if host is None:
-                out.append(Check(flag, False, f"{value} is under no mount", "add a mount for it in the run file"))
+                out.append(Check(flag, False, f"{value} is under no mount",
+                                 "add a mount for it (--mount HOST:CONTAINER, or mounts: in the run file)"))
                 continue
             target = os.path.join(host, need) if need else host
             ok = os.path.exists(target)
             out.append(Check(flag, ok, f"{target} exists" if ok else f"{target} does not exist",
-                             "" if ok else "download it (section 1.1) or fix the path in the run file"))
+                             "" if ok else "download it (section 1.1) or fix the path"))
     return out
 
 
 def smoke_run(run: dict[str, Any], name: str, argv: list[str], timeout: float) -> tuple[int | None, list[str]]:
     """Run one short container with the run's flags and mounts; (exit code or None on timeout, output lines)."""
-    cmd = dk.run_command(dict(run, launch="direct", entry=argv[:1], args=argv[1:], seeds=None), None, name)
-    cmd[cmd.index("--label") + 1] = f"{dk.LABEL}=preflight"
+    cmd = run_command(dict(run, launch="direct", entry=argv[:1], args=argv[1:], seeds=None), None, name, "preflight")
     try:
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         return res.returncode, (res.stdout + res.stderr).splitlines()
     except subprocess.TimeoutExpired as e:
-        dk.docker("kill", name)
+        docker("kill", name)
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
         return None, out.splitlines()
     except OSError as e:
@@ -330,7 +574,7 @@ def smoke_run(run: dict[str, Any], name: str, argv: list[str], timeout: float) -
 
 def check_generation(run: dict[str, Any], timeout: float) -> Check:
     """One prompt through SGLang's offline engine in the image, on the run's model and attention backend."""
-    given = dk.option_values(run["args"])
+    given = option_values(run["args"])
     model = (given.get("--hf-checkpoint") or [""])[-1]
     backend = (given.get("--sglang-attention-backend") or [None])[-1]
     kw = {"model_path": model, "mem_fraction_static": 0.3, **({"attention_backend": backend} if backend else {})}
@@ -345,13 +589,16 @@ def check_generation(run: dict[str, Any], timeout: float) -> Check:
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     return Check("generation", False, f"SGLang could not generate one answer ({what}): {tail}",
-                 "read the whole output with `python3 capture/run.py preflight <id> --json`; section 7.1 lists the known causes")
+                 "run again with --json for the whole output; section 7.1 lists the known causes")
 
 
 def check_train_step(run: dict[str, Any], timeout: float) -> Check:
     """The run's own procedure (Ray, then the job) with --num-rollout 2: one full step and the next."""
-    from capture.lab.watchdog import Watchdog
-
+    try:
+        Watchdog = _watchdog()
+    except ImportError as e:
+        return Check("train step", False, f"cannot import watchdog.py: {e}",
+                     "download watchdog.py (section 1.2) into the directory that holds preflight.py")
     args = list(run["args"])
     if "--num-rollout" in args:
         args[args.index("--num-rollout") + 1] = "2"
@@ -359,7 +606,7 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
         args += ["--num-rollout", "2"]
     short = dict(run, id=f"{run['id']}-preflight", args=args, steps=2)
     seed = (run.get("seeds") or [None])[0]
-    steps = dk.procedure(short, seed)
+    steps = procedure(short, seed)
     script = " && ".join(shlex.join(s) for s in steps)
     launch = ["bash", "-c", script] if len(steps) > 1 else steps[0]
     rc, lines = smoke_run(dict(run, args=[]), f"miles101-preflight-train-{os.getpid()}", launch, timeout)
@@ -371,19 +618,19 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     return Check("train step", False, f"{dog.steps_done} of 2 steps finished ({what}): {tail}",
-                 "run `python3 capture/lab/read_run.py LOG --diagnose` on the output; section 7.1 lists the known causes")
+                 "run `python3 read_run.py LOG --diagnose` on the output; section 7.1 lists the known causes")
+
+
+def _watchdog() -> Any:
+    """The Watchdog class of watchdog.py: the package's sibling in the lab, the file beside this one for a reader."""
+    if __package__:
+        from .watchdog import Watchdog
+    else:
+        from watchdog import Watchdog
+    return Watchdog
 
 
 # ---- the whole preflight ----------------------------------------------------------------------
-
-def _run(cmd: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except FileNotFoundError as e:
-        return subprocess.CompletedProcess(cmd, 127, "", str(e))
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return subprocess.CompletedProcess(cmd, 124, "", f"{type(e).__name__}: {e}")
-
 
 def timed(fn: Callable[[], Any]) -> Any:
     """Run one check; stamp its time on every Check it returns; a crash becomes a failed check."""
@@ -392,7 +639,7 @@ def timed(fn: Callable[[], Any]) -> Any:
         got = fn()
     except Exception as e:  # a probe must never crash the preflight
         got = Check(getattr(fn, "__name__", "check"), False, f"the check itself failed: {type(e).__name__}: {e}",
-                    "report this as a bug in capture/lab/preflight.py")
+                    "report this as a bug in preflight.py")
     for c in got if isinstance(got, list) else [got[0] if isinstance(got, tuple) else got]:
         c.seconds = round(time.monotonic() - t0, 2)
     return got
@@ -402,17 +649,25 @@ def skip(name: str, why: str) -> Check:
     return Check(name, True, f"not checked: {why}", status="skip")
 
 
-def preflight(run: dict[str, Any], gpu_dir: Path, min_mem_gib: float, min_disk_gib: float, arch: str = "arm64",
-              smoke: bool = False, timeouts: dict[str, float] | None = None) -> tuple[list[Check], str | None]:
-    """Every check for one run (the smoke tests only with smoke=True), and the image digest when present."""
+def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib: float, arch: str = "arm64",
+              smoke: bool = False, timeouts: dict[str, float] | None = None,
+              lab: bool = False) -> tuple[list[Check], str | None]:
+    """Every check for one run (the smoke tests only with smoke=True), and the image digest when present.
+
+    `run` holds the settings: image, args (Miles's arguments), env, mounts, and for the train step
+    id, entry and seeds. lab=True adds the check for containers an earlier recording left running.
+    """
     t = {"kernels": 300.0, "generation": 900.0, "train": 1800.0, **(timeouts or {})}
     checks = [timed(lambda: check_arch(arch)), timed(check_docker)]
     digest = None
     docker_ok = checks[-1].ok
+    image_ok = False
     if docker_ok:
         img, digest = timed(lambda: check_image(run["image"]))
-        checks += [img, timed(check_leftovers)]
-    image_ok = docker_ok and checks[2].ok
+        checks.append(img)
+        image_ok = img.ok
+        if lab:
+            checks.append(timed(check_leftovers))
     checks.append(timed(check_gpu))
     gpu_ok = checks[-1].ok
     cc = None
@@ -425,22 +680,28 @@ def preflight(run: dict[str, Any], gpu_dir: Path, min_mem_gib: float, min_disk_g
     checks.append(timed(lambda: check_kernels(run["image"], cc, t["kernels"])) if image_ok and cc
                   else skip("kernels", "needs the image and the GPU's compute capability"))
     checks.append(timed(lambda: check_ray_monitor(run, run["image"])) if image_ok else skip("ray memory monitor", "needs the image"))
-    checks += [timed(lambda: check_memory(min_mem_gib)), timed(lambda: check_disk(gpu_dir, min_disk_gib)),
+    checks += [timed(lambda: check_memory(min_mem_gib)), timed(lambda: check_disk(disk, min_disk_gib)),
                *timed(lambda: check_mounts(run)), *timed(lambda: check_data(run))]
     ready = all(c.ok for c in checks)
+    trains = bool(run.get("entry")) and bool(run.get("id"))
     if not smoke:
         checks += [skip("generation", "--skip-smoke"), skip("train step", "--skip-smoke")]
     elif not ready:
         checks += [skip("generation", "an earlier check failed"), skip("train step", "an earlier check failed")]
     else:
         checks.append(timed(lambda: check_generation(run, t["generation"])))
-        checks.append(timed(lambda: check_train_step(run, t["train"])) if checks[-1].ok
-                      else skip("train step", "the generation failed"))
+        if not checks[-1].ok:
+            checks.append(skip("train step", "the generation failed"))
+        elif not trains:
+            checks.append(skip("train step", "no run given (--settings with id, entry and args); "
+                                             "section 1.1's two-rollout smoke run is this check"))
+        else:
+            checks.append(timed(lambda: check_train_step(run, t["train"])))
     return checks, digest
 
 
 def table(checks: list[Check], total: float) -> str:
-    """The verdicts as a plain-text table, each failure with its fix, then the total time."""
+    """The verdicts as a plain-text table, each failure and warning with its fix, then the total time."""
     width = max(len(c.name) for c in checks)
     rows = [f"{'check'.ljust(width)}  verdict  time    what it found / the fix"]
     for c in checks:
@@ -453,43 +714,112 @@ def table(checks: list[Check], total: float) -> str:
     return "\n".join(rows)
 
 
-def main(argv: list[str]) -> int:
-    """Exit 0 every check passed (warnings allowed), 1 a check failed, 2 a bad run file."""
-    from capture.lab.catalog import Catalog
-    from capture.lab.runfile import RunFileError, load_run
-
-    root = Path(__file__).resolve().parents[2]
-    ap = argparse.ArgumentParser(prog="capture/run.py preflight", description="Check that this host can record a run.")
-    ap.add_argument("id", nargs="?", default="first-grpo", help="run id: capture/runs/<id>.yaml (default first-grpo)")
-    ap.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    ap.add_argument("--skip-smoke", action="store_true", help="skip the one-prompt generation and the two-step train run")
-    ap.add_argument("--arch", default="arm64", help="the host architecture the runs are for (default arm64)")
-    ap.add_argument("--runs-dir", type=Path, default=root / "capture" / "runs")
-    ap.add_argument("--gpu-dir", type=Path, default=root / "capture" / "gpu")
-    ap.add_argument("--flags", type=Path, default=root / "capture" / "miles" / "flags.json")
-    ap.add_argument("--metrics", type=Path, default=root / "capture" / "miles" / "metrics.json")
-    ap.add_argument("--min-free-mem-gb", type=float, default=32.0)
-    ap.add_argument("--min-free-disk-gb", type=float, default=20.0)
-    for name, default in (("kernels", 300), ("generation", 900), ("train", 1800)):
-        ap.add_argument(f"--{name}-timeout", type=float, default=default, help=f"seconds (default {default})")
-    args = ap.parse_args(argv)
-    try:
-        run = load_run(args.runs_dir / f"{args.id}.yaml", Catalog.load(args.flags, args.metrics))
-    except RunFileError as e:
-        print("preflight: the run file is refused:", *e.errors, sep="\n  ", file=sys.stderr)
-        return 2
-    except (OSError, ValueError, KeyError) as e:
-        print(f"preflight: cannot read the extraction: {e}", file=sys.stderr)
-        return 2
-    t0 = time.monotonic()
-    checks, _ = preflight(run, args.gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb, args.arch,
-                          smoke=not args.skip_smoke, timeouts={"kernels": args.kernels_timeout,
-                                                               "generation": args.generation_timeout,
-                                                               "train": args.train_timeout})
-    total = round(time.monotonic() - t0, 2)
-    if args.json:
-        print(json.dumps({"schema": "preflight/1", "run": run["id"], "ok": all(c.ok for c in checks),
-                          "seconds": total, "checks": [asdict(c) for c in checks]}, indent=2))
+def report(run: dict[str, Any], checks: list[Check], total: float, as_json: bool) -> int:
+    """Print the verdicts (a table, or JSON with --json); the exit status: 0 all passed, 1 a check failed."""
+    ok = all(c.ok for c in checks)
+    if as_json:
+        print(json.dumps({"schema": "preflight/1", "run": run.get("id"), "ok": ok, "seconds": total,
+                          "checks": [asdict(c) for c in checks]}, indent=2))
     else:
         print(table(checks, total))
-    return 0 if all(c.ok for c in checks) else 1
+    return 0 if ok else 1
+
+
+def add_common_options(ap: argparse.ArgumentParser) -> None:
+    """The options the reader's command and the lab's `capture/run.py preflight` share."""
+    ap.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    ap.add_argument("--skip-smoke", action="store_true", help="skip the one-prompt generation and the two-step train run")
+    ap.add_argument("--arch", default="arm64", help="the host architecture the runs are for (default arm64, the Spark)")
+    ap.add_argument("--min-free-mem-gb", type=float, default=32.0, help="GiB of MemAvailable needed (default 32)")
+    ap.add_argument("--min-free-disk-gb", type=float, default=20.0, help="GiB free on the disk needed (default 20)")
+    for name, default in (("kernels", 300), ("generation", 900), ("train", 1800)):
+        ap.add_argument(f"--{name}-timeout", type=float, default=default, help=f"seconds (default {default})")
+
+
+def run_checks(run: dict[str, Any], args: argparse.Namespace, disk: Path, lab: bool = False) -> int:
+    """Run the preflight with the shared options and print its report; the exit status."""
+    t0 = time.monotonic()
+    checks, _ = preflight(run, disk, args.min_free_mem_gb, args.min_free_disk_gb, args.arch,
+                          smoke=not args.skip_smoke, lab=lab,
+                          timeouts={"kernels": args.kernels_timeout, "generation": args.generation_timeout,
+                                    "train": args.train_timeout})
+    return report(run, checks, round(time.monotonic() - t0, 2), args.json)
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The run's settings from --settings (JSON) and the flags; a flag wins. ValueError names the problem."""
+    run: dict[str, Any] = {}
+    if args.settings:
+        try:
+            run = json.loads(Path(args.settings).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise ValueError(f"{args.settings}: cannot read: {e.strerror or e}") from e
+        except ValueError as e:
+            raise ValueError(f"{args.settings}: not JSON: {e}") from e
+        if not isinstance(run, dict):
+            raise ValueError(f"{args.settings}: the top level must be an object with image, args, env, mounts")
+    run = {"args": [], "env": {}, "mounts": [], **run}
+    for key, kind in (("args", list), ("env", dict), ("mounts", list)):
+        if not isinstance(run[key], kind):
+            raise ValueError(f"{args.settings}: {key} must be a JSON {'array' if kind is list else 'object'}")
+    run["args"] = [str(a) for a in run["args"]]
+    run["env"] = {**run["env"]}
+    if args.image:
+        run["image"] = args.image
+    if not run.get("image"):
+        raise ValueError("no image: pass --image IMAGE (or image in --settings)")
+    for text in args.mount:
+        host, sep, container = text.rpartition(":")
+        if not sep or not host or not container.startswith("/"):
+            raise ValueError(f"--mount {text!r}: write HOST:CONTAINER, the container path absolute")
+        run["mounts"] = [*run["mounts"], {"host": host, "container": container}]
+    for text in args.env:
+        key, sep, value = text.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--env {text!r}: write KEY=VALUE")
+        run["env"][key] = value
+    for flag, value in (("--hf-checkpoint", args.model), ("--prompt-data", args.data),
+                        ("--sglang-attention-backend", args.attention_backend)):
+        if value:
+            run["args"] += [flag, value]
+    if not option_values(run["args"]).get("--hf-checkpoint"):
+        raise ValueError("no model: pass --model CONTAINER_PATH (the --hf-checkpoint of your run)")
+    return run
+
+
+def parser() -> argparse.ArgumentParser:
+    """The reader's command line."""
+    ap = argparse.ArgumentParser(
+        prog="preflight.py",
+        description="Check that this host can run Miles on its GPU: one verdict per check, each failure with its fix. "
+                    "Run it on the host (it starts its own short containers of the image).",
+        epilog="Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings.")
+    ap.add_argument("--settings", metavar="FILE.json",
+                    help="the run's settings as JSON: image, args (Miles's arguments), env, mounts "
+                         "([{\"host\": ..., \"container\": ...}]); with id and entry the train step runs too")
+    ap.add_argument("--image", help="the Miles image, e.g. the one you pulled")
+    ap.add_argument("--mount", action="append", default=[], metavar="HOST:CONTAINER",
+                    help="a host directory and where the container sees it, as in docker run -v (repeat)")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="an environment variable the container gets, as in docker run -e (repeat)")
+    ap.add_argument("--model", help="the model directory as the container sees it (Miles's --hf-checkpoint)")
+    ap.add_argument("--data", help="the prompt file as the container sees it (Miles's --prompt-data)")
+    ap.add_argument("--attention-backend", help="SGLang's attention backend (Miles's --sglang-attention-backend)")
+    ap.add_argument("--disk", type=Path, default=Path.home(), help="where free disk space is checked (default: your home)")
+    add_common_options(ap)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
+    args = parser().parse_args(argv)
+    try:
+        run = settings(args)
+    except ValueError as e:
+        print(f"preflight: {e}", file=sys.stderr)
+        return 2
+    return run_checks(run, args, args.disk.expanduser())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

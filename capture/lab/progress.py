@@ -1,4 +1,7 @@
-"""The one-line progress display: step k of n, last reward, elapsed, ETA."""
+"""The one-line progress display: k of n steps done, last reward, elapsed, ETA.
+
+A count, not a step number: Miles numbers steps from 0, so after its step 0 one step is done.
+"""
 from __future__ import annotations
 
 import sys
@@ -15,7 +18,7 @@ def line(label: str, done: int, total: int, reward: float | None, elapsed: float
     """The display text; the ETA assumes the remaining steps take the mean time so far."""
     eta = clock(elapsed / done * (total - done)) if done else "?"
     rew = "-" if reward is None else f"{reward:.3f}"
-    return f"{label}: step {done} of {total}, reward {rew}, elapsed {clock(elapsed)}, ETA {eta}{' ' + note if note else ''}"
+    return f"{label}: {done} of {total} steps done, reward {rew}, elapsed {clock(elapsed)}, ETA {eta}{' ' + note if note else ''}"
 
 
 class Progress:

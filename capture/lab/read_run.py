@@ -4,6 +4,8 @@
     python3 read_run.py LOG [--steps 10] [--json]
     python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
     python3 read_run.py LOG --compare       # the first steps beside the public references
+    python3 read_run.py LOG --groups 32     # the number of prompt groups a rollout keeps (--rollout-batch-size)
+    python3 read_run.py LOG --samples       # the sample responses the log holds, step by step
 
 Standalone (Python 3.9+, standard library only): download it beside your log and run it.
 The Miles 101 recorder imports the same parser to turn a live log into steps.jsonl.
@@ -54,6 +56,17 @@ ROLLOUT_SIDE_KEY = "perf/rollout_time"
 # Read the older key, and the newer one where the older is absent.
 NEWER_REWARD_KEY = "rollout/episode_raw_reward"
 MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB")
+# Groups without spread, counted by their reward: f"zero_std/count_{str(round(reward, 1))}"
+# (miles/ray/rollout/metrics.py:183-186). An int reward (--rm-type math returns 1 or 0,
+# miles/rollout/rm_hub/__init__.py:67-68) gives count_0/count_1, a float one count_0.0/count_1.0.
+# The shares all_zero/all_one_percentage look up "0.0" and "1.0" only (metrics.py:191-194), so for
+# an int reward they stay 0 whatever happens: the counts are the signal, over the number of groups.
+ZERO_STD_COUNT = "rollout/zero_std/count_"
+ZERO_STD_SHARES = ("rollout/zero_std/all_zero_percentage", "rollout/zero_std/all_one_percentage")
+# Megatron's argument dump prints `  rollout_batch_size ........ 32` on rank 0; FSDP runs print none.
+BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
+# --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
+BATCH_ARG_RE = re.compile(r"--rollout-batch-size[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<n>\d+)")
 
 _NAMES = {"nan": math.nan, "inf": math.inf, "True": True, "False": False, "None": None}
 
@@ -321,6 +334,73 @@ def judge_zero_std(v: list[float]) -> tuple[str, str]:
                   f"median {m:.0%} of groups without signal")
 
 
+def zero_std_counts(row: dict[str, Any]) -> dict[str, float]:
+    """The step's groups without spread by reward key suffix ("0", "1", "0.0", "-1.0", ...)."""
+    out: dict[str, float] = {}
+    for section in ("rollout", "perf"):  # the rollout side's `perf N:` line holds them (metrics.py:89)
+        for key, value in (row.get(section) or {}).items():
+            n = _num(value)
+            if key.startswith(ZERO_STD_COUNT) and n is not None:
+                out[key[len(ZERO_STD_COUNT):]] = n
+    return out
+
+
+def zero_std_step(row: dict[str, Any], groups: int | None) -> dict[str, Any] | None:
+    """One step's groups without spread: count (None when not logged), share (None when unknown), how.
+
+    With the number of groups known, share = the counts' sum over it, for any reward type. Without
+    it, a float reward's share is all_zero + all_one (which count rewards 0.0 and 1.0 only); an int
+    reward's share is unknown unless no group lacked spread (no count key at all).
+    """
+    counts = zero_std_counts(row)
+    shares = [_num(lookup(row, k)) for k in ZERO_STD_SHARES]
+    if not counts and all(x is None for x in shares):
+        return None
+    n = sum(counts.values())
+    if groups:
+        return {"count": n, "share": n / groups, "how": "counts"}
+    if not counts:
+        return {"count": 0, "share": 0.0, "how": "counts"}
+    if any("." in r for r in counts) and any(x is not None for x in shares):
+        return {"count": n, "share": sum(x or 0.0 for x in shares), "how": "shares",
+                "other": sorted(r for r in counts if r not in ("0.0", "1.0"))}
+    return {"count": n, "share": None, "how": "counts"}
+
+
+def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
+    """The verdict on groups without spread: from the shares when every step's is known, else unknown."""
+    if any(z["share"] is None for z in zs):
+        counts = ", ".join(f"{z['count']:g}" for z in zs)
+        return "unknown", (f"groups without spread per step: {counts}; the share needs the number of groups "
+                           "(an integer reward's all_zero/all_one shares stay 0): pass --groups N "
+                           "(your --rollout-batch-size) or --run FILE")
+    if any(z["share"] > 1 for z in zs):
+        most = max(z["count"] for z in zs)
+        return "unknown", (f"{most:g} groups without spread in one step, more than the number of groups given: "
+                           "pass the run's --rollout-batch-size as --groups N")
+    verdict, reason = judge_zero_std([z["share"] for z in zs])
+    other = sorted({r for z in zs for r in z.get("other", [])})
+    if other:
+        reason += (f" (the logged shares count rewards 0.0 and 1.0 only, not count_{', count_'.join(other)}:"
+                   " pass --groups N for all of them)")
+    return verdict, reason
+
+
+def groups_in_log(lines: Iterable[str]) -> int | None:
+    """rollout_batch_size from Megatron's argument dump in the log, if printed."""
+    for line in lines:
+        m = BATCH_DUMP_RE.search(clean(line))
+        if m:
+            return int(m["n"])
+    return None
+
+
+def groups_in_file(text: str) -> int | None:
+    """The number after --rollout-batch-size in a run file or a launch command, if any."""
+    m = BATCH_ARG_RE.search(text)
+    return int(m["n"]) if m else None
+
+
 def judge_gap(v: list[float]) -> tuple[str, str]:
     m = statistics.median(v)
     if m >= C["reader.logprob_gap_bad"]:
@@ -358,12 +438,14 @@ def judge_step_time(v: list[float]) -> tuple[str, str]:
     return "ok", f"median {m:.1f} s after the first step"
 
 
+# The zero-std signal's stand-in key: groups without spread over all groups (zero_std_step).
+ZERO_STD_SIGNAL = "rollout/zero_std/count_<reward> / groups"
 # (name, column header, keys in order of preference, judge, format)
 SIGNALS = [
     ("reward", "reward", ("rollout/raw_reward", NEWER_REWARD_KEY), judge_reward, "{:.3f}"),
     ("response_length", "resp len", ("rollout/response_len/mean", "rollout/response_lengths"), judge_length, "{:.0f}"),
     ("truncation", "trunc", ("rollout/truncated_ratio", "rollout/truncated"), judge_truncation, "{:.0%}"),
-    ("zero_std", "zero-std", ("rollout/zero_std/all_zero_percentage+all_one_percentage",), judge_zero_std, "{:.0%}"),
+    ("zero_std", "zero-std", (ZERO_STD_SIGNAL,), judge_zero_std, "{:.0%}"),
     ("logprob_gap", "lp gap", ("train/train_rollout_logprob_abs_diff",), judge_gap, "{:.4f}"),
     ("clip_fraction", "clipfrac", ("train/pg_clipfrac",), judge_clipfrac, "{:.3f}"),
     ("grad_norm", "grad norm", ("train/grad_norm",), judge_grad_norm, "{:.3f}"),
@@ -371,46 +453,61 @@ SIGNALS = [
 ]
 
 
-def signal_value(row: dict[str, Any], keys: tuple[str, ...]) -> float | None:
-    """A signal's value in one row; zero-std sums the all-0 and all-1 group shares (metrics.py:193-194)."""
+def signal_value(row: dict[str, Any], keys: tuple[str, ...], groups: int | None = None) -> float | None:
+    """A signal's value in one row; zero-std is the share of groups without spread (zero_std_step)."""
     for key in keys:
-        if key.endswith("+all_one_percentage"):
-            a = _num(lookup(row, "rollout/zero_std/all_zero_percentage"))
-            b = _num(lookup(row, "rollout/zero_std/all_one_percentage"))
-            if a is not None or b is not None:
-                return (a or 0.0) + (b or 0.0)
-            continue
+        if key == ZERO_STD_SIGNAL:
+            z = zero_std_step(row, groups)
+            return None if z is None else z["share"]
         v = _num(lookup(row, key))
         if v is not None:
             return v
     return None
 
 
-def read_run(rows: list[dict[str, Any]], steps: int = 10) -> dict[str, Any]:
-    """Table rows and one verdict per signal for the first `steps` steps."""
+def read_run(rows: list[dict[str, Any]], steps: int = 10, groups: int | None = None) -> dict[str, Any]:
+    """Table rows and one verdict per signal for the first `steps` steps.
+
+    `groups` is the number of prompt groups a rollout keeps (--rollout-batch-size); without it an
+    integer reward's share of groups without spread is unknown.
+    """
     rows = rows[:steps]
-    table = [{"step": r["step"], **{name: signal_value(r, keys) for name, _, keys, _, _ in SIGNALS}} for r in rows]
+    table = [{"step": r["step"], **{name: signal_value(r, keys, groups) for name, _, keys, _, _ in SIGNALS}}
+             for r in rows]
+    zs = [zero_std_step(r, groups) for r in rows]
+    for t, z in zip(table, zs):
+        t["zero_std_groups"] = None if z is None else z["count"]
     verdicts = {}
     for name, _, keys, judge, _ in SIGNALS:
         values = [t[name] for t in table if t[name] is not None]
-        if values:
+        if name == "zero_std" and any(z is not None for z in zs):
+            verdict, reason = judge_zero_std_steps([z for z in zs if z is not None])
+        elif values:
             verdict, reason = judge(values)
         else:
             verdict, reason = "n/a", f"not in the log ({', '.join(keys)})"
         verdicts[name] = {"verdict": verdict, "reason": reason}
-    return {"steps": table, "verdicts": verdicts}
+    return {"steps": table, "verdicts": verdicts, "groups": groups}
+
+
+def _cell(t: dict[str, Any], name: str, fmt: str) -> str:
+    """One table cell; a zero-std share that is unknown shows its count as `N of ?`."""
+    if t[name] is not None:
+        return fmt.format(t[name])
+    if name == "zero_std" and t.get("zero_std_groups") is not None:
+        return f"{t['zero_std_groups']:g} of ?"
+    return "-"
 
 
 def render(report: dict[str, Any]) -> str:
     """The report as a fixed-width table plus one verdict line per signal."""
     heads = ["step"] + [h for _, h, _, _, _ in SIGNALS]
-    lines = [[str(t["step"])] + [("-" if t[n] is None else f.format(t[n])) for n, _, _, _, f in SIGNALS]
-             for t in report["steps"]]
+    lines = [[str(t["step"])] + [_cell(t, n, f) for n, _, _, _, f in SIGNALS] for t in report["steps"]]
     widths = [max(len(x) for x in col) for col in zip(heads, *lines)]
     out = ["  ".join(x.rjust(w) for x, w in zip(row, widths)) for row in [heads] + lines]
     out.append("")
     for name, v in report["verdicts"].items():
-        out.append(f"{name:<16} {v['verdict']:<5} {v['reason']}")
+        out.append(f"{name:<16} {v['verdict']:<7} {v['reason']}")
     return "\n".join(out)
 
 
@@ -452,7 +549,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "num_epoch is not set, but num_rollout is not set"
    ],
-   "check": "grep -n -e '--num-rollout' -e '--num-epoch' launch.sh",
+   "check": "grep -n -e '--num-rollout' -e '--num-epoch' \"/root/logs/$RUN.args\"",
    "fix": "Set --num-rollout for a fixed number of steps."
   },
   {
@@ -462,7 +559,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "max_tokens_per_gpu must be set when use_dynamic_batch_size is set"
    ],
-   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' launch.sh",
+   "check": "grep -n -e '--use-dynamic-batch-size' -e '--max-tokens-per-gpu' \"/root/logs/$RUN.args\"",
    "fix": "Set --max-tokens-per-gpu (slime's FAQ: start from the response cap divided by the context-parallel size)."
   },
   {
@@ -472,7 +569,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "--fully-async cannot colocate"
    ],
-   "check": "grep -n -e '--fully-async' -e '--colocate' launch.sh",
+   "check": "grep -n -e '--fully-async' -e '--colocate' \"/root/logs/$RUN.args\"",
    "fix": "Drop fully async on one GPU (see 4.1)."
   },
   {
@@ -482,7 +579,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "P2P weight transfer mode is not compatible with --colocate."
    ],
-   "check": "grep -n -e '--update-weight-transfer-mode' launch.sh",
+   "check": "grep -n -e '--update-weight-transfer-mode' \"/root/logs/$RUN.args\"",
    "fix": "Leave the weight transfer mode at its default (see 2.4)."
   },
   {
@@ -492,7 +589,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "ref_load ... does not exist, please check the path."
    ],
-   "check": "docker exec <container> ls <ref-load path>",
+   "check": "grep -n -e '--ref-load' \"/root/logs/$RUN.args\"\nls \"$(grep -oP '^--ref-load \\K\\S+' \"/root/logs/$RUN.args\")\"",
    "fix": "Mount the reference checkpoint and point --ref-load at it, or drop the KL term (--kl-coef 0, no --use-kl-loss)."
   },
   {
@@ -591,7 +688,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "No available workers (all circuits open or unhealthy)"
    ],
-   "check": "docker exec <container> env | grep -i proxy",
+   "check": "env | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
    "fix": "Unset the proxy or set no_proxy=127.0.0.1,localhost."
   },
   {
@@ -601,7 +698,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Client error '403 Forbidden' for url"
    ],
-   "check": "docker exec <container> env | grep -i proxy",
+   "check": "env | grep -i proxy\nENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' \"http://$ENGINE/health\"",
    "fix": "Set no_proxy for the local addresses."
   },
   {
@@ -631,7 +728,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Max retries (60) reached, failing..."
    ],
-   "check": "curl -s -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:<port>/health_generate",
+   "check": "ENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' --max-time 30 \"http://$ENGINE/health_generate\"",
    "fix": "Stop the run and fix the engine's cause; 1.2's watchdog stops such a run for you."
   },
   {
@@ -651,7 +748,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "is already in use \u2014 a stale router process may still be running."
    ],
-   "check": "ss -ltnp | grep <port>",
+   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/first-grpo.log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
   },
   {
@@ -669,7 +766,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Timer actor_train start` and then only `\"GET /metrics HTTP/1.1\" 200 OK`",
    "grep": [],
-   "check": "py-spy dump --pid <pid>\nray list actors --detail",
+   "check": "ray list actors --detail\nray stack",
    "fix": "None known; post both dumps with the issue."
   },
   {
@@ -772,7 +869,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 3",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -781,7 +878,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -797,7 +894,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/raw_reward` flat at 0 while the answers look right",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples | grep -c '</think>'\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
    "fix": "Use --rm-type math for non-thinking models (see 3.1).",
    "signal": "reward"
   },
@@ -818,15 +915,15 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Rule-based RM type is not specified."
    ],
-   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' launch.sh",
+   "check": "grep -n -e '--rm-type' -e '--custom-rm-path' \"/root/logs/$RUN.args\"",
    "fix": "Set --rm-type or --custom-rm-path."
   },
   {
    "id": "reward-zero-std",
    "section": "Rewards",
-   "title": "{metric}`rollout/zero_std/all_zero_percentage` high and {metric}`train/grad_norm` tiny",
+   "title": "{metric}`rollout/zero_std/count_0` near the number of groups and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --run \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
@@ -835,7 +932,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Lengths",
    "title": "{metric}`rollout/truncated_ratio` near 1 and responses pinned at the cap",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\"",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
    "signal": "truncation"
   },
@@ -854,7 +951,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "must be smaller than args.rollout_max_context_len ... so that there is at least one generated token to compute loss."
    ],
-   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' launch.sh",
+   "check": "grep -n -e '--rollout-max-prompt-len' -e '--rollout-max-context-len' \"/root/logs/$RUN.args\"",
    "fix": "Leave --rollout-max-prompt-len unset; Miles sets it one token under the context cap."
   },
   {
@@ -866,7 +963,7 @@ SYMPTOMS_JSON = r'''{
     "[FSDP] Checkpoint directory ... not found; skipping load.",
     "[FSDP] Model checkpoint ... not found; skipping load."
    ],
-   "check": "ls <load>/latest_checkpointed_iteration.txt <load>/iter_*",
+   "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\nls \"$LOAD/latest_checkpointed_iteration.txt\" \"$LOAD\"/iter_*",
    "fix": "Point --load at the directory you passed to --save (see 6.3)."
   },
   {
@@ -884,7 +981,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "A resumed run reports success after zero rollouts",
    "grep": [],
-   "check": "cat <load>/latest_checkpointed_iteration.txt",
+   "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\ncat \"$LOAD/latest_checkpointed_iteration.txt\"\ngrep -n -e '--num-rollout' \"/root/logs/$RUN.args\"",
    "fix": "Raise --num-rollout, or set --start-rollout-id on purpose."
   },
   {
@@ -894,7 +991,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "'--save' is required when save_interval is set."
    ],
-   "check": "grep -n -e '--save' launch.sh",
+   "check": "grep -n -e '--save' \"/root/logs/$RUN.args\"",
    "fix": "Set --save to a host-mounted path."
   },
   {
@@ -902,7 +999,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 read_run.py \"$LOG\" --steps 20",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   }
  ]
@@ -1099,19 +1196,46 @@ def main(argv: list[str] | None = None) -> int:
                       help="match the log against the symptoms of 7.1 and print each entry's check and fix")
     mode.add_argument("--compare", action="store_true",
                       help="put the first steps beside the public references and our GB10 run")
+    mode.add_argument("--samples", action="store_true",
+                      help="print the sample responses Miles logged for each step, with label and reward")
     ap.add_argument("--root", metavar="DIR", help="a Miles 101 checkout to read references and recordings from "
                     "(default: the checkout this file sits in, if any)")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--groups", type=int, metavar="N",
+                       help="prompt groups per rollout (your --rollout-batch-size), for the share of groups without "
+                       "spread; default: the rollout_batch_size line of a Megatron log")
+    where.add_argument("--run", metavar="FILE", help="a launch script or Miles 101 run file to read --rollout-batch-size from")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps must be at least 1")
+    if args.groups is not None and args.groups < 1:
+        ap.error("--groups must be at least 1 (the --rollout-batch-size of the run)")
     try:
         with open(args.log, encoding="utf-8", errors="replace") as fh:
             lines = fh.read().splitlines()
     except OSError as e:
         print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
         return 2
+    if args.samples:
+        found = samples(lines, args.steps)
+        print(json.dumps(found, indent=2) if args.json else render_samples(found))
+        return 0
+    groups = args.groups
+    if args.run:
+        try:
+            with open(args.run, encoding="utf-8", errors="replace") as fh:
+                groups = groups_in_file(fh.read())
+        except OSError as e:
+            print(f"read_run: cannot read {args.run}: {e.strerror}", file=sys.stderr)
+            return 2
+        if not groups:
+            print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
+                  file=sys.stderr)
+            return 2
+    if groups is None:
+        groups = groups_in_log(lines)
     rows, asm = read_log(lines)
-    report = read_run(rows, args.steps) if rows else None
+    report = read_run(rows, args.steps, groups) if rows else None
     if report is not None:
         report["malformed"], report["nonfinite"] = asm.malformed, asm.nonfinite
         report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
@@ -1136,8 +1260,11 @@ def main(argv: list[str] | None = None) -> int:
         ours, note = None, "pending (not recorded yet)"
         if steps_file and os.path.isfile(steps_file):
             try:
+                run_file = os.path.join(root, "capture", "runs", "first-grpo.yaml")
+                with open(run_file, encoding="utf-8") as fh:
+                    ours_groups = groups_in_file(fh.read())
                 with open(steps_file, encoding="utf-8") as fh:
-                    ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps)
+                    ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps, ours_groups)
                 note = f"recorded ({steps_file})"
             except (OSError, ValueError, KeyError, TypeError) as e:
                 note = f"unreadable ({steps_file}: {e})"
@@ -1151,6 +1278,49 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(json.dumps(report, indent=2) if args.json else render_with_problems(report))
     return 0
+
+
+# Miles logs two samples of every training rollout: `First rollout sample: ...` and `Finish rollout: ...`,
+# each the prompt and response (newlines written as \\n, cut after the first characters, with the
+# cut length said) and the sample's label and reward
+# (miles/rollout/inference_rollout/inference_rollout_train.py:128-136, 153-158;
+# miles/rollout/generate_utils/sample_utils.py:231-235).
+SAMPLE_RE = re.compile(r"(?P<which>First rollout sample|Finish rollout): text_preview=(?P<text>.*), "
+                       r"label=(?P<label>.*?), reward_summary=(?P<reward>.*?)\s*$")
+
+
+def samples(lines: Iterable[str], steps: int) -> list[dict[str, Any]]:
+    """The sample lines of the first `steps` rollouts: step (the rollout id), which, line, label, reward, text.
+
+    A sample belongs to the rollout whose rollout-side `perf N:` line comes after it.
+    """
+    out: list[dict[str, Any]] = []
+    step = 0
+    for n, raw in enumerate(lines, 1):
+        line = clean(raw)
+        m = SAMPLE_RE.search(line)
+        if m:
+            if step < steps:
+                out.append({"step": step, "which": "first" if m["which"].startswith("First") else "last",
+                            "line": n, "label": m["label"], "reward": m["reward"],
+                            "text": m["text"].replace("\\n", "\n")})
+            continue
+        parsed = parse_line(line)
+        if parsed and parsed[0] == "perf_rollout" and parsed[1] is not None:
+            step = parsed[1] + 1
+    return out
+
+
+def render_samples(found: list[dict[str, Any]]) -> str:
+    """Each sample under a header line: its step, which one, its log line, label and reward."""
+    if not found:
+        return ("no sample lines (`First rollout sample:` or `Finish rollout:`) in the steps read; "
+                "Miles logs them from the training rollout")
+    out = []
+    for s in found:
+        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={s['label']} reward={s['reward']}")
+        out += ["    " + ln for ln in s["text"].splitlines() or [""]]
+    return "\n".join(out)
 
 
 def render_with_problems(report: dict[str, Any]) -> str:

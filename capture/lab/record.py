@@ -79,7 +79,11 @@ def main(argv: list[str]) -> int:
             errors.append(f"{path}: no such run file")
             continue
         try:
-            runs.append(load_run(path, catalog))
+            run = load_run(path, catalog)
+            if run.get("not_recorded") and not args.dry_run:
+                errors.append(f"{path}: not_recorded: {run['not_recorded']}")
+                continue
+            runs.append(run)
         except RunFileError as e:
             errors += e.errors
             if args.dry_run and e.run is not None:
@@ -182,7 +186,7 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
         return 1
     t0 = time.monotonic()
     checks, digest = preflight(run, gpu_dir, args.min_free_mem_gb, args.min_free_disk_gb, args.arch,
-                               smoke=not args.skip_smoke)
+                               smoke=not args.skip_smoke, lab=True)
     commit = None
     if all(c.ok for c in checks):
         res = dk.docker(*dk.commit_command(run["image"])[1:], timeout=120)

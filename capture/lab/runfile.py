@@ -12,6 +12,8 @@ import jsonschema
 import yaml
 
 from capture.lab.catalog import Catalog
+from capture.lab.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
+from miles101.runfiles import BaseError, resolve_run
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "run.schema.json"
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
@@ -26,8 +28,8 @@ class RunFileError(Exception):
         self.errors, self.run = errors, run
 
 
-def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
-    """The run file as a dict (args as strings), or RunFileError naming every problem."""
+def _read(path: Path) -> dict[str, Any]:
+    """One run file as written, checked against the schema (no base filled in)."""
     name = str(path)
     try:
         run = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -38,8 +40,32 @@ def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
               for e in sorted(validator.iter_errors(run), key=lambda e: list(map(str, e.absolute_path)))]
     if errors:
         raise RunFileError(errors, run if isinstance(run, dict) else None)
-    run["args"] = [str(a) for a in run["args"]]
-    errors += check_run(run, path.stem, catalog, name)
+    return run
+
+
+def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
+    """The run file as a dict, its base filled in (args as strings), or RunFileError naming every problem.
+
+    The base chain is read from the same directory and resolved by the core (miles101.runfiles), the
+    one place that says what a run inherits.
+    """
+    name = str(path)
+    raw: dict[str, dict] = {}
+    at = path
+    while True:
+        run = _read(at)
+        raw[at.stem] = run
+        base = run.get("base")
+        if not base or base in raw:
+            break
+        at = path.with_name(f"{base}.yaml")
+        if not at.exists():
+            raise RunFileError([f"{name}: base {base!r}: there is no {at.name} beside it"], raw[path.stem])
+    try:
+        run = resolve_run(path.stem, raw)
+    except BaseError as e:
+        raise RunFileError([str(e)], raw[path.stem]) from e
+    errors = check_run(run, path.stem, catalog, name)
     if errors:
         raise RunFileError(errors, run)
     return run
@@ -58,7 +84,18 @@ def check_run(run: dict[str, Any], stem: str, catalog: Catalog, name: str) -> li
     # --rollout-seed may stay fixed across seeds (same prompts, other trainer seeds); --seed may not.
     if "--seed" in given and (len(seeds) > 1 or (seeds and given["--seed"] != [str(seeds[0])])):
         errors.append(f"{name}: args give --seed {given['--seed'][-1]} but seeds is {seeds}: "
-                      f"leave --seed out, the recorder passes each seed")
+                      + ("leave --seed out, the recorder passes each seed" if len(seeds) > 1
+                         else "make them agree"))
+    # What the page shows is all the recorder passes: a run of one seed writes both seeds in its args,
+    # a run of several fixes --rollout-seed there and gets only --seed S per repeat (miles101.runfiles).
+    wanted = ("--rollout-seed",) if len(seeds) > 1 else ("--seed", "--rollout-seed")
+    for flag in wanted:
+        if flag not in given:
+            errors.append(f"{name}: args do not give {flag}: write it out (Miles's default is "
+                          f"{'1234' if flag == '--seed' else '42'}), so the rendered command shows every seed the run uses")
+    if not run["values"] and not run.get("not_recorded"):
+        errors.append(f"{name}: values is empty: declare what the run yields, or say why it is not recorded "
+                      f"with not_recorded")
     for vname, spec in run["values"].items():
         if not catalog.known_source(spec["source"]):
             errors.append(f"{name}: values/{vname}/source {spec['source']!r}: Miles logs no such key"
@@ -95,25 +132,6 @@ def step_range(text: str, steps: int) -> tuple[int, int]:
     if not dash:
         return int(lo), int(lo)
     return int(lo), int(hi) if hi else steps - 1
-
-
-def option_values(args: list[str]) -> dict[str, list[str]]:
-    """Each option's value tokens (last occurrence), without any checking."""
-    out: dict[str, list[str]] = {}
-    i = 0
-    while i < len(args):
-        opt, eq, inline = args[i].partition("=")
-        if opt.startswith("--"):
-            vals = [inline] if eq else []
-            j = i + 1
-            while not eq and j < len(args) and not args[j].startswith("--"):
-                vals.append(args[j])
-                j += 1
-            out[opt] = vals
-            i = j if not eq else i + 1
-        else:
-            i += 1
-    return out
 
 
 def arity(rec: dict[str, Any], opt: str) -> tuple[int, float]:

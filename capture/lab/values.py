@@ -5,7 +5,7 @@ import math
 import statistics
 from typing import Any
 
-from capture.lab.read_run import lookup
+from capture.lab.read_run import ROLLOUT_SIDE_KEY, lookup
 from capture.lab.runfile import step_range
 
 SCHEMA = "values/1"
@@ -31,13 +31,27 @@ def bad(v: Any, unit: str) -> str | None:
     return None
 
 
+# Counters Miles writes only for the rewards or reasons that occurred in a rollout: a group count per
+# reward (miles/ray/rollout/metrics.py:183-186), a drop count per filter reason, reset every rollout
+# (miles/rollout/filter_hub/base_types.py:24-37). A step whose rollout line lacks one counted none.
+COUNTERS = ("rollout/zero_std/count_", "rollout/dynamic_filter/drop_")
+
+
+def value_in(row: dict[str, Any], source: str) -> Any:
+    """The source's value in a step row; 0 for a counter absent from a logged rollout line."""
+    v = lookup(row, source)
+    if v is None and source.startswith(COUNTERS) and ROLLOUT_SIDE_KEY in (row.get("perf") or {}):
+        return 0
+    return v
+
+
 def samples(steps: list[dict[str, Any]], source: str, lo: int, hi: int, seed: Any,
             unit: str = "") -> tuple[list[float], list[str]]:
     """The usable numeric values of `source` in steps lo..hi of one seed, in step order, and what was left out."""
     out, excluded = [], []
     for row in sorted((r for r in steps if r.get("seed") == seed), key=lambda r: r["step"]):
         if lo <= row["step"] <= hi:
-            v = lookup(row, source)
+            v = value_in(row, source)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 why = bad(v, unit)
                 if why is None:

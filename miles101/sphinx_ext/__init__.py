@@ -17,8 +17,9 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `assets`, `mathml` | stylesheets and the local mermaid; math as MathML |
 | `calculator` | {fit-calculator} on 2.1 |
 | `crosscheck` | {crosscheck-table}: a host's cross-check beside the computed trainer state |
+| `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
-| `editions` | EPUB, LaTeX/PDF, text: version from the edition, diagrams drawn by mermaid's CLI, the book as parts |
+| `editions` | EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings (checked against their sources), e-reader layout, the book as parts |
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .page_weight import setup_page_weight
     from .reference_tables import setup_reference_tables
     from .roles import setup_roles
+    from .valid_markup import setup_valid_markup
 
     setup_build_data(app)
     setup_domain(app)
@@ -68,6 +70,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_crosscheck(app)
     setup_page_weight(app)
     setup_editions(app)
+    setup_valid_markup(app)
     setup_hosting(app)
 
     from . import directives, figures, front, reference_tables, roles

@@ -26,7 +26,8 @@ def install_assets(app: Sphinx) -> None:
         return
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
-    _write_if_changed(out / "m101-palette.css", stylesheet())
+    site = app.builder.name in {"html", "dirhtml", "singlehtml"}
+    _write_if_changed(out / "m101-palette.css", stylesheet(diagrams=site))  # elsewhere diagrams are drawn images
     for name in ("miles101.css", "miles101.js"):
         _write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
     _write_if_changed(out / "m101-favicon.svg", favicon())
@@ -34,9 +35,26 @@ def install_assets(app: Sphinx) -> None:
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
     app.add_js_file("miles101.js", loading_method="defer")
-    if app.builder.name in {"html", "dirhtml", "singlehtml"}:
+    if app.builder.name.startswith("epub"):
+        _write_if_changed(out / "m101-epub.css", EPUB_CSS)
+        book = app.config._m101_book
+        _write_if_changed(out / "m101-cover.svg", cover(book.data["title"], book.data.get("subtitle", ""),
+                                                        str(book.data.get("edition", ""))))
+        app.add_css_file("m101-epub.css")
+    if site:
         # Only the web site draws in the browser; EPUB gets drawn images (miles101.sphinx_ext.editions).
         install_mermaid(app)
+
+
+#: The e-book's own rules: long code lines wrap on a small screen, stacked tables read as blocks.
+EPUB_CSS = """pre, .highlight pre { white-space: pre-wrap; overflow-wrap: anywhere; word-break: break-all; }
+code, .m101-value { overflow-wrap: anywhere; }
+.m101-stacked-row { margin: 0.8em 0; padding-top: 0.4em; border-top: 1px solid currentColor; }
+.m101-stacked-row dl { margin: 0.2em 0 0 0; }
+.m101-stacked-row dt { font-weight: bold; font-size: 0.9em; }
+.m101-stacked-row dd { margin: 0 0 0.3em 1em; }
+.m101-tab-heading { font-weight: bold; margin-top: 1em; }
+"""
 
 
 def compact(text: str) -> str:
@@ -48,6 +66,30 @@ def compact(text: str) -> str:
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     lines = (ln.strip() for ln in text.splitlines())
     return "\n".join(ln for ln in lines if ln and not ln.startswith("//")) + "\n"
+
+
+def cover(title: str, subtitle: str, edition: str) -> str:
+    """The e-book's cover from manual.json: title, subtitle and edition over a band of the palette's hues."""
+    from html import escape
+
+    band = "".join(f'<rect x="{i * 1600 // len(HUES)}" y="1900" width="{1600 // len(HUES) + 1}" height="140" '
+                   f'fill="{hue.light_ink}"/>' for i, hue in enumerate(HUES.values()))
+    words, lines, line = subtitle.split(), [], ""
+    for word in words:  # the subtitle on lines of about 34 characters
+        if len(line) + len(word) > 34 and line:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}".strip()
+    lines.append(line)
+    sub = "".join(f'<text x="120" y="{980 + 90 * i}" font-size="64">{escape(text)}</text>' for i, text in enumerate(lines))
+    ink = HUES["blue"].light_ink
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1600 2560" width="1600" height="2560">'
+        f'<rect x="0" y="0" width="1600" height="2560" fill="{HUES["blue"].light_tint}"/>'
+        f'<g font-family="sans-serif" fill="{ink}"><text x="120" y="800" font-size="190" font-weight="bold">'
+        f'{escape(title)}</text>{sub}<text x="120" y="2300" font-size="56">Edition {escape(edition)}</text></g>'
+        f"{band}</svg>\n"
+    )
 
 
 def favicon() -> str:

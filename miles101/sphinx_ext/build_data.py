@@ -32,7 +32,7 @@ from .messages import logger, warn
 
 
 def load_book_into_config(app: Sphinx, config: Config) -> None:
-    """Validate manual.json, set the root page, and key the environment on the book's digest."""
+    """Validate manual.json, set the root page and the sources, and key the environment on the book's digest."""
     book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir),
                                valid_cache=Path(app.doctreedir) / "m101-book-valid.txt")
     for p in problems:
@@ -47,11 +47,9 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
     config.root_doc = book.root_doc
     config.m101_book_digest = book.structure_digest
     config.m101_reference_docs = {s.id: s.docname for s in book.parts[-1].sections}
-    listed = {s.file for s in book.sections}
-    for page in sorted(Path(app.srcdir).glob("sections/*.md")):
-        rel = page.relative_to(app.srcdir).as_posix()
-        if rel not in listed:
-            config.exclude_patterns.append(rel)
+    # The sources are exactly the pages manual.json names: a stray venv/, notes.md or a page under
+    # sections/ that the book does not list (book.py warns about it) is never read.
+    config.include_patterns = book.page_files
 
 
 def load_into_domain(app: Sphinx) -> None:

@@ -26,10 +26,15 @@ from sphinx.util.docutils import SphinxDirective
 
 from capture.derive import UNIT_BYTES
 
+from ..crosscheck import activation_bytes_per_token, host_gpu
+
 SCHEMA = "m101-fit/1"
 STATIC = Path(__file__).with_name("static")
 JS_FILE, CSS_FILE, JSON_FILE = "fit-calculator.js", "fit-calculator.css", "m101-fit-coefficients.json"
-POOL_FACT, THRESHOLD_FACT = "spark.memory", "ray.memory_usage_threshold"
+#: The pool: the total CUDA reports for a GB10's shared memory (what Miles prints as total_GB, what
+#: SGLang's fraction is a share of), a public reference; 2.1 and 8.4 cite the same key.
+POOL_KIND, POOL_KEY = "reference", "gb10_memory.cuda_total"
+THRESHOLD_FACT = "ray.memory_usage_threshold"
 #: The label every cross-check value wears, with the GPU it ran on filled in.
 CROSSCHECK_LABEL = "checked on {gpu}, not a GB10"
 #: The flags the calculator prints for the reader to paste; each must exist in flags.json.
@@ -69,46 +74,32 @@ def _flag_default(capture: Any, name: str) -> Any:
     return records[0].get("default")
 
 
-def activation_coefficients(root: Path) -> dict[str, dict]:
-    """Activation bytes per token per model from capture/crosscheck/results/*.json, when present.
+def activation_coefficients(capture: Any) -> dict[str, dict]:
+    """Activation bytes per token per model from the cross-checks the capture holds (validated), when present.
 
-    A result (schema crosscheck/1) holds, per model, runs with ``tokens``, ``gradient_checkpointing``,
-    ``status``, ``held_bytes`` and ``peak_bytes_step2``. The coefficient is (peak - held) / tokens of
-    the run without gradient checkpointing (Miles's default): a per-token linearisation of what one
-    micro-batch adds on top of the held state, measured by PyTorch's allocator on that host's GPU.
+    `miles101.crosscheck.activation_bytes_per_token` reads each host's results; the first host (by
+    name) that measured a model gives its coefficient, labelled with that host's GPU.
     """
     out: dict[str, dict] = {}
-    for path in sorted((root / "capture" / "crosscheck" / "results").glob("*.json")):
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(doc, dict) or doc.get("schema") != "crosscheck/1":
-            continue
-        host = doc.get("host") or {}
-        gpu = host.get("gpu_name") or host.get("gpu") or host.get("device_name") or "another GPU"
-        for name, result in (doc.get("models") or {}).items():
-            for run in (result or {}).get("runs") or []:
-                ok = run.get("status") == "ok" and not run.get("gradient_checkpointing")
-                peak, held, tokens = run.get("peak_bytes_step2"), run.get("held_bytes"), run.get("tokens")
-                if ok and peak and held is not None and tokens and name not in out:
-                    out[name] = {"bytes_per_token": (peak - held) / tokens, "tokens": tokens,
-                                 "label": CROSSCHECK_LABEL.format(gpu=gpu),
-                                 "from": path.relative_to(root).as_posix()}
+    for host, doc in sorted(capture.crosschecks.items()):
+        label = CROSSCHECK_LABEL.format(gpu=host_gpu(doc))
+        for name, (per_token, tokens) in activation_bytes_per_token(doc).items():
+            out.setdefault(name, {"bytes_per_token": per_token, "tokens": tokens, "label": label,
+                                  "from": f"capture/crosscheck/results/{host}.json"})
     return out
 
 
-def coefficients(capture: Any, root: Path) -> dict[str, Any]:
+def coefficients(capture: Any) -> dict[str, Any]:
     """Everything the calculator computes with, read from the capture (no constant typed here)."""
-    pool = _value(capture, "fact", POOL_FACT)
+    pool = _value(capture, POOL_KIND, POOL_KEY)
     if pool.unit not in UNIT_BYTES:
-        raise CalculatorError(f"fact `{POOL_FACT}` is in {pool.unit!r}; the calculator knows {sorted(UNIT_BYTES)}.")
+        raise CalculatorError(f"{POOL_KIND} `{POOL_KEY}` is in {pool.unit!r}; the calculator knows {sorted(UNIT_BYTES)}.")
     threshold = _value(capture, "fact", THRESHOLD_FACT)
     per_param = {k: _value(capture, "computed", f"bytes_per_param.{k}").value
                  for k in ("trainer_state", "trainer_state_no_master", "bf16")}
     for name in FLAGS.values():
         _flag_default(capture, name)
-    activations = activation_coefficients(root)
+    activations = activation_coefficients(capture)
     models = []
     for key in capture.value_keys("computed"):
         if not key.startswith("kv_bytes_per_token."):
@@ -126,7 +117,7 @@ def coefficients(capture: Any, root: Path) -> dict[str, Any]:
         "schema": SCHEMA,
         "formula": "capture.derive.fit_budget",
         "pool": {"bytes": pool.value * UNIT_BYTES[pool.unit], "value": pool.value, "unit": pool.unit,
-                 "fact": POOL_FACT},
+                 POOL_KIND: POOL_KEY, "label": pool.detail.get("label", POOL_KEY)},
         "threshold": {"value": threshold.value, "fact": THRESHOLD_FACT},
         "gib": UNIT_BYTES["GiB"],
         "bytes_per_param": {"trainer_fp32_master": per_param["trainer_state"],
@@ -179,7 +170,7 @@ def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
     from .domain import domain_of
 
     domain = domain_of(env)
-    for kind, key in [("fact", POOL_FACT), ("fact", THRESHOLD_FACT), ("run", run),
+    for kind, key in [(POOL_KIND, POOL_KEY), ("fact", THRESHOLD_FACT), ("run", run),
                       *[("flag", f) for f in FLAGS.values()],
                       *[("computed", f"{p}.{m['name']}") for m in doc["models"]
                         for p in ("params", "kv_bytes_per_token")]]:
@@ -299,7 +290,7 @@ def visit_fit_html(self: Any, node: fit_calculator) -> None:
         '<p class="m101-fit-nojs">The interactive calculator needs JavaScript. With it off, use the computed'
         " table above and the worked sum here: add the trainer column, SGLang's fraction of the pool and"
         " what the OS and Ray take, and keep the sum under Ray's kill line.</p>"
-        '<div class="m101-fit-app" hidden></div></div>\n'
+        '<div class="m101-fit-app" hidden="hidden"></div></div>\n'
     )
     raise nodes.SkipNode
 
@@ -338,7 +329,7 @@ class FitCalculatorDirective(SphinxDirective):
             return self._problem(f"fit-calculator has no :{missing[0]}:.",
                                  "give :model: (a model of computed.json) and :run: (a run file id).")
         try:
-            doc = coefficients(capture, Path(self.env.srcdir))
+            doc = coefficients(capture)
         except CalculatorError as exc:
             return self._problem(str(exc), "regenerate capture/computed.json or add the fact to capture/facts.json.")
         name, run = self.options["model"].strip(), self.options["run"].strip()
@@ -390,7 +381,7 @@ class FitCompareDirective(SphinxDirective):
         if measured is None or not name:
             return self._problem(f"fit-compare: no measured value {key!r} (a value the run file declares).", fix)
         try:
-            doc = coefficients(capture, Path(self.env.srcdir))
+            doc = coefficients(capture)
         except CalculatorError as exc:
             return self._problem(str(exc), "regenerate capture/computed.json or add the fact to capture/facts.json.")
         model_name = self.options["model"].strip()
@@ -453,7 +444,7 @@ def _outdated(app: Sphinx, env: Any, added: set, changed: set, removed: set) -> 
     from .domain import capture_of
 
     try:
-        now = _digest(coefficients(capture_of(env), Path(env.srcdir)))
+        now = _digest(coefficients(capture_of(env)))
     except CalculatorError:
         now = "missing"
     if getattr(env, "m101_fit_digest", now) == now:
@@ -474,7 +465,7 @@ def _install(app: Sphinx) -> None:
         if not dest.is_file() or dest.read_bytes() != src.read_bytes():
             shutil.copyfile(src, dest)
     try:
-        doc = coefficients(capture_of(app.env), Path(app.srcdir))
+        doc = coefficients(capture_of(app.env))
     except CalculatorError:
         return  # the directive reports it where it is used
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"

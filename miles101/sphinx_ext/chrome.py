@@ -48,6 +48,10 @@ class SectionChrome(SphinxTransform):
             top.insert(2, nodes.paragraph("", part.thesis, classes=["m101-thesis", "m101-unwritten"]))
 
 
+#: What a page cites that is not a value (a name or a link): every other kind is listed with its source.
+NOT_VALUES = frozenset({"flag", "metric", "src", "issue"})
+
+
 class ValuesOnPage(SphinxTransform):
     """End every page that cites values with a list of them and where each comes from."""
 
@@ -57,7 +61,7 @@ class ValuesOnPage(SphinxTransform):
         if not self.env.docname:
             return
         cites = [c for c in domain_of(self.env).record(self.env.docname)["cites"]
-                 if c["kind"] in ("measured", "computed", "fact")]
+                 if c["kind"] not in NOT_VALUES]
         if not cites:
             return
         capture = capture_of(self.env)

@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
+from pathlib import Path
 from typing import ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from ..problems import Problem
 from ..resolve import resolve
+from ..runfiles import launch_script, ray_start
 from ..text import record_command
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
@@ -135,32 +137,20 @@ class ListingDirective(ManualDirective):
         return [block]
 
 
-SEED_FLAGS = ("--seed", "--rollout-seed")  # what the recorder adds per seed, unless the args fix it
-
-
-def command_lines(args: list[str]) -> list[str]:
-    """A Miles argument list as one flag (with its values) per line."""
-    lines: list[str] = []
-    for arg in map(str, args):
-        if arg.startswith("--") or not lines:
-            lines.append(arg)
-        else:
-            lines[-1] += " " + (shlex.quote(arg) if arg else "''")
-    return lines
-
-
 class RunCommandDirective(ManualDirective):
-    """```{run-command} run-id```: the exact Miles command a run file records, as a copyable block.
+    """```{run-command} run-id```: the reader's whole launch of a run file, as a copyable block.
 
-    The page never retypes the command, so what it teaches is what the lab records. Options add
-    the shell around it: ``prefix`` (lines before), ``program`` (default: the run file's entry)
-    and ``suffix`` (after the last argument); ``array: NAME`` renders the arguments alone as a
-    bash array (without the recorder's seed flags) for later pages to reuse.
+    The page never retypes the command, so what it teaches is what the lab records. By default the
+    block is section 1.1's launch derived from the run id (miles101.runfiles.launch_script): `ray job
+    submit` with the run id as submission id and the run's environment, `-- python3
+    /root/miles/train.py`, every argument, and `2>&1 | tee /root/logs/<run id>.log`, the same argv
+    the recorder runs. Options override a part: ``prefix`` (lines before the program), ``program``
+    and ``suffix``; ``start-ray`` puts the run's `ray start` line first.
     """
 
     required_arguments = 1
     option_spec: ClassVar = {"prefix": directives.unchanged, "program": directives.unchanged,
-                             "suffix": directives.unchanged, "array": directives.unchanged}
+                             "suffix": directives.unchanged, "start-ray": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         run_id = self.arguments[0].strip()
@@ -169,28 +159,22 @@ class RunCommandDirective(ManualDirective):
         result = resolve(capture, "run", run_id)
         if isinstance(result, Problem):
             return self.problem(result.subtype, result.message, result.fix)
-        run = result.value
-        if self.options.get("array"):  # the arguments alone, as a bash array other pages reuse
-            body = "\n".join("  " + ln for ln in command_lines(run.get("args") or []))
-            text = f"{self.options['array']}=(\n{body}\n)"
-            block = nodes.literal_block(text, text, classes=["m101-run-command"])
-            block["language"] = "bash"
-            return [block]
-        program = self.options.get("program") or " ".join(map(str, run.get("entry") or []))
-        lines = [ln.rstrip(" \\") for ln in (self.options.get("prefix") or "").strip().splitlines() if ln.strip()]
-        lines.append(program)
-        args = [str(a) for a in run.get("args") or []]
-        seeds = run.get("seeds") or []
-        if len(seeds) == 1:  # the recorder passes the seed too (capture/lab/docker.py seed_args): show it
-            args += [a for flag in SEED_FLAGS if flag not in args for a in (flag, str(seeds[0]))]
-        lines += ["  " + ln for ln in command_lines(args)]
-        if self.options.get("suffix"):
-            lines.append("  " + self.options["suffix"].strip())
-        text = " \\\n".join(lines)
+        prefix = self.options.get("prefix")
+        text = launch_script(result.value, prefix=None if prefix is None else prefix.strip().splitlines(),
+                             program_line=self.options.get("program"), suffix=self.options.get("suffix"),
+                             start_ray="start-ray" in self.options)
         block = nodes.literal_block(text, text, classes=["m101-run-command"])
         block["language"] = "bash"
         self.set_source_info(block)
-        return [block]
+        if self.options.keys() - {"start-ray"}:  # an overridden launch is not the file the site serves
+            return [block]
+        # The HTML site serves each run's launch as a script (write_command_files): link it below the block.
+        uri = "../" * self.env.docname.count("/") + f"{COMMANDS_DIR}/{run_id}.sh"
+        link = nodes.paragraph("", "", nodes.reference("", f"Download {run_id}.sh", refuri=uri, classes=["m101-download"]),
+                               classes=["m101-command-download"])
+        only = addnodes.only(expr="html")
+        only += link
+        return [block, only]
 
 
 class RecordingStateDirective(ManualDirective):
@@ -269,7 +253,30 @@ DIRECTIVES = {
 }
 
 
+COMMANDS_DIR = "_commands"
+
+
+def command_file(run: dict) -> str:
+    """A run's launch as the site serves it: the block of its page, with a header that says where it runs."""
+    start_ray = ray_start(run)[ray_start(run).index("--num-gpus") + 1] != "1"
+    return ("#!/usr/bin/env bash\n"
+            f"# {run['id']}: {run.get('title', '')}\n"
+            "# Run it inside the container (docker exec -it miles bash), with Ray started as in section 1.1.\n"
+            f"{launch_script(run, start_ray=start_ray)}\n")
+
+
+def write_command_files(app: Sphinx, exception: Exception | None) -> None:
+    """Every run's launch as <outdir>/_commands/<id>.sh, for the links under the {run-command} blocks."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir) / COMMANDS_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    for run_id, run in sorted(capture_of(app.env).runs.items()):
+        (out / f"{run_id}.sh").write_text(command_file(run), encoding="utf-8")
+
+
 def setup_directives(app: Sphinx) -> None:
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)
     app.connect("env-check-consistency", check_flag_blocks)
+    app.connect("build-finished", write_command_files)

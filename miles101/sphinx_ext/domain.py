@@ -25,8 +25,17 @@ def flag_anchor(name: str) -> str:
     return "flag-" + name.lstrip("-")
 
 
-def metric_anchor(key: str) -> str:
-    return "metric-" + nodes.make_id(key.replace("/", "-"))
+def metric_anchors(keys: Iterable[str]) -> dict[str, str]:
+    """Each metric key's anchor on R.2. Keys that differ only in punctuation (`eval/<key>-truncated_ratio`,
+    `eval/<key>/truncated_ratio`) would share one: the first in sorted order keeps it, so existing links
+    keep their target, and the next get `-2`, `-3`, ..."""
+    anchors: dict[str, str] = {}
+    taken: dict[str, int] = {}
+    for key in sorted(keys):
+        base = "metric-" + nodes.make_id(key.replace("/", "-"))
+        taken[base] = taken.get(base, 0) + 1
+        anchors[key] = base if taken[base] == 1 else f"{base}-{taken[base]}"
+    return anchors
 
 
 def _empty_record() -> dict[str, Any]:
@@ -105,6 +114,15 @@ class ManualDomain(Domain):
         """Reading is over (env-updated): what every page documents is fixed until the next build."""
         self._documented = self._documented_now()
 
+    def metric_anchor(self, key: str) -> str:
+        """The anchor of a metric's row on R.2 (one map per build: the capture does not change within one)."""
+        anchors = getattr(self, "_metric_anchors", None)
+        if anchors is None:
+            capture = self.capture
+            keys = [*capture.metrics, *(rec["key"] for _, rec in capture.metric_patterns)] if capture else []
+            anchors = self._metric_anchors = metric_anchors(keys)
+        return anchors.get(key) or metric_anchors([key])[key]
+
     def documented_flags(self) -> dict[str, tuple[str, str]]:
         """Flag name → (docname, anchor) of the block that documents it (computed once after reading)."""
         return self._documented if self._documented is not None else self._documented_now()
@@ -171,7 +189,7 @@ class ManualDomain(Domain):
             return make_refnode(builder, fromdocname, docname, anchor, contnode, canonical)
         if typ == "metric":
             docname = env.config.m101_reference_docs["R.2"]
-            return make_refnode(builder, fromdocname, docname, metric_anchor(target), contnode, target)
+            return make_refnode(builder, fromdocname, docname, self.metric_anchor(target), contnode, target)
         return None
 
     def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list:

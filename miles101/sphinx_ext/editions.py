@@ -1,14 +1,15 @@
 """The editions other than the web site: EPUB, LaTeX/PDF, text.
 
 The web site draws its diagrams in the browser with the local mermaid copy. No other edition can:
-an EPUB reader runs no module scripts and LaTeX none at all. For them each diagram becomes a vector
-image drawn by mermaid's CLI (`tools/pdf/`, pinned, driven by Debian's Chromium, never a downloaded
-browser): SVG for EPUB, PDF for LaTeX. Where the CLI is not installed the diagram becomes a line
-that sends the reader to the web edition; `-D m101_diagrams=images` (what `dev.py pdf` passes)
-makes a missing renderer an error instead.
-
-The renders are cached by content under the doctree folder and drawn in one browser session per
-build (mmdc's Markdown mode), so an unchanged book costs no Chromium start.
+an EPUB reader runs no module scripts and LaTeX none at all. For them each diagram is a vector image
+drawn by mermaid's CLI (`tools/pdf/`, pinned, driven by Debian's Chromium, never a downloaded
+browser): SVG for EPUB, PDF for LaTeX. Read the Docs has no Chromium, so the drawings are made where
+it is (`python3 dev.py draw`, i.e. `-D m101_diagrams=draw`) and kept in the repository
+(`tools/pdf/drawn/`, with the hash of the source each was drawn from in its `index.json`). Every build
+checks them: a drawing that is missing or was drawn from another version of its diagram is a
+`manual.diagram_drawing` warning naming the figure and the command that redraws it, and there the
+editions show a line that sends the reader to the web edition. `-D m101_diagrams=text` never uses
+drawings (the tests' text and LaTeX builds).
 """
 from __future__ import annotations
 
@@ -65,6 +66,25 @@ def set_version(app: Sphinx, config: Config) -> None:
         config.release = edition
 
 
+def set_epub_metadata(app: Sphinx, config: Config) -> None:
+    """The EPUB's identifier, description and contributor from manual.json (Sphinx writes "unknown")."""
+    book = getattr(config, "_m101_book", None)
+    if book is None:
+        return
+    d = book.data
+    if config.epub_identifier == "unknown" and config.epub_uid == "unknown":
+        # Sphinx writes epub_uid both as the identifier's XML id and as toc.ncx's dtb:uid, which must
+        # equal the identifier: one value that is also an XML name ("miles-101-2026.10").
+        config.epub_identifier = config.epub_uid = f"{d['id']}-{d.get('edition', '')}".strip("-")
+    if not config.epub_cover:
+        config.epub_cover = ("_static/m101-cover.svg", "")  # drawn from manual.json (assets.cover)
+    if config.epub_description == "unknown":
+        config.epub_description = d["summary"]
+    if config.epub_contributor == "unknown" and d.get("pin"):
+        pin = d["pin"]
+        config.epub_contributor = f"{pin['subject']} ({pin['source']}), whose source and issues the book cites"
+
+
 def is_site(app: Sphinx) -> bool:
     return app.builder.name in SITE_BUILDERS
 
@@ -109,72 +129,152 @@ def chromium_path() -> str | None:
     return None
 
 
-def cache_dir(app: Sphinx) -> Path:
-    return Path(app.doctreedir) / "m101-diagrams"
+def drawings_dir(app: Sphinx) -> Path:
+    return Path(app.confdir) / app.config.m101_drawings
 
 
 def _settings_key() -> str:
-    return json.dumps([MERMAID_CONFIG, diagram_css(), MAX_ASPECT], sort_keys=True)
+    return json.dumps([MERMAID_CONFIG, diagram_css(), MAX_ASPECT, SVG_FIXES_VERSION], sort_keys=True)
 
 
-def render_key(code: str, fmt: str) -> str:
-    return hashlib.sha256(f"{_settings_key()}\n{fmt}\n{code}".encode()).hexdigest()[:20]
+def source_hash(code: str) -> str:
+    """What a drawing was drawn from: the diagram's mermaid source and the drawing settings."""
+    return hashlib.sha256(f"{_settings_key()}\n{code}".encode()).hexdigest()[:16]
 
 
-def _codes(env: BuildEnvironment) -> list[str]:
-    codes: list[str] = []
+def book_diagrams(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
+    """Figure id -> (docname, mermaid source) for every diagram of the book."""
+    found: dict[str, tuple[str, str]] = {}
     for docname in sorted(env.found_docs):
         try:
             doctree = env.get_doctree(docname)
         except FileNotFoundError:
             continue
-        codes.extend(node["code"] for node in doctree.findall(mermaid))
-    return codes
+        for node in doctree.findall(mermaid):
+            ids = node.parent.get("ids", []) if node.parent is not None else []
+            if ids:
+                found.setdefault(ids[0], (docname, node["code"]))
+    return found
 
 
-def render_all(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Before writing: draw every diagram not yet in the cache, all in one mmdc run."""
-    fmt = image_format(app)
-    mode = app.config.m101_diagrams
+def read_index(folder: Path) -> dict[str, dict]:
+    index = folder / "index.json"
+    try:
+        return json.loads(index.read_text(encoding="utf-8")).get("figures", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def drawing_status(folder: Path, index: dict[str, dict], fig_id: str, code: str) -> str:
+    """"ok", "stale" (drawn from another source) or "missing"."""
+    entry = index.get(fig_id)
+    if entry is None or not all((folder / entry.get(fmt, "")).is_file() for fmt in ("svg", "pdf")):
+        return "missing"
+    return "ok" if entry.get("source") == source_hash(code) else "stale"
+
+
+def draw_stale(app: Sphinx, diagrams: dict[str, tuple[str, str]]) -> None:
+    """`m101_diagrams=draw` (dev.py draw): draw every figure whose drawing is missing or stale, as SVG
+    and PDF, into the drawings folder, and write its index; drop drawings of figures that are gone."""
+    folder = drawings_dir(app)
+    folder.mkdir(parents=True, exist_ok=True)
+    mmdc, chromium = mmdc_path(app), chromium_path()
+    if mmdc is None or chromium is None:
+        missing = "mermaid's CLI (tools/pdf/node_modules)" if mmdc is None else "Chromium"
+        warn("mermaid", f"drawing the diagrams needs {missing}, which is not installed.",
+             location="tools/pdf/package.json", fix="run `python3 dev.py draw` (it installs tools/pdf) on a "
+             "machine with Debian's Chromium (`apt-get install chromium`).")
+        return
+    index = read_index(folder)
+    todo = {fig: code for fig, (_, code) in diagrams.items() if drawing_status(folder, index, fig, code) != "ok"}
+    if todo:
+        logger.info(f"drawing {len(todo)} diagrams with mermaid's CLI ...")
+    for fmt in ("svg", "pdf"):
+        items = list(todo.items())
+        _draw(mmdc, chromium, folder, items, fmt)
+        # A long left-to-right chain drawn at the width of a page (or a phone) leaves its labels
+        # unreadably small: draw those top to bottom instead. Same nodes, same edges, other direction.
+        turn = [(fig, LEFT_TO_RIGHT.sub(r"\1 TB", code, count=1)) for fig, code in items
+                if LEFT_TO_RIGHT.match(code) and _aspect(folder / f"{fig}.{fmt}") > MAX_ASPECT]
+        if turn:
+            _draw(mmdc, chromium, folder, turn, fmt)
+    for fig, code in todo.items():
+        if all((folder / f"{fig}.{fmt}").is_file() for fmt in ("svg", "pdf")):
+            fix_svg_for_epub(folder / f"{fig}.svg")
+            index[fig] = {"page": diagrams[fig][0], "source": source_hash(code), "svg": f"{fig}.svg", "pdf": f"{fig}.pdf"}
+    for fig in sorted(set(index) - set(diagrams)):
+        for fmt in ("svg", "pdf"):
+            (folder / f"{fig}.{fmt}").unlink(missing_ok=True)
+        del index[fig]
+    (folder / "index.json").write_text(json.dumps(
+        {"about": "Diagrams drawn by `python3 dev.py draw` (mermaid's CLI on Chromium) for the PDF and EPUB "
+                  "editions; `source` is the hash of the figure's mermaid source and the drawing settings "
+                  "(miles101.sphinx_ext.editions.source_hash). A build refuses a drawing whose source changed.",
+         "figures": dict(sorted(index.items()))}, indent=1) + "\n", encoding="utf-8")
+
+
+#: Bumped when fix_svg_for_epub changes, so every drawing is made again.
+SVG_FIXES_VERSION = 1
+
+
+def fix_svg_for_epub(path: Path) -> None:
+    """What EPUBCheck refuses in mermaid's SVG: a `rect` without `width`/`height` (SVG 1.1 requires both;
+    mermaid leaves empty label backgrounds bare) and ARIA roles EPUB does not know (the drawing is one image)."""
+    text = path.read_text(encoding="utf-8")
+
+    def sized(m: re.Match) -> str:
+        tag = m.group(0)
+        for attr in ("width", "height"):
+            if not re.search(rf"\s{attr}=", tag):
+                tag = tag.replace("<rect", f'<rect {attr}="0"', 1)
+        return tag
+
+    text = re.sub(r"<rect\b[^>]*>", sized, text)
+    text = re.sub(r'\srole="[^"]*"', "", text, count=0)
+    text = text.replace("<svg ", '<svg role="img" ', 1)
+    path.write_text(text, encoding="utf-8")
+
+
+def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Every build: each diagram's committed drawing must be drawn from its current source (or the
+    build says which is not, and the command that draws it). The editions then use the drawings."""
     domain = domain_of(env)
+    fmt = image_format(app)
     # What the post-transforms need of the builder, on this build's domain object (never pickled).
     domain.edition = "site" if is_site(app) else app.builder.name
     domain.edition_format = fmt
     domain.edition_writes_html = app.builder.format == "html"
-    domain.drawn_diagrams = {}  # render key -> file name in the output
+    domain.drawn_diagrams = {}  # figure id -> file name in the output
+    domain.diagram_problems = {}  # figure id -> why it has no drawing
+    folder = drawings_dir(app)
+    mode = app.config.m101_diagrams
+    if not folder.is_dir() and mode != "draw":
+        return []  # a book that keeps no drawings (a test root): the editions use the line
+    diagrams = book_diagrams(env)
+    if mode == "draw":
+        draw_stale(app, diagrams)
+    index = read_index(folder)
+    for fig, (docname, code) in diagrams.items():
+        status = drawing_status(folder, index, fig, code)
+        if status == "ok":
+            continue
+        why = "has no drawing" if status == "missing" else "was drawn from another version of its source"
+        domain.diagram_problems[fig] = why
+        warn("diagram_drawing", f"the diagram {fig} {why}: the PDF and EPUB editions would show a line instead.",
+             location=docname, fix="run `python3 dev.py draw` (mermaid's CLI on Chromium) and commit "
+             f"{app.config.m101_drawings}/.")
     if fmt is None or mode == "text":
         return []
-    mmdc, chromium = mmdc_path(app), chromium_path()
-    if mmdc is None or chromium is None:
-        if mode == "images":
-            missing = "mermaid's CLI (tools/pdf/node_modules)" if mmdc is None else "Chromium"
-            warn("mermaid", f"this edition draws its diagrams as images, but {missing} is not installed.",
-                 location="tools/pdf/package.json",
-                 fix="run `python3 dev.py pdf` (it installs tools/pdf) and `apt-get install chromium`.")
-        return []
-    cache = cache_dir(app)
-    cache.mkdir(parents=True, exist_ok=True)
-    wanted = {render_key(code, fmt): code for code in _codes(env)}
-    missing_keys = [k for k in wanted if not (cache / f"{k}.{fmt}").is_file()]
-    if missing_keys:
-        logger.info(f"drawing {len(missing_keys)} diagrams as {fmt} with mermaid's CLI ...")
-        _draw(mmdc, chromium, cache, [(k, wanted[k]) for k in missing_keys], fmt)
-        # A long left-to-right chain drawn at the width of a page (or a phone) leaves its labels
-        # unreadably small: draw those top to bottom instead. Same nodes, same edges, other direction.
-        turn = [(k, LEFT_TO_RIGHT.sub(r"\1 TB", wanted[k], count=1)) for k in missing_keys
-                if LEFT_TO_RIGHT.match(wanted[k]) and _aspect(cache / f"{k}.{fmt}") > MAX_ASPECT]
-        if turn:
-            _draw(mmdc, chromium, cache, turn, fmt)
-    drawn = {k: cache / f"{k}.{fmt}" for k in wanted if (cache / f"{k}.{fmt}").is_file()}
-    # Into the output now (the main process, before any page is written): LaTeX finds them beside
-    # the .tex, EPUB under _images/ (its manifest lists every file there).
     target_dir = Path(app.outdir) / ("" if app.builder.format == "latex" else "_images")
     target_dir.mkdir(parents=True, exist_ok=True)
-    for key, path in drawn.items():
+    for fig in diagrams:
+        if fig in domain.diagram_problems or fig not in index:
+            continue
+        path = folder / index[fig][fmt]
         target = target_dir / f"m101-diagram-{path.name}"
-        if not target.is_file() or target.stat().st_size != path.stat().st_size:
+        if not target.is_file() or target.read_bytes() != path.read_bytes():
             shutil.copyfile(path, target)
-        domain.drawn_diagrams[key] = target.name
+        domain.drawn_diagrams[fig] = target.name
     return []
 
 
@@ -195,7 +295,9 @@ def _aspect(drawn: Path) -> float:
     return float(box[1]) / float(box[2])
 
 
-def _draw(mmdc: Path, chromium: str, cache: Path, todo: list[tuple[str, str]], fmt: str) -> None:
+def _draw(mmdc: Path, chromium: str, folder: Path, todo: list[tuple[str, str]], fmt: str) -> None:
+    if not todo:
+        return
     with tempfile.TemporaryDirectory(prefix="m101-mmdc-") as tmp:
         work = Path(tmp)
         (work / "puppeteer.json").write_text(json.dumps({"executablePath": chromium, "args": CHROMIUM_ARGS}))
@@ -221,7 +323,7 @@ def _draw(mmdc: Path, chromium: str, cache: Path, todo: list[tuple[str, str]], f
         for i, (key, _) in enumerate(todo, start=1):
             drawn = work / "img" / f"out-{i}.{fmt}"
             if drawn.is_file():
-                shutil.move(str(drawn), cache / f"{key}.{fmt}")
+                shutil.move(str(drawn), folder / f"{key}.{fmt}")
 
 
 def fallback(node: nodes.Element, docname: str) -> nodes.paragraph:
@@ -239,6 +341,18 @@ def fallback(node: nodes.Element, docname: str) -> nodes.paragraph:
     return note
 
 
+def web_edition_note(docname: str, what: str) -> nodes.paragraph:
+    """A line saying that something lives in the web edition, with its address where the build knows it."""
+    note = nodes.paragraph("", "", classes=["m101-web-only"])
+    site = os.environ.get("READTHEDOCS_CANONICAL_URL", "").rstrip("/")
+    if site:
+        url = f"{site}/{docname}.html"
+        note += nodes.emphasis("", "", nodes.Text(f"{what}: "), nodes.reference(url, url, refuri=url), nodes.Text("."))
+    else:
+        note += nodes.emphasis("", f"{what}.")
+    return note
+
+
 class diagram_image(nodes.General, nodes.Element):
     """A diagram drawn at build time: `file` (a file name in the image folder), `alt`."""
 
@@ -250,14 +364,15 @@ class DiagramsForEditions(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         domain = domain_of(self.env)
-        if getattr(domain, "edition", "site") == "site":  # set by render_all at env-updated
+        if getattr(domain, "edition", "site") == "site":  # set by check_drawings at env-updated
             return
         drawn = getattr(domain, "drawn_diagrams", {})
-        fmt = domain.edition_format
         for node in list(self.document.findall(mermaid)):
-            name = drawn.get(render_key(node["code"], fmt)) if fmt else None
+            ids = node.parent.get("ids", []) if node.parent is not None else []
+            name = drawn.get(ids[0]) if ids else None
             if name:
-                node.replace_self(diagram_image("", file=name, alt=node.get("alt", "")))
+                title = node.parent.get("m101_title", "") if node.parent is not None else ""
+                node.replace_self(diagram_image("", file=name, alt=node.get("alt") or title))
             else:
                 node.replace_self(fallback(node, self.env.docname))
 
@@ -304,7 +419,15 @@ class CalculatorForEditions(SphinxPostTransform):
     default_priority = 5
 
     def run(self, **kwargs: Any) -> None:
-        if getattr(domain_of(self.env), "edition_writes_html", True):  # EPUB shows the HTML sum itself
+        domain = domain_of(self.env)
+        if getattr(domain, "edition_writes_html", True):  # EPUB shows the HTML sum itself, and where the widget is
+            if getattr(domain, "edition", "site") != "site":
+                from .calculator import fit_calculator
+
+                for node in self.document.findall(fit_calculator):
+                    node.parent.insert(node.parent.index(node) + 1, web_edition_note(
+                        self.env.docname, "The interactive calculator (any model, any setting) needs scripts: "
+                        "it is in the web edition"))
             return
         from .calculator import VERDICT_TEXT, fit_calculator, worked_sum_rows, worked_sum_verdict
 
@@ -322,6 +445,75 @@ class CalculatorForEditions(SphinxPostTransform):
             note = nodes.paragraph("", "", nodes.emphasis(
                 "", "The interactive calculator (any model, any setting) is in the web edition."))
             node.replace_self([caption, table, verdict, note])
+
+
+class TabSetsAsHeadedBlocks(SphinxPostTransform):
+    """EPUB: a tab-set becomes its tabs one after another, each under its label as a heading. Readers
+    that ignore radio inputs would otherwise show the first tab alone."""
+
+    default_priority = 150  # before sphinx-design turns tab-sets into inputs and labels (200)
+    builders = ("epub",)
+
+    def run(self, **kwargs: Any) -> None:
+        from sphinx_design.shared import is_component
+
+        for tab_set in list(self.document.findall(lambda n: is_component(n, "tab-set"))):
+            blocks: list[nodes.Node] = []
+            for item in tab_set.children:
+                if not is_component(item, "tab-item"):
+                    blocks.append(item.deepcopy())
+                    continue
+                label = next((c for c in item.children if isinstance(c, nodes.rubric)), None)
+                if label is not None:
+                    blocks.append(nodes.rubric("", "", *[c.deepcopy() for c in label.children],
+                                               classes=["m101-tab-heading"]))
+                for content in item.children:
+                    if is_component(content, "tab-content"):
+                        blocks.extend(c.deepcopy() for c in content.children)
+            tab_set.replace_self(blocks)
+
+
+#: Wider than this and a table is stacked row by row in the EPUB (a 6-inch screen holds about three
+#: narrow columns).
+EPUB_MAX_COLUMNS = 3
+
+
+def stack_wide_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """EPUB: a table of more than three columns becomes one block per row: the first cell as its
+    heading, then each other cell under its column's name. Runs last at doctree-resolved, so the
+    Reference tables (filled there) are stacked too."""
+    if not app.builder.name.startswith("epub"):
+        return
+    for table in list(doctree.findall(nodes.table)):
+        group = next(iter(table.findall(nodes.tgroup)), None)
+        if group is None or int(group.get("cols", 0)) <= EPUB_MAX_COLUMNS:
+            continue
+        head = next(iter(group.findall(nodes.thead)), None)
+        names = [e.astext() for e in head.findall(nodes.entry)] if head is not None else []
+        blocks: list[nodes.Node] = []
+        title = next((c for c in table.children if isinstance(c, nodes.title)), None)
+        if title is not None:
+            blocks.append(nodes.rubric("", "", *[c.deepcopy() for c in title.children]))
+        for body in group.findall(nodes.tbody):
+            for row in body.children:
+                cells = [c for c in row.children if isinstance(c, nodes.entry)]
+                if not cells:
+                    continue
+                block = nodes.container(classes=["m101-stacked-row"])
+                first = nodes.paragraph(classes=["m101-stacked-head"])
+                first += nodes.strong("", "", *[n.deepcopy() for p in cells[0].children
+                                               for n in (p.children if isinstance(p, nodes.paragraph) else [p])])
+                block += first
+                items = nodes.definition_list()
+                for name, cell in zip(names[1:], cells[1:]):
+                    if cell.astext().strip():
+                        item = nodes.definition_list_item()
+                        item += nodes.term("", name)
+                        item += nodes.definition("", *[c.deepcopy() for c in cell.children])
+                        items += item
+                block += items
+                blocks.append(block)
+        table.replace_self(blocks)
 
 
 def _table(header: list[str], rows: list[tuple[str, ...]]) -> nodes.table:
@@ -400,12 +592,16 @@ def skip_assets_outside_site(app: Sphinx) -> bool:
 
 
 def setup_editions(app: Sphinx) -> None:
-    app.add_config_value("m101_diagrams", "auto", "", types=[str])  # auto | images | text
+    app.add_config_value("m101_diagrams", "auto", "", types=[str])  # auto | text | draw
+    app.add_config_value("m101_drawings", "tools/pdf/drawn", "", types=[str])
     app.connect("config-inited", set_version, priority=450)
-    app.connect("env-updated", render_all)
+    app.connect("config-inited", set_epub_metadata, priority=450)
+    app.connect("env-updated", check_drawings)
     app.add_post_transform(DiagramsForEditions)
     app.add_post_transform(BookAsParts)
     app.add_post_transform(CalculatorForEditions)
     app.add_post_transform(BreakableUrls)
+    app.add_post_transform(TabSetsAsHeadedBlocks)
+    app.connect("doctree-resolved", stack_wide_tables, priority=900)  # after the Reference tables
     app.add_node(diagram_image, html=(visit_image_html, None), latex=(visit_image_latex, None),
                  text=(visit_image_text, None), man=(visit_image_text, None), texinfo=(visit_image_text, None))

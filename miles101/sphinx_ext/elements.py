@@ -51,6 +51,12 @@ def visit_value_html(self: Any, node: value_node) -> None:
     source = node.get("source")
     label = f'<span class="m101-ref-tag">{escape(node.get("tag") or "")}</span> ' if source else ""
     where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
+    if self.builder.name.startswith("epub"):
+        # No tooltip in an e-book (a reader that drops the CSS would show it mid-sentence): the
+        # page's closing list, "Values on this page", says where each value comes from.
+        self.body.append(f'<span class="{classes}">{label}<span class="m101-shown">{escape(node["text"])}</span>'
+                         f'{where}</span>')
+        raise nodes.SkipNode
     self.body.append(
         f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">{label}'
         f'<span class="m101-shown">{escape(node["text"])}</span>{where}'

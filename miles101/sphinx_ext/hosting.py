@@ -6,7 +6,9 @@
 - the sitemap (sphinx-sitemap, loaded by conf.py only when Read the Docs gives a canonical URL):
   the root URL beside the pages, and a `robots.txt` that names it;
 - `llms.txt` (an index by part, from manual.json) and `llms-full.txt` (the whole book as text, every
-  value as the page shows it with its kind named), written from the resolved doctrees of this build.
+  value as the page shows it with its kind named), written from the resolved doctrees of this build;
+- freshness: each page ends with the Miles commit its facts were last checked against
+  (capture/factcheck.json), beside the "Last updated" date Git gives (sphinx-last-updated-by-git).
 
 Each page's text is kept in the doctree directory when the page is written, so a rebuild that
 rewrites one page renders one page's text; the two files are assembled at build-finished.
@@ -20,7 +22,10 @@ from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from sphinx.transforms import SphinxTransform
 from sphinx.writers.text import TextTranslator
+
+from ..factcheck import FILE as FACTCHECK_FILE, load_factcheck
 
 from .domain import book_of
 from .elements import value_node
@@ -104,6 +109,43 @@ def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict[s
     sitemap_links = getattr(app, "sitemap_links", None)  # sphinx-sitemap's queue, where it is loaded
     if pagename == book.root_doc and sitemap_links is not None:
         sitemap_links.put(("", None))  # the root URL: index.html is the front page (assets.write_index)
+
+
+# -- freshness: when the facts of a page were last checked --------------------------------------------
+
+class FactsLastChecked(SphinxTransform):
+    """End each page of the book with the Miles commit its facts were last checked against, and by whom."""
+
+    default_priority = 890  # after the page's values list (chrome.ValuesOnPage, 880)
+
+    def apply(self, **kwargs: Any) -> None:
+        book = book_of(self.env)
+        docname = self.env.docname
+        page = next((f for f in book.page_files if f.removesuffix(".md") == docname), None)
+        top = next(iter(self.document.findall(nodes.section)), None)
+        if page is None or top is None:
+            return
+        self.env.note_dependency(FACTCHECK_FILE)
+        record = load_factcheck(Path(self.env.srcdir))
+        last = record.last_checked(page)
+        independent = record.last_checked(page, independent=True)
+        line = nodes.paragraph(classes=["m101-checked"])
+        if last is None:
+            line += nodes.Text(f"No fact-check of this page against Miles's source is recorded yet ({FACTCHECK_FILE}).")
+        else:
+            line += nodes.Text("Facts on this page last checked against Miles ")
+            line += nodes.literal("", last.commit[:9])
+            who = "an independent reader" if last.independent else "the writer of the change"
+            line += nodes.Text(f" on {last.date}, by {who}")
+            if independent is not None and independent is not last:
+                line += nodes.Text(f"; last by an independent reader on {independent.date}")
+            line += nodes.Text(f" ({FACTCHECK_FILE}).")
+        # After the page's last words: inside its last subsection when it has one (no body text may
+        # follow a subsection in a docutils section).
+        last_section = top
+        while last_section.children and isinstance(last_section.children[-1], nodes.section):
+            last_section = last_section.children[-1]
+        last_section += line
 
 
 # -- llms-full.txt: each page as text --------------------------------------------------------------
@@ -198,6 +240,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def setup_hosting(app: Sphinx) -> None:
+    app.add_transform(FactsLastChecked)
     app.connect("config-inited", notfound_body, priority=800)  # after build_data set the book
     app.connect("html-page-context", describe_page, priority=400)  # before sphinxext-opengraph (500)
     app.connect("doctree-resolved", keep_page_text, priority=900)  # after the Reference tables are filled

@@ -13,9 +13,17 @@ from docutils.utils.math import latex2mathml
 from .messages import warn
 
 
+#: Named entities docutils' MathML writer emits that XHTML does not declare (an EPUB chapter is XHTML,
+#: and a strict reader stops at the first undeclared entity): written as the characters they name.
+XHTML_ENTITIES = {"&ApplyFunction;": "\u2061"}
+
+
 def _mathml(self: Any, node: nodes.Element, display: bool) -> str | None:
     try:
-        return latex2mathml.tex2mathml(node.astext().strip(), as_block=display)
+        out = latex2mathml.tex2mathml(node.astext().strip(), as_block=display)
+        for entity, char in XHTML_ENTITIES.items():
+            out = out.replace(entity, char)
+        return out
     except Exception as exc:  # docutils raises SyntaxError and friends for unsupported LaTeX
         warn("bad_format", f"cannot turn this formula into MathML ({exc}).", location=node,
              fix="use the LaTeX subset docutils supports (no \\big, \\iff; use (), \\Leftrightarrow).")

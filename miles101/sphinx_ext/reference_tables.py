@@ -3,10 +3,10 @@
 Each directive leaves a placeholder; `fill_generated_tables` replaces it at `doctree-resolved`,
 once every page has been read (as sphinx.ext.todo fills its todolist). A table is first described
 as plain data (`Heading`, `Table`, `Para`, `Items`, whose cells hold `Code`, `Link`, `DocLink`,
-`Ext` and text), then written for the builder at hand: the HTML builders (html, dirhtml,
-singlehtml, epub) get one raw HTML node (hundreds of rows as docutils nodes cost a quarter of the
-build, and Sphinx's search still indexes raw text), every other builder (latex, text, man,
-texinfo, ...) gets real docutils tables. A page is rewritten only when the inputs of its own
+`Ext` and text), then written for the builder at hand: the web builders (html, dirhtml,
+singlehtml) get one raw HTML node (hundreds of rows as docutils nodes cost a quarter of the
+build, and Sphinx's search still indexes raw text), every other builder (epub, whose wide tables
+are stacked for a small screen, latex, text, man, texinfo, ...) gets real docutils tables. A page is rewritten only when the inputs of its own
 tables change (`table_inputs`, `incremental.rewritten_docs`).
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .directives import flag_fields
-from .domain import book_of, capture_of, domain_of, flag_anchor, metric_anchor
+from .domain import book_of, capture_of, domain_of, flag_anchor
 from .elements import Fact
 from .elements import m101_generated as generated
 
@@ -289,7 +289,7 @@ def metrics_table(env) -> list:
 
     def row(rec: dict) -> list[Inline]:
         where = Ext(capture.src_url(rec["file"], rec["line"]), f"{rec['file']}:{rec['line']}")
-        return [Code(rec["key"], metric_anchor(rec["key"])), rec.get("kind", "literal"), where,
+        return [Code(rec["key"], domain.metric_anchor(rec["key"])), rec.get("kind", "literal"), where,
                 docs(explained.get(rec["key"], []))]
 
     out: list = [Heading("Metrics this manual explains", rubric=True),
@@ -320,6 +320,8 @@ def lab_notes(env) -> list:
             host = str(rec["host"].get("gpu", "?"))
             where = f"{r.get('image_digest') or r.get('image')}, Miles {str(r.get('miles_commit'))[:9]}"
             events = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in r.get("events", [])) or "none"
+        elif run.get("not_recorded"):  # a launch the book shows, which the lab does not record on a Spark
+            status, host, where, events = f"not recorded: {run['not_recorded']}", "—", str(run.get("image", "—")), "—"
         else:
             status, host, where, events = "pending", "—", str(run.get("image", "—")), "—"
         rows.append([Code(run_id), run.get("title", ""), cited, status, host, where, events,
@@ -385,7 +387,9 @@ def fill_generated_tables(app: Sphinx, doctree: nodes.document, docname: str) ->
     placeholders = list(doctree.findall(generated))
     if not placeholders:
         return
-    writer = (HtmlWriter if app.builder.format == "html" else NodeWriter)(app, docname)
+    # EPUB gets nodes, so its wide tables can be stacked for a small screen (editions.stack_wide_tables).
+    as_html = app.builder.format == "html" and not app.builder.name.startswith("epub")
+    writer = (HtmlWriter if as_html else NodeWriter)(app, docname)
     for node in placeholders:
         box = nodes.container(classes=["m101-generated", f"m101-{node['kind']}"])
         box += writer.write(TABLES[node["kind"]](app.env))

@@ -17,6 +17,9 @@ from capture import derive
 PAGE = "sections/2-1-pick-a-model-size.html"
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}
 FACTS = json.loads((ROOT / "capture/facts.json").read_text())["facts"]
+#: The pool 2.1, 8.4 and the calculator share: CUDA's reported total on a GB10 (a public reference).
+POOL = json.loads((ROOT / "capture/references/part5-8.json").read_text())["references"]["gb10_memory.cuda_total"]
+POOL_BYTES = POOL["value"] * derive.UNIT_BYTES[POOL["unit"]]
 WEIGHT_LIMIT = 300 * 1024
 
 CASES = [
@@ -35,7 +38,7 @@ def expected(name: str, s: dict[str, Any]) -> dict[str, Any]:
     m = MODELS[name]
     return derive.fit_budget(
         params=derive.parameter_count(m), kv_bytes_per_token=derive.kv_bytes_per_token(m),
-        pool_bytes=FACTS["spark.memory"]["value"] * derive.GB, threshold=FACTS["ray.memory_usage_threshold"]["value"],
+        pool_bytes=POOL_BYTES, threshold=FACTS["ray.memory_usage_threshold"]["value"],
         fraction=float(s["fraction"]), fp32_master=s["master"], reference=s["kl"], response_len=int(s["response"]),
         prompts=int(s["prompts"]), samples=int(s["samples"]), prompt_len=int(s["prompt"]))
 
@@ -131,7 +134,7 @@ def test_typed_parameter_count(tabs: dict[str, Any], server: Server) -> None:
     assert field.is_enabled()
     field.fill("14")
     got = _read(page)
-    want = derive.fit_budget(params=14 * 10**9, kv_bytes_per_token=None, pool_bytes=FACTS["spark.memory"]["value"] * derive.GB,
+    want = derive.fit_budget(params=14 * 10**9, kv_bytes_per_token=None, pool_bytes=POOL_BYTES,
                              threshold=FACTS["ray.memory_usage_threshold"]["value"], fraction=0.25)
     assert got["items"]["trainer"]["bytes"] == want["trainer"]
     assert got["verdict"] == want["verdict"] == "does-not-fit"
@@ -198,7 +201,7 @@ def test_built_coefficients_equal_derive(site: Site) -> None:
     doc = json.loads((site.outdir / "_static" / "m101-fit-coefficients.json").read_text())
     assert doc["bytes_per_param"]["trainer_fp32_master"] == derive.TRAINER_BYTES_PER_PARAM
     assert doc["bytes_per_param"]["trainer_no_master"] == derive.TRAINER_BYTES_PER_PARAM_NO_MASTER
-    assert doc["pool"]["bytes"] == FACTS["spark.memory"]["value"] * derive.GB
+    assert doc["pool"]["bytes"] == POOL_BYTES
     names = set()
     for m in doc["models"]:
         shape = MODELS[m["name"]]

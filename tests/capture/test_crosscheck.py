@@ -78,6 +78,7 @@ def test_shapes_map_the_extracted_families():
     assert shapes.skip_reason(models["qwen3-next-80B-A3B"])  # plugin spec: not a stock transformers model
 
 
+@pytest.mark.slow  # builds a model with torch on the CPU and runs two optimizer steps
 def test_program_runs_on_cpu_and_agrees(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")

@@ -37,7 +37,8 @@ def test_patterns(monkeypatch):
 
 def test_paths_and_bare_prefixes_are_not_keys(monkeypatch):
     found = keys(monkeypatch)
-    assert not [k for k in found if k.endswith(".pt") or k.endswith("/")]
+    assert not [k for k in found if k.endswith(".pt") or k.endswith("/") or k.endswith("-")]
+    assert "eval/<key>" in found  # the key beside the two prefixes f"eval/{key}/" and f"eval/{key}-"
     assert "perf/<key>_time" not in found  # replaced by the timer names
     assert list(found) == sorted(found)
 

@@ -9,8 +9,11 @@ import sys
 
 import pytest
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from labutil import HERE, ROOT, base_run
+
+# The preflight end to end: run.py and a Python process per stand-in docker call, a second or more a test.
+pytestmark = pytest.mark.slow
 
 ARCH = {"aarch64": "arm64", "x86_64": "amd64"}.get(platform.machine(), platform.machine())
 
@@ -145,9 +148,9 @@ def test_smoke_failures_show_the_output(lab):
 def test_a_hung_smoke_run_fails_at_its_timeout(lab):
     ready(lab)
     lab.scenario([{"hang": True}])
-    rc, report, _ = preflight(lab, "t-pre", "--generation-timeout", "2")
+    rc, report, _ = preflight(lab, "t-pre", "--generation-timeout", "0.5")
     c = verdict(report, "generation")
-    assert rc == 1 and "timed out after 2 s" in c["message"]
+    assert rc == 1 and "timed out after 0.5 s" in c["message"]
     assert not lab.leftovers()
 
 

@@ -6,12 +6,12 @@ import os
 
 import pytest
 
-from labutil import HERE
+from labutil import STANDINS
 
 
 @pytest.fixture
 def smi(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{HERE / 'standins'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PATH", f"{STANDINS}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("FAKE_GPU_TEMPS", str(tmp_path / "temps.txt"))
 
     def mode(name: str) -> None:
@@ -44,7 +44,8 @@ def test_host_json_validates_against_the_schema(smi):
         jsonschema.validate(host, {"$ref": "#/$defs/host", "$defs": schema["$defs"]})
         assert "N/A" not in json.dumps(host), mode
     smi("h100")
-    assert collect()["gpus"][0]["memory_total_mib"] == 81559 and collect()["gpu_memory"] == "own"
+    host = collect()  # each collect() runs the stand-in nvidia-smi (a process) several times: once is enough
+    assert host["gpus"][0]["memory_total_mib"] == 81559 and host["gpu_memory"] == "own"
 
 
 @pytest.mark.parametrize("mode", ["garbage", "no-driver"])
@@ -54,7 +55,8 @@ def test_probes_take_broken_output_without_crashing(smi, mode):
 
     smi(mode)
     assert read_temperature() is None
-    assert collect()["gpus"] == [] and collect()["gpu"] is None
+    host = collect()
+    assert host["gpus"] == [] and host["gpu"] is None
     assert cuda_version() == (None, None)
     assert all(v is None or "N/A" not in v for row in query_gpu(["memory.used"]) for v in row.values())
 

@@ -58,7 +58,7 @@ def test_diagnose_prints_line_title_anchor_check_fix():
     assert out.startswith("line 2: ")
     assert "7.1 Engine: Client error '403 Forbidden' for url" in out
     assert f"{rr.PAGE_PATH}#engine-403-forbidden" in out
-    assert "check: docker exec <container> env | grep -i proxy" in out and "fix:   Set no_proxy" in out
+    assert "check: env | grep -i proxy" in out and "fix:   Set no_proxy" in out
 
 
 def test_step_lines_alone_are_read_grad_norm_3e9():

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from capture.lab.read_run import parse_line, parse_log
 
 SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "read_run.py"
@@ -19,14 +19,57 @@ def read(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedPr
 
 
 def test_healthy_log_reads_ok(tmp_path):
-    res = read(tmp_path, ml.healthy(12), "--json")
+    res = read(tmp_path, ml.healthy(12), "--json", "--groups", "32")
     assert res.returncode == 0, res.stderr
     report = json.loads(res.stdout)
     assert len(report["steps"]) == 10 and report["steps"][0]["step"] == 0
-    assert report["steps"][0]["reward"] == 0.4 and report["steps"][0]["zero_std"] == 0.3
+    assert report["steps"][0]["reward"] == 0.4 and report["steps"][0]["zero_std"] == 8 / 32
     assert {k: v["verdict"] for k, v in report["verdicts"].items()} == {
         "reward": "ok", "response_length": "ok", "truncation": "ok", "zero_std": "ok", "logprob_gap": "ok",
         "clip_fraction": "ok", "grad_norm": "ok", "step_time": "ok"}
+
+
+def test_integer_reward_without_group_count_is_unknown_never_ok(tmp_path):
+    # --rm-type math: count_0/count_1, shares 0 (metrics.py:183-194). 30 of 32 groups lack spread.
+    lines = ml.healthy(4, zero=20, one=10)
+    assert "'rollout/zero_std/count_0': 20" in lines[4] and "'rollout/zero_std/all_zero_percentage': 0.0" in lines[4]
+    res = read(tmp_path, lines)
+    assert res.returncode == 0, res.stderr
+    table, verdicts = res.stdout.split("\n\n")
+    assert "30 of ?" in table.splitlines()[1]
+    zero = next(ln for ln in verdicts.splitlines() if ln.startswith("zero_std"))
+    assert zero.split()[1] == "unknown" and "30, 30, 30, 30" in zero and "--groups N" in zero
+
+
+def test_integer_reward_with_group_count_from_option_run_file_or_megatron_dump(tmp_path):
+    lines = ml.healthy(4, zero=20, one=10)
+    verdict = lambda res: json.loads(res.stdout)["verdicts"]["zero_std"]  # noqa: E731
+    assert verdict(read(tmp_path, lines, "--json", "--groups", "32"))["verdict"] == "bad"  # 94 %
+    assert verdict(read(tmp_path, lines, "--json", "--groups", "64"))["verdict"] == "ok"  # 47 %, below 50 %
+    run = tmp_path / "first.yaml"
+    run.write_text('args:\n  - --rollout-batch-size\n  - "32"\n')
+    assert verdict(read(tmp_path, lines, "--json", "--run", str(run)))["verdict"] == "bad"
+    dump = ["(MegatronTrainRayActor pid=3) ------------------------ arguments ------------------------",
+            "(MegatronTrainRayActor pid=3)   rollout_batch_size .............................. 32"]
+    res = read(tmp_path, dump + lines, "--json")
+    assert verdict(res)["verdict"] == "bad" and json.loads(res.stdout)["groups"] == 32
+    assert "more than the number of groups" in verdict(read(tmp_path, lines, "--json", "--groups", "16"))["reason"]
+    run.write_text("args: []\n")
+    res = read(tmp_path, lines, "--run", str(run))
+    assert res.returncode == 2 and "no --rollout-batch-size" in res.stderr
+
+
+def test_integer_reward_with_no_group_without_spread_is_ok(tmp_path):
+    # No count key at all: no group lacked spread, whatever the reward type.
+    res = read(tmp_path, ml.healthy(4, zero=0, one=0), "--json")
+    assert json.loads(res.stdout)["verdicts"]["zero_std"]["verdict"] == "ok"
+
+
+def test_float_reward_is_judged_from_the_shares(tmp_path):
+    lines = ml.healthy(4, zero=20, one=10, float_groups=32)
+    assert "'rollout/zero_std/count_0.0': 20" in lines[4]
+    report = json.loads(read(tmp_path, lines, "--json").stdout)
+    assert report["steps"][0]["zero_std"] == 30 / 32 and report["verdicts"]["zero_std"]["verdict"] == "bad"
 
 
 def test_zero_reward_and_large_gap_are_bad(tmp_path):

@@ -9,8 +9,11 @@ import time
 
 import pytest
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 from labutil import base_run
+
+# The recorder end to end: a Python process per stand-in docker call and real timeouts, seconds a test.
+pytestmark = pytest.mark.slow
 
 
 def old_recording(lab, run_id: str) -> bytes:
@@ -54,7 +57,7 @@ def test_healthy_run_is_recorded_with_values(lab):
     assert submit[:6] == ["ray", "job", "submit", "--address", "http://127.0.0.1:8265", "--submission-id"]
     assert submit[submit.index("--") + 1:][:2] == ["python3", "/root/miles/train.py"]
     assert json.loads(submit[submit.index("--runtime-env-json") + 1]) == {"env_vars": {"PYTHONUNBUFFERED": "1"}}
-    assert submit[-4:] == ["--seed", "1234", "--rollout-seed", "1234"]
+    assert submit[-4:] == ["--seed", "1234", "--rollout-seed", "42"]  # the run file's own: the recorder adds none
     assert rj["command"][-3:-1] == ["bash", "-c"] and "ray start --head" in rj["command"][-1]
     assert "--label" in rj["command"] and "miles101.recorder=t-ok" in rj["command"]
     assert rj["containers"][0]["procedure"] == rj["procedure"]
@@ -157,7 +160,7 @@ def test_out_of_memory_kill(lab):
     assert len(steps) == 1  # what came before the kill is kept, as failed data
 
 
-def wait_for_step(proc, text: str = "step 1 of 3") -> list[str]:
+def wait_for_step(proc, text: str = "1 of 3 steps done") -> list[str]:
     """Block until the recorder reports a finished step on stderr (an event, not a clock)."""
     seen = []
     for line in proc.stderr:
@@ -280,7 +283,7 @@ def test_dry_run_prints_the_command_and_starts_nothing(lab):
     assert len(cmd) == 1
     assert "--gpus all --ipc=host --shm-size=32g --ulimit memlock=-1 --ulimit stack=67108864 --network=host" in cmd[0]
     assert f"-v {lab.model}:/root/models/test" in cmd[0]
-    assert cmd[0].endswith("--seed 1234 --rollout-seed 1234'")
+    assert cmd[0].endswith("--seed 1234 --rollout-seed 42'")
     out = res.stdout.splitlines()
     ray = [ln for ln in out if ln.startswith("ray ")]
     assert ray[0] == "ray start --head --node-ip-address 127.0.0.1 --num-gpus 1 --disable-usage-stats"
@@ -316,6 +319,7 @@ def test_preflight_failure_says_what_to_do(lab):
 def test_multi_seed_rows_carry_their_seed_and_spread(lab):
     run = base_run("t-seeds", lab.model, steps=2)
     run["seeds"] = [1, 2]
+    run["args"] = run["args"][:-4] + ["--rollout-seed", 42]  # several seeds: the recorder passes each --seed
     lab.write_run(run)
     lab.scenario(lab.lines(ml.healthy(2)))
     res = lab.record("t-seeds")
@@ -326,8 +330,11 @@ def test_multi_seed_rows_carry_their_seed_and_spread(lab):
     v = json.loads((d / "values.json").read_text())["values"]["reward"]
     assert v["seeds"] == [1, 2] and v["seed_spread"] == 0 and v["seed_std"] == 0 and v["n"] == 4
     rj = lab.run_json(d)
-    assert [c["procedure"][-1][-4:] for c in rj["containers"]] == [["--seed", "1", "--rollout-seed", "1"],
-                                                                   ["--seed", "2", "--rollout-seed", "2"]]
+    assert [c["procedure"][-1][-4:] for c in rj["containers"]] == [["--rollout-seed", "42", "--seed", "1"],
+                                                                   ["--rollout-seed", "42", "--seed", "2"]]
+    # one Ray job per seed, named as the page's loop names it (miles101.runfiles.submission_id)
+    assert [c["procedure"][-1][c["procedure"][-1].index("--submission-id") + 1] for c in rj["containers"]] == \
+        ["t-seeds-1", "t-seeds-2"]
     assert rj["steps_planned"] == 4 == rj["steps_done"]
 
 

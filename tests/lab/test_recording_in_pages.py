@@ -4,10 +4,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import mileslog as ml
+import pytest
 import yaml
 from buildutil import build
 from labutil import base_run
+
+from capture.lab.rehearsal import mileslog as ml
+
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 ROOTS = Path(__file__).resolve().parents[1] / "roots"
 

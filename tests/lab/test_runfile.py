@@ -8,7 +8,7 @@ import yaml
 
 from capture.lab.catalog import Catalog
 from capture.lab.runfile import RunFileError, load_run
-from labutil import HERE, base_run
+from labutil import HERE, ROOT, base_run
 
 CAT = Catalog.load(HERE / "fixtures" / "flags.json", HERE / "fixtures" / "metrics.json")
 
@@ -25,7 +25,8 @@ def errors(tmp_path: Path, run: dict, name: str = "t") -> list[str]:
 
 def with_args(tmp_path: Path, *args) -> list[str]:
     run = base_run("t", tmp_path)
-    run["args"] = ["--rollout-batch-size", 8, "--num-rollout", 3, *args]
+    seeds = [a for flag, value in (("--seed", 1234), ("--rollout-seed", 42)) if flag not in args for a in (flag, value)]
+    run["args"] = ["--rollout-batch-size", 8, "--num-rollout", 3, *args, *seeds]
     return errors(tmp_path, run)
 
 
@@ -111,3 +112,17 @@ def test_schema_errors_name_the_path(tmp_path):
     assert any(": env/X: 1 is not of type 'string'" in e for e in errs)
     assert any("values/reward/statistic: 'mode' is not one of" in e for e in errs)
     assert any("(top level): 'image' is a required property" in e for e in errs)
+
+
+def test_one_index_of_flags_json_for_the_book_and_the_lab() -> None:
+    """The lab's catalog is the core's index (miles101.capture): read from the files, or taken from a capture."""
+    from miles101.capture import load_capture
+
+    capture = load_capture(ROOT)
+    shared = Catalog.from_capture(capture)
+    assert shared.flags is capture.flags and shared.families is capture.families
+    read = Catalog.load(ROOT / "capture" / "miles" / "flags.json", ROOT / "capture" / "miles" / "metrics.json")
+    assert read.flags == capture.flags and read.metric_keys == set(capture.metrics)
+    assert [r.pattern for r in read.metric_patterns] == [r.pattern for r, _ in capture.metric_patterns]
+    for name in ("--colocate", "--no-offload-train", "--sglang-mem-fraction-static"):
+        assert bool(read.flags.get(name) or read.family(name)) == (capture.flag(name) is not None), name

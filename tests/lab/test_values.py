@@ -5,7 +5,7 @@ import copy
 
 from capture.lab.read_run import parse_log
 from capture.lab.values import derive_values
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 
 
 def run_file(**values) -> dict:
@@ -72,3 +72,22 @@ def test_log_problems_name_their_line():
     assert found == [f"line {len(lines) - 2}: perf_train 2: perf/train_time = inf",
                      f"line {len(lines) - 2}: perf_train 2: perf/step_time = inf",
                      f"line {len(lines)}: train 3: train/grad_norm = nan"]
+
+
+def test_a_counter_absent_from_a_logged_rollout_line_counts_zero():
+    # Miles writes count_<reward> and drop_<reason> only for what occurred (metrics.py:183-186).
+    lines = []
+    for rid, zero in enumerate((6, 0, 4, 0)):
+        lines += ml.step_lines(rid, zero=zero)
+    steps = parse_log(lines)
+    for r in steps:
+        r["seed"] = None
+    assert "rollout/zero_std/count_0" not in steps[1]["perf"]
+    run = {"steps": 4, "values": {
+        "z": {"source": "rollout/zero_std/count_0", "statistic": "median", "unit": "groups a step", "what": "x"},
+        "d": {"source": "rollout/dynamic_filter/drop_zero_std_1", "statistic": "max", "unit": "groups a step", "what": "x"}}}
+    v = derive_values(run, steps)["values"]
+    assert v["z"]["value"] == 2 and v["z"]["n"] == 4 and "note" not in v["z"]  # median of 6, 0, 4, 0
+    assert v["d"]["value"] == 0 and v["d"]["n"] == 4
+    del steps[1]["perf"]["perf/rollout_time"]  # no rollout line: its absent count is not read as 0
+    assert derive_values(run, steps)["values"]["z"]["n"] == 3

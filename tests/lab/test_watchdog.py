@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import mileslog as ml
+from capture.lab.rehearsal import mileslog as ml
 
 SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "watchdog.py"
 

@@ -165,7 +165,7 @@ function mount(root) {
     el("h3", { class: "m101-fit-title", text: "The pool during rollout" }), verdict, bar, legend, kvLine, actLine,
     offloadLine,
     el("p", { class: "m101-fit-inference", text: "Inference from Miles's and SGLang's code, not measured on a GB10: "
-      + `the pool is the published ${c.pool.value} ${c.pool.unit} (${gib(c, c.pool.bytes)}), and SGLang's share is `
+      + `the pool is the total CUDA reports on a GB10, ${c.pool.value} ${c.pool.unit} (public reference: ${c.pool.label}), and SGLang's share is `
       + "at most its fraction of it (SGLang measures the memory free when it starts)." }),
     el("div", { class: "m101-fit-flags" }, el("p", { class: "m101-fit-flags-title", text: "Flags to paste" }),
       el("pre", {}, code), copy, copied, flagsNote));

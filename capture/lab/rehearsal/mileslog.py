@@ -1,6 +1,9 @@
-"""Synthetic Miles logs for the lab tests, built from the formats verified in Miles's source.
+"""Miles-shaped log lines for the lab tests and the rehearsal, built from the formats verified in Miles's source.
 
-Test data only. Each builder names the Miles line it imitates (radixark/miles 31f1ca961).
+Lab tooling (shared/DESIGN.md §4): what it writes is made-up data for stand-in recordings, never
+a measurement; it never reaches capture/gpu/ or the manual. Each builder names the Miles line it
+imitates (radixark/miles 31f1ca961) and, where one exists, the public log under
+tests/fixtures/public-logs/ whose line has the same shape.
 """
 from __future__ import annotations
 
@@ -14,13 +17,21 @@ def _prefix(actor: str, where: str) -> str:
     return f"({actor} pid=4242) [{TIME} {actor}] {where} - "
 
 
-def rollout_perf(rid: int, *, length: float = 200.0, truncated: float = 0.0, zero: float = 0.25,
-                 one: float = 0.05, rollout_time: float = 30.0) -> str:
-    """The rollout manager's `perf N:` line (miles/ray/rollout/metrics.py:89)."""
+def rollout_perf(rid: int, *, length: float = 200.0, truncated: float = 0.0, zero: int = 8, one: int = 0,
+                 float_groups: int | None = None, rollout_time: float = 30.0) -> str:
+    """The rollout manager's `perf N:` line (miles/ray/rollout/metrics.py:89).
+
+    `zero`/`one` groups had every sample score 0/1. The book's int reward (--rm-type math) logs
+    count_0/count_1 and shares of 0 (metrics.py:183-194); with `float_groups`, a float reward's
+    count_0.0/count_1.0 and their shares of that many groups.
+    """
+    r0, r1 = ("0.0", "1.0") if float_groups else ("0", "1")
+    counts = {f"rollout/zero_std/count_{r}": n for r, n in ((r0, zero), (r1, one)) if n}
     d = {"rollout/response_len/mean": length, "rollout/response_len/median": length,
-         "rollout/response_len/max": length * 3, "rollout/response_len/min": 5.0,
-         "rollout/zero_std/count_0.0": 8, "rollout/zero_std/all_zero_percentage": zero,
-         "rollout/zero_std/all_one_percentage": one, "rollout/prefix_cache_hit_rate": 0.5,
+         "rollout/response_len/max": length * 3, "rollout/response_len/min": 5.0, **counts,
+         "rollout/zero_std/all_zero_percentage": zero / float_groups if float_groups else 0.0,
+         "rollout/zero_std/all_one_percentage": one / float_groups if float_groups else 0.0,
+         "rollout/prefix_cache_hit_rate": 0.5,
          "rollout/avg_cached_tokens_per_sample": 60.0, "rollout/repetition_frac": 0.0,
          "rollout/truncated_ratio": truncated, "perf/rollout_time": rollout_time,
          "perf/tokens_per_gpu_per_sec": 1500.5, "perf/longest_sample_tokens_per_sec": 20.1}
@@ -95,7 +106,8 @@ def step_lines(rid: int, **kw: Any) -> list[str]:
     """One whole step in the order train.py runs it (rollout, train, timers, weight update)."""
     reward = kw.get("reward", 0.4 + 0.05 * rid)
     gap = kw.get("gap", 0.01)
-    return [rollout_bar(), rollout_perf(rid, length=kw.get("length", 200.0 + rid)),
+    groups = {k: kw[k] for k in ("zero", "one", "float_groups") if k in kw}
+    return [rollout_bar(), rollout_perf(rid, length=kw.get("length", 200.0 + rid), **groups),
             memory_line("after wake_up model", 6.5 + rid / 10),
             trainer_rollout(rid, reward=reward, gap=gap), train_step(rid, gap=gap, grad_norm=kw.get("grad_norm", 0.3)),
             trainer_perf(rid, step_time=kw.get("step_time", 60.0 + rid)), memory_line("after offload model", 2.0)]

@@ -1,0 +1,118 @@
+"""The reader's preflight: one stdlib-only file that the book serves as is and the lab imports.
+
+Run here as a reader runs it: the served file and watchdog.py copied alone into an empty directory,
+against the stand-in docker and nvidia-smi.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import capture.lab.preflight as module
+from capture.lab.rehearsal import mileslog as ml
+from labutil import ROOT
+
+SERVED = re.compile(r"\{download\}`preflight\.py <(?P<target>[^>]+)>`")
+
+
+def served_paths() -> list[Path]:
+    """Every file a page serves under the name preflight.py (Sphinx's download role copies it as is)."""
+    out = []
+    for page in sorted((ROOT / "sections").glob("*.md")):
+        for m in SERVED.finditer(page.read_text(encoding="utf-8")):
+            out.append((page.parent / m["target"]).resolve())
+    return out
+
+
+def test_the_page_serves_the_module_the_lab_imports():
+    paths = served_paths()
+    assert paths, "no page serves preflight.py with {download}"
+    assert set(paths) == {Path(module.__file__).resolve()}
+    assert paths[0].read_bytes() == Path(module.__file__).read_bytes()
+
+
+def test_the_served_file_imports_only_the_standard_library_and_watchdog():
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert mods - {"watchdog"} <= set(sys.stdlib_module_names) | {"__future__"}, mods
+    relative = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level]
+    assert [n.module for n in relative] == ["watchdog"]  # the sibling file, in the lab's package
+
+
+def reader_dir(tmp_path: Path, with_watchdog: bool = True) -> Path:
+    d = tmp_path / "miles-logs"
+    d.mkdir()
+    shutil.copy(module.__file__, d / "preflight.py")
+    if with_watchdog:
+        shutil.copy(Path(module.__file__).with_name("watchdog.py"), d / "watchdog.py")
+    return d
+
+
+def reader_preflight(lab, d: Path, *args: str) -> tuple[int, dict, str]:
+    env = {k: v for k, v in lab.env.items() if k != "PYTHONPATH"}  # the reader has no capture package
+    res = subprocess.run([sys.executable, "-E", "-s", str(d / "preflight.py"), "--json", "--min-free-mem-gb", "0",
+                          "--min-free-disk-gb", "0", "--arch", module.arch_name(module.platform.machine()),
+                          "--disk", str(d), *args], env=env, cwd=d, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in res.stderr, res.stderr
+    return res.returncode, (json.loads(res.stdout) if res.stdout.startswith("{") else {}), res.stderr
+
+
+def model_and_data(lab) -> list[str]:
+    (lab.model / "config.json").write_text("{}")
+    data = lab.tmp / "data"
+    data.mkdir(exist_ok=True)
+    (data / "train.parquet").write_text("")
+    return ["--image", "radixark/miles:latest", "--mount", f"{lab.model}:/root/models/test",
+            "--mount", f"{data}:/root/data", "--model", "/root/models/test", "--data", "/root/data/train.parquet",
+            "--attention-backend", "flashinfer"]
+
+
+def test_a_reader_runs_the_downloaded_file_with_flags(lab, tmp_path):
+    lab.scenario([{"line": "miles101-preflight generated: ' Paris.'"}])
+    rc, report, err = reader_preflight(lab, reader_dir(tmp_path), *model_and_data(lab))
+    assert rc == 0, (report, err)
+    names = [c["name"] for c in report["checks"]]
+    assert "leftovers" not in names  # the recorder's own check stays in the lab
+    assert "Paris" in next(c for c in report["checks"] if c["name"] == "generation")["message"]
+    train = next(c for c in report["checks"] if c["name"] == "train step")
+    assert train["status"] == "skip" and "smoke run" in train["message"]
+    gen = json.loads(next(lab.state.glob("miles101-preflight-gen-*.argv.json")).read_text())
+    assert "'attention_backend': 'flashinfer'" in gen[-1] and f"{lab.model}:/root/models/test" in gen
+
+
+def test_settings_json_with_the_run_runs_the_train_step_through_the_watchdog_beside_it(lab, tmp_path):
+    lab.scenario([{"line": "miles101-preflight generated: ' Paris.'"}, *[{"line": x} for x in ml.healthy(2)]])
+    d = reader_dir(tmp_path)
+    run = {"id": "mine", "entry": ["python3", "train.py"], "image": "radixark/miles:latest",
+           "args": ["--colocate", "--num-rollout", "48"], "env": {"no_proxy": "127.0.0.1,localhost"}}
+    (d / "run.json").write_text(json.dumps(run))
+    rc, report, err = reader_preflight(lab, d, "--settings", str(d / "run.json"), *model_and_data(lab)[2:])
+    assert rc == 0, (report, err)
+    assert "2 steps finished" in next(c for c in report["checks"] if c["name"] == "train step")["message"]
+    train = json.loads(next(lab.state.glob("miles101-preflight-train-*.argv.json")).read_text())
+    assert "--num-rollout 2" in train[-1] and "--submission-id mine-preflight" in train[-1]
+
+
+def test_without_watchdog_beside_it_the_train_step_says_what_to_download(lab, tmp_path):
+    lab.scenario([{"line": "miles101-preflight generated: ' Paris.'"}])
+    d = reader_dir(tmp_path, with_watchdog=False)
+    (d / "run.json").write_text(json.dumps({"id": "mine", "entry": ["python3", "train.py"], "args": []}))
+    rc, report, _ = reader_preflight(lab, d, "--settings", str(d / "run.json"), *model_and_data(lab))
+    train = next(c for c in report["checks"] if c["name"] == "train step")
+    assert rc == 1 and train["status"] == "fail" and "watchdog.py" in train["fix"]
+
+
+def test_bad_settings_exit_2_naming_the_problem(lab, tmp_path):
+    d = reader_dir(tmp_path)
+    (d / "bad.json").write_text("{not json")
+    for args, words in ((["--model", "/m"], "no image"), (["--image", "x"], "no model"),
+                        (["--image", "x", "--model", "/m", "--mount", "nocolon"], "HOST:CONTAINER"),
+                        (["--settings", str(d / "bad.json")], "bad.json: not JSON")):
+        rc, _, err = reader_preflight(lab, d, *args)
+        assert rc == 2 and words in err, (args, err)
