@@ -316,7 +316,6 @@ def test_diagram_css_names_every_meaning() -> None:
     assert "var(" not in css  # a drawn image has no page to define variables
 
 
-<<<<<<< HEAD
 def test_log_doctor_outside_the_web_says_what_it_is(manual_text, manual_latex) -> None:
     for page in ("sections/7-1-troubleshoot-by-symptom", "sections/1-3-read-your-first-ten-steps"):
         text = _text(manual_text, page)
@@ -325,7 +324,7 @@ def test_log_doctor_outside_the_web_says_what_it_is(manual_text, manual_latex) -
     tex = _latex(manual_latex)
     assert tex.count("The log doctor: paste or drop a Miles log") == 2
 
-=======
+
 def _root_with_drawings(tmp_path: Path, rootdir: Path, sources: dict[str, str]) -> Path:
     """The test root with a drawings folder whose entries claim `sources` (figure id -> source hash)."""
     src = tmp_path / "book"
@@ -364,4 +363,3 @@ def test_a_fresh_drawing_passes_and_a_missing_one_is_named(tmp_path: Path, rootd
     missing = build(_root_with_drawings(tmp_path / "b", rootdir, {k: v for k, v in root_sources.items()
                                                                   if k != "fig-test-loop"}))
     assert "fig-test-loop has no drawing" in missing.warnings
->>>>>>> main
