@@ -23,7 +23,7 @@ myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
 exclude_patterns = [
     "_build", ".venv", ".tox", "node_modules", "README.md", "AUTHORING.md", "tests", "capture",
-    "benchmarks", "tools", "miles101", "pyproject.toml", ".pytest_cache", "test-artifacts",
+    "benchmarks", "tools", "_ext", "pyproject.toml", ".pytest_cache", "test-artifacts",
 ]
 
 # Hosting (README: Hosting). Read the Docs gives the canonical URL; a local build has none, so it

@@ -114,11 +114,11 @@ def test_build_and_check_agree_on_a_crosscheck(book_copy: Path) -> None:
     assert sorted(checked) == [
         f"{XC}:$.models[\"qwen3-tiny\"].params: cross-check qwen3-tiny on NVIDIA H200 (test data): framework counts "
         "187201 parameters, computed.json params.qwen3-tiny = 187200. Fix: re-run `python3 capture/run.py crosscheck` "
-        "on that host, or find why capture/derive.py and the allocator disagree.",
+        "on that host, or find why _ext/miles101/derive.py and the allocator disagree.",
         f"{XC}:$.models[\"qwen3-tiny\"].runs[1].held_bytes: cross-check qwen3-tiny on NVIDIA H200 (test data) (gradient "
         "checkpointing on, 64 tokens): holds 5990400 bytes after the step, computed.json trainer_state.qwen3-tiny = "
         "0.0027894973754882812 GiB = 2995200 bytes (ratio 2.0000, tolerance 2%). Fix: re-run `python3 capture/run.py "
-        "crosscheck` on that host, or find why capture/derive.py and the allocator disagree.",
+        "crosscheck` on that host, or find why _ext/miles101/derive.py and the allocator disagree.",
     ], sorted(checked)
     assert checked == warned
     assert built.app.statuscode != 0

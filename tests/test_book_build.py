@@ -10,7 +10,7 @@ import pytest
 import yaml
 from buildutil import build
 
-from capture.lab.values import derive_values
+from miles101.values import derive_values
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 

@@ -55,7 +55,7 @@ def test_unknown_accent(book_copy: Path) -> None:
     edit_book(book_copy, lambda b: b["parts"][1].update(accent="mauve"))
     built = build(book_copy)
     assert ("manual.json:$.parts[1].accent: WARNING: the accent 'mauve' has no colour defined. Fix: use one of "
-            "blue, violet, green, amber, teal, rose, grey, plum, indigo, or add it to miles101/palette.py. "
+            "blue, violet, green, amber, teal, rose, grey, plum, indigo, or add it to _ext/miles101/palette.py. "
             "[manual.book]") in built.warnings
 
 

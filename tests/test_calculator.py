@@ -1,4 +1,4 @@
-"""The fit calculator's coefficients: every number equals what capture/derive.py derives.
+"""The fit calculator's coefficients: every number equals what _ext/miles101/derive.py derives.
 
 The built page and its JSON are checked in a real browser by tests/browser/test_browser_calculator.py;
 here the coefficients document is built from the committed capture without Sphinx's build.
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from buildutil import ROOT
-from capture import derive
+from miles101 import derive
 from miles101.sphinx_ext import calculator
 from miles101.capture import load_capture
 from miles101.validate import validate_capture

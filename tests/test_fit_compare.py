@@ -16,15 +16,15 @@ import pytest
 import yaml
 
 from buildutil import ROOT, build
-from capture import derive
-from capture.lab.values import derive_values
+from miles101 import derive
+from miles101.values import derive_values
 from miles101.capture import load_capture
 from miles101.runfiles import resolve_run
 from miles101.sphinx_ext import calculator
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "miles101"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext"]
 RUN, VALUE, MODEL = "model-size-sweep", "used_after_wake_up", "qwen3-4B"
 PAGE = "sections/2-1-pick-a-model-size"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [*sorted((ROOT / "miles101").rglob("*.py")), *sorted((ROOT / "capture").rglob("*.py")), ROOT / "dev.py",
+SOURCES = [*sorted((ROOT / "_ext" / "miles101").rglob("*.py")), *sorted((ROOT / "capture").rglob("*.py")), ROOT / "dev.py",
            ROOT / "capture" / "symptoms.json", ROOT / "README.md", ROOT / "AUTHORING.md"]
 COMMAND = re.compile(r"python3 (capture/[\w/]+\.py|dev\.py)((?: +[^\s`'\"\\]+)*)")
 TOX = re.compile(r"tox -e (\w+)")
@@ -34,7 +34,7 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
 
 
 HINTS = hinted()
-#: `python3 read_run.py ...` (the run reader, capture/lab/read_run.py, which readers download on its own).
+#: `python3 read_run.py ...` (the run reader, _ext/miles101/tools/read_run.py, which readers download on its own).
 READ_RUN = re.compile(r"python3 (?:\S*/)?read_run\.py([^|;&\n]*)")
 
 
@@ -79,11 +79,11 @@ for (_script, _sub, _options), _where in HINTS.items():
 @pytest.mark.parametrize("command", sorted(CAPTURE_HINTS), ids=lambda k: " ".join(filter(None, k)))
 def test_hinted_capture_command_exists(command: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     """Each hinted capture command answers --help and lists every option its hints use."""
-    from capture.lab.read_run import main as read_run_main
+    from miles101.tools.read_run import main as read_run_main
     from capture.run import main as run_main
 
     script, sub = command
-    main = {"capture/run.py": run_main, "capture/lab/read_run.py": read_run_main}[script]
+    main = {"capture/run.py": run_main, "_ext/miles101/tools/read_run.py": read_run_main}[script]
     uses = CAPTURE_HINTS[command]
     argv = [sub] if sub else []
     text = help_text(main, argv, capsys)

@@ -6,7 +6,7 @@ import json
 import yaml
 
 from buildutil import ROOT
-from capture.derive import size_bytes
+from miles101.derive import size_bytes
 
 
 def _computed(prefix: str) -> dict[str, float]:

@@ -14,11 +14,11 @@ import pytest
 import yaml
 
 from buildutil import ROOT, build
-from capture.lab.values import derive_values
+from miles101.values import derive_values
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "miles101"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext"]
 
 
 def _project(dest: Path) -> Path:

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from capture import derive
+from miles101 import derive
 from capture.crosscheck import SCHEMA, miles_fsdp, shapes
 
 ROOT = Path(__file__).resolve().parents[2]

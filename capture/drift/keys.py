@@ -83,7 +83,7 @@ def _value_forms(value: object) -> list[str]:
 
 
 def computed_changes(old: Side, new: Side) -> list[Change]:
-    """Values ``capture/derive.py`` computes from each side's models and flags."""
+    """Values ``_ext/miles101/derive.py`` computes from each side's models and flags."""
     if old.computed is None or new.computed is None:
         return []
     olds, news = old.computed["values"], new.computed["values"]

@@ -103,7 +103,7 @@ def read_dir(folder: Path, label: str) -> dict[str, dict]:
 
 def derive(docs: dict[str, dict]) -> tuple[dict | None, str | None]:
     """computed.json's body for these documents, or None and why."""
-    from capture.derive import derive_all
+    from miles101.derive import derive_all
 
     try:
         return derive_all(docs["models.json"], docs["flags.json"]), None

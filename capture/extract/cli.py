@@ -178,7 +178,7 @@ def main(argv: list[str]) -> int:
     docs = documents(source, megatron, Path(args.out) / "miles" / "flags.json", sglang, router)
     print(summary(docs, time.monotonic() - start))
 
-    from capture.derive import derive_all
+    from miles101.derive import derive_all
 
     computed = derive_all(docs["models.json"], docs["flags.json"])
     print(f"computed values: {len(computed['values'])} ({len(computed['skipped'])} models skipped)")

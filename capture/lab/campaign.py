@@ -265,8 +265,8 @@ def record_one(run_id: str, run: dict[str, Any], argv: list[str], env: dict[str,
 
 def diagnose(log: Path) -> list[str]:
     """The 7.1 entries read_run --diagnose names for a failed attempt's log."""
-    from capture.lab.read_run import diagnose as read_diagnose
-    from capture.lab.read_run import read_log, read_run
+    from miles101.tools.read_run import diagnose as read_diagnose
+    from miles101.tools.read_run import read_log, read_run
 
     try:
         lines = log.read_text(encoding="utf-8", errors="replace").splitlines()

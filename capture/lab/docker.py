@@ -5,7 +5,7 @@ from typing import Any
 
 # The launch procedure lives in the reader's preflight (one stdlib-only file, section 1.1 serves it):
 # the recorder runs exactly what the book tells the reader to run.
-from capture.lab.preflight import (LABEL, RAY_DASHBOARD, RUN_FLAGS, WORKDIR, docker, image_digest, leftovers,  # noqa: F401
+from miles101.tools.preflight import (LABEL, RAY_DASHBOARD, RUN_FLAGS, WORKDIR, docker, image_digest, leftovers,  # noqa: F401
                                    procedure, program, run_command, seed_args)
 
 

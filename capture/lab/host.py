@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 # The probes live in the reader's preflight (one stdlib-only file), so a reader's check and host.json read the GPU alike.
-from capture.lab.preflight import (cuda_version, meminfo_gib, proc_field, query_gpu, reported,  # noqa: F401
+from miles101.tools.preflight import (cuda_version, meminfo_gib, proc_field, query_gpu, reported,  # noqa: F401
                                    run_probe)
 
 SCHEMA = "host/1"

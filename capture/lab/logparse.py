@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from capture.lab.read_run import (  # the reader's parser, shared
+from miles101.tools.read_run import (  # the reader's parser, shared
     StepAssembler,
     parse_line,
     parse_log,

@@ -1,6 +1,6 @@
 """`python3 capture/run.py preflight [<id>] [--json]`: can this host record the run? The reader's preflight, fed a run file.
 
-The checks are those of capture/lab/preflight.py, the file section 1.1 serves to readers; this
+The checks are those of _ext/miles101/tools/preflight.py, the file section 1.1 serves to readers; this
 module only loads the run file (YAML, checked against the schema and the extraction) and passes its
 settings in, with the check for containers an earlier recording left running.
 """
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from capture.lab.catalog import Catalog
-from capture.lab.preflight import add_common_options, run_checks
+from miles101.tools.preflight import add_common_options, run_checks
 from capture.lab.runfile import RunFileError, load_run
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,15 +16,15 @@ from capture.lab import docker as dk
 from capture.lab import host as hostinfo
 from capture.lab.catalog import Catalog
 from capture.lab.logparse import read_steps
-from capture.lab.preflight import Check, check_mounts, preflight, table
+from miles101.tools.preflight import Check, check_mounts, preflight, table
 from capture.lab.progress import Progress
 from capture.lab.runfile import RunFileError, load_run
 from capture.lab.session import Options, Outcome, Session, Stopped, why
 from capture.lab.store import Attempt, is_valid, sweep_unfinished, utc_iso, utc_stamp
-from capture.lab.values import derive_values, log_problems
+from miles101.values import derive_values, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
-RECORDING_SCHEMA = ROOT / "capture" / "schema" / "recording.schema.json"
+RECORDING_SCHEMA = ROOT / "_ext" / "miles101" / "schema" / "recording.schema.json"
 
 
 def _raise_stopped(signum: int, _frame: object) -> None:
@@ -116,7 +116,7 @@ def rederive(ids: list[str], runs_dir: Path, gpu_dir: Path) -> int:
 
     import yaml
 
-    from capture.lab.values import derive_values
+    from miles101.values import derive_values
     from miles101.capture import CaptureError
     from miles101.validate import parse_yaml_bytes, read_steps
 

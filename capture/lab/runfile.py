@@ -12,10 +12,11 @@ import jsonschema
 import yaml
 
 from capture.lab.catalog import Catalog
-from capture.lab.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
+from miles101.values import step_range
+from miles101.tools.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
 from miles101.runfiles import BaseError, resolve_run
 
-SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "run.schema.json"
+SCHEMA = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "schema" / "run.schema.json"
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
                     "BooleanOptionalAction"}
 
@@ -126,12 +127,6 @@ def source_hint(source: str, catalog: Catalog) -> str:
     return f"nearest: {', '.join(near) or 'none'}"
 
 
-def step_range(text: str, steps: int) -> tuple[int, int]:
-    """Inclusive rollout ids: '2-47' → (2, 47); '5' → (5, 5); '3-' → (3, steps - 1)."""
-    lo, dash, hi = text.partition("-")
-    if not dash:
-        return int(lo), int(lo)
-    return int(lo), int(hi) if hi else steps - 1
 
 
 def arity(rec: dict[str, Any], opt: str) -> tuple[int, float]:

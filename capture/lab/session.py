@@ -18,7 +18,7 @@ from capture.lab.host import meminfo_gib
 from capture.lab.logparse import LiveLog
 from capture.lab.progress import Progress
 from capture.lab.progress import line as progress_line
-from capture.lab.watchdog import Watchdog, probe
+from miles101.tools.watchdog import Watchdog, probe
 
 
 # SGLang's last words when its engine dies (sglang/srt/entrypoints/engine.py: the SIGQUIT handler's log line;

@@ -1,4 +1,4 @@
-"""The "Will it fit?" calculator on 2.1 in a real Chromium: its numbers equal capture.derive.fit_budget's.
+"""The "Will it fit?" calculator on 2.1 in a real Chromium: its numbers equal miles101.derive.fit_budget's.
 
 Three models and settings are entered by keyboard and mouse; the verdict, the legend's bytes and the
 KV tokens are read back and compared with the Python computation. Also: phone width, dark mode, no
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from .browser_support import ARTIFACTS, ROOT, Server, Site, is_local, note_screenshot
 
-from capture import derive
+from miles101 import derive
 
 PAGE = "sections/2-1-pick-a-model-size.html"
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}

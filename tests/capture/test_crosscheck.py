@@ -14,12 +14,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from capture import derive
+from miles101 import derive
 from capture.crosscheck import shapes
 from capture.crosscheck.verify import TOLERANCE, verify
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = json.loads((ROOT / "capture" / "schema" / "crosscheck.schema.json").read_text())
+SCHEMA = json.loads((ROOT / "_ext" / "miles101" / "schema" / "crosscheck.schema.json").read_text())
 COMPUTED = json.loads((ROOT / "capture" / "computed.json").read_text())
 RESULTS = sorted((ROOT / "capture" / "crosscheck" / "results").glob("*.json"))
 TINY = {"name": "qwen3-tiny", "file": "scripts/models/qwen3-tiny.py", "line": 1, "layers": 2, "hidden": 64,

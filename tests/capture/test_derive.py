@@ -7,7 +7,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from capture import derive
+from miles101 import derive
 
 ROOT = Path(__file__).resolve().parents[2]
 PROV = {"commit": "0" * 40, "commit_date": "2026-01-01", "read_from": "git", "extractor": "t"}
@@ -41,7 +41,7 @@ def test_derive_all_values_and_units():
     out = derive.derive_all({"provenance": PROV, "models": [TINY, MOE]}, FLAGS)
     values = out["values"]
     assert values["params.qwen3-tiny"]["value"] == 1272
-    assert values["params.qwen3-tiny"]["formula"] == "capture.derive.parameter_count"
+    assert values["params.qwen3-tiny"]["formula"] == "miles101.derive.parameter_count"
     assert "params_active.qwen3-tiny" not in values
     assert values["params_active.qwen3-tiny-moe"]["value"] == 840
     # sizes in GiB (2**30 bytes), Miles's Memory-Usage unit, and exactly the bytes over 2**30
@@ -105,9 +105,9 @@ def test_verify_parameter_count_against_published_sizes():
 
 def test_committed_capture_validates_and_recomputes():
     for name in ("flags", "metrics", "models", "files"):
-        schema = json.loads((ROOT / "capture" / "schema" / f"{name}.schema.json").read_text())
+        schema = json.loads((ROOT / "_ext" / "miles101" / "schema" / f"{name}.schema.json").read_text())
         jsonschema.Draft202012Validator(schema).validate(load(f"miles/{name}.json"))
     computed = load("computed.json")
-    schema = json.loads((ROOT / "capture" / "schema" / "computed.schema.json").read_text())
+    schema = json.loads((ROOT / "_ext" / "miles101" / "schema" / "computed.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(computed)
     assert derive.derive_all(load("miles/models.json"), load("miles/flags.json")) == computed

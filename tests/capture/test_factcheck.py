@@ -13,7 +13,7 @@ from miles101.factcheck import Check, FactChecks, factcheck_problems, load_factc
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = json.loads((ROOT / "capture" / "factcheck.json").read_text(encoding="utf-8"))
-SCHEMA = json.loads((ROOT / "capture" / "schema" / "factcheck.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "_ext" / "miles101" / "schema" / "factcheck.schema.json").read_text(encoding="utf-8"))
 
 
 def problems_of(doc: dict) -> list[tuple[str, str, str]]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import capture.lab.preflight as preflight
-from capture.lab import read_run, watchdog
+import miles101.tools.preflight as preflight
+from miles101.tools import read_run, watchdog
 from labutil import ROOT
 
 PAGE = ROOT / "sections" / "1-1-run-grpo-on-one-gpu.md"

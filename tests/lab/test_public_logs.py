@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from capture.lab import read_run as rr
+from miles101.tools import read_run as rr
 from capture.lab import symptoms
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ def test_ansi_ray_dedup_malformed_nonfinite_and_newer_reward_key():
 
 def test_symptom_table_is_the_data_file_and_matches_the_page():
     data = symptoms.load()
-    jsonschema.validate(data, json.loads((ROOT / "capture/schema/symptoms.schema.json").read_text()))
+    jsonschema.validate(data, json.loads((ROOT / "_ext/miles101/schema/symptoms.schema.json").read_text()))
     assert json.loads(rr.SYMPTOMS_JSON) == data, "python3 -m capture.lab.symptoms --write"
     page = (ROOT / data["page"]).read_text(encoding="utf-8")
     assert symptoms.check_page(page, data) == []

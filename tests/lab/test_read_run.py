@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from capture.lab.rehearsal import mileslog as ml
-from capture.lab.read_run import parse_line, parse_log
+from miles101.tools.read_run import parse_line, parse_log
 
 SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "read_run.py"
 

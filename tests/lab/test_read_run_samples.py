@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from capture.lab.read_run import render_samples, samples
+from miles101.tools.read_run import render_samples, samples
 
 ROOT = Path(__file__).resolve().parents[2]
 PREFIX = "(RolloutManager pid=7) [2026-01-01 00:00:00 rollout_manager] inference_rollout_train.py:130 - "

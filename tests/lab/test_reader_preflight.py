@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import capture.lab.preflight as module
+import miles101.tools.preflight as module
 from capture.lab.rehearsal import mileslog as ml
 from labutil import ROOT
 

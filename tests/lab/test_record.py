@@ -75,7 +75,7 @@ def test_healthy_run_is_recorded_with_values(lab):
     assert v["wake_mem"]["value"] == 6.7 and v["final_eval"]["value"] == 0.5
     assert v["interval"]["value"] > 0
     # --check recomputes values.json from the steps with the same pure function
-    from capture.lab.values import derive_values
+    from miles101.values import derive_values
     import yaml
     assert derive_values(yaml.safe_load((lab.runs / "t-ok.yaml").read_text()), steps) == values
     assert "seed 1234: docker run" in (d / "log.txt").read_text().splitlines()[0]

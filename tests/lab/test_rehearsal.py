@@ -17,7 +17,7 @@ import yaml
 
 from capture.lab import campaign
 from capture.lab.catalog import Catalog
-from capture.lab.read_run import parse_line
+from miles101.tools.read_run import parse_line
 from capture.lab.rehearsal import runlog
 from capture.lab.rehearsal.rehearse import COPIED
 from capture.lab.store import UNFINISHED

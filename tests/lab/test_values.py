@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import copy
 
-from capture.lab.read_run import parse_log
-from capture.lab.values import derive_values
+from miles101.tools.read_run import parse_log
+from miles101.values import derive_values
 from capture.lab.rehearsal import mileslog as ml
 
 
@@ -65,7 +65,7 @@ def test_a_sparse_source_says_what_it_rests_on():
 
 
 def test_log_problems_name_their_line():
-    from capture.lab.values import log_problems
+    from miles101.values import log_problems
 
     lines = ml.healthy(2) + [ml.trainer_perf(2, step_time=float("inf")), "garbage {nan}", ml.train_step(3, grad_norm=float("nan"))]
     found = log_problems(lines)

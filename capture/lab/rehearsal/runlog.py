@@ -225,7 +225,7 @@ def _memory(msg: str, used: float, rng: random.Random) -> str:
 
 def logged_keys(lines: list[str]) -> set[str]:
     """Every key the log's step, perf, rollout, eval and memory lines hold (as the recorder reads them)."""
-    from capture.lab.read_run import parse_line
+    from miles101.tools.read_run import parse_line
 
     keys: set[str] = set()
     for line in lines:

@@ -15,7 +15,7 @@ from typing import Any
 # The launch itself (ray start, ray job submit, the arguments, the log) is defined once, in the reader's
 # preflight: one stdlib-only file that section 1.1 serves, that the recorder runs, and that this module
 # renders for the pages.
-from capture.lab.preflight import (LOG_DIR, RAY_DASHBOARD, SEED_FLAGS, WORKDIR, _flag, added_seed_args,  # noqa: F401
+from miles101.tools.preflight import (LOG_DIR, RAY_DASHBOARD, SEED_FLAGS, WORKDIR, _flag, added_seed_args,  # noqa: F401
                                    arg_groups, job_env, job_submit, log_path, miles_args, program, ray_start,
                                    submission_id)
 

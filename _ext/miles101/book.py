@@ -196,7 +196,7 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
         if entry["hue"] not in HUES:
             problems.append(BookProblem(
                 file, f"$.palette[{i}].hue", f"the hue {entry['hue']!r} has no colour defined.",
-                f"use one of {known}, or add it to miles101/palette.py.", fatal=False,
+                f"use one of {known}, or add it to _ext/miles101/palette.py.", fatal=False,
             ))
     groups = [(f"$.parts[{i}]", str(p["number"]), p) for i, p in enumerate(data["parts"])]
     groups.append(("$.reference", "R", data["reference"]))
@@ -211,7 +211,7 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
         if part["accent"] not in HUES:
             problems.append(BookProblem(
                 file, f"{path}.accent", f"the accent {part['accent']!r} has no colour defined.",
-                f"use one of {known}, or add it to miles101/palette.py.", fatal=False,
+                f"use one of {known}, or add it to _ext/miles101/palette.py.", fatal=False,
             ))
         for j, sec in enumerate(part["sections"]):
             spath = f"{path}.sections[{j}]"

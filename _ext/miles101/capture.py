@@ -474,13 +474,13 @@ CAPTURE_INPUTS = (
 def shaping_code() -> list[Path]:
     """The code and schemas that shape a loaded capture: the core package (its Sphinx extension aside),
     the formulas it imports, and the JSON Schemas `miles101.validate` prunes refused records by."""
-    import capture.derive
+    import miles101.derive
 
     from .validate import schema_dir
 
     core = Path(__file__).resolve().parent
     files = [p for p in sorted(core.rglob("*.py")) if "sphinx_ext" not in p.relative_to(core).parts]
-    return [*files, Path(capture.derive.__file__).resolve(), *sorted(schema_dir().glob("*.json"))]
+    return [*files, Path(miles101.derive.__file__).resolve(), *sorted(schema_dir().glob("*.json"))]
 
 
 def capture_digest(root: Path) -> str:

@@ -3,12 +3,12 @@
 Rules, each reported as a `CaptureError` naming the file, the JSON path (or line) and the fix:
 
 1. the file reads: UTF-8, valid JSON/YAML, no duplicate keys;
-2. it matches its JSON Schema (capture/schema/*, shipped with the `capture` package);
+2. it matches its JSON Schema (_ext/miles101/schema/*, shipped with the `capture` package);
 3. every number is finite (a NaN or an inf is never published);
 4. a value is inside its unit's range: no negative time, size or count; a fraction, share or
    probability within 0..1; a percentage within 0..100;
-5. derived values equal their inputs: computed.json = capture.derive.derive_all(models.json,
-   flags.json); each recording's values.json = capture.lab.values.derive_values(run file, steps.jsonl);
+5. derived values equal their inputs: computed.json = miles101.derive.derive_all(models.json,
+   flags.json); each recording's values.json = miles101.values.derive_values(run file, steps.jsonl);
 6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
    (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%).
 
@@ -62,24 +62,22 @@ def fix_for(rel: str) -> str:
     sub = rel.removeprefix("capture/")
     restore = f"restore it from git (`git checkout -- {rel}`)"
     if sub.startswith("runs/"):
-        return f"correct the run file by hand (schema capture/schema/run.schema.json, AUTHORING.md), or {restore}"
+        return f"correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}"
     if sub.startswith("gpu/"):
         run_id = sub.split("/")[1]
         return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
     if sub.startswith("crosscheck/"):
         return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
     if sub == "factcheck.json":
-        return f"correct the entry by hand (schema capture/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
+        return f"correct the entry by hand (schema _ext/miles101/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
     if sub == "facts.json" or sub.startswith("references/"):
         return f"correct it by hand from its source (AUTHORING.md), or {restore}"
     return REGENERATE.format(file=rel)
 
 
 def schema_dir() -> Path:
-    """The JSON Schemas, part of the code (the `capture` package), not of the data under test."""
-    import capture
-
-    return Path(capture.__file__).resolve().parent / "schema"
+    """The JSON Schemas: rules of the book, shipped with the core package, not part of the data under test."""
+    return Path(__file__).resolve().parent / "schema"
 
 
 # ---------------------------------------------------------------------------------- reading
@@ -236,7 +234,7 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
 
 def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[CaptureError]:
     """computed.json must equal derive_all(models.json, flags.json), value for value."""
-    from capture.derive import derive_all
+    from miles101.derive import derive_all
 
     rel = "capture/computed.json"
     fix = "run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore it from git"
@@ -268,7 +266,7 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
     return problems
 
 
-#: The sections of a steps.jsonl row that hold Miles's metrics (capture.lab.read_run.lookup reads them).
+#: The sections of a steps.jsonl row that hold Miles's metrics (miles101.tools.read_run.lookup reads them).
 STEP_SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
 
 
@@ -358,7 +356,7 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
 
     `bases` are the run files of the run's `base` chain, so the run is read with its base filled in.
     """
-    from capture.lab.values import derive_values
+    from miles101.values import derive_values
 
     base = f"capture/gpu/{run_id}"
     try:
@@ -421,7 +419,7 @@ def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) 
     """One host's cross-check results held against computed.json (the rule of `miles101.crosscheck`)."""
     from .crosscheck import crosscheck_problems
 
-    fix = ("re-run `python3 capture/run.py crosscheck` on that host, or find why capture/derive.py and the "
+    fix = ("re-run `python3 capture/run.py crosscheck` on that host, or find why _ext/miles101/derive.py and the "
            "allocator disagree")
     try:
         results = parse_json_bytes(results_raw, rel, fix)
@@ -602,9 +600,9 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             out.problems += found
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     if models is not None and flags is not None and computed is not None:
-        import capture.derive
+        import miles101.derive
 
-        code = Path(capture.derive.__file__).read_bytes()
+        code = Path(miles101.derive.__file__).read_bytes()
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(json.loads(computed).get("values") or {})
         except (ValueError, AttributeError, TypeError):
@@ -624,9 +622,9 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
                                 lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         run_id = run_json.parent.name
-        import capture.lab.values
+        import miles101.values
 
-        code = Path(capture.lab.values.__file__).read_bytes()
+        code = Path(miles101.values.__file__).read_bytes()
         parts = (_read(run_json), _read(cap / "runs" / f"{run_id}.yaml"), _read(run_json.parent / "steps.jsonl"),
                  _read(run_json.parent / "values.json"))
         parts = (*parts, _base_chain(cap / "runs", parts[1]))

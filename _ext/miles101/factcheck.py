@@ -1,6 +1,6 @@
 """The fact-check record (capture/factcheck.json): which page was checked against which Miles commit.
 
-No Sphinx imports. `load_factcheck(root)` reads the record (schema capture/schema/factcheck.schema.json,
+No Sphinx imports. `load_factcheck(root)` reads the record (schema _ext/miles101/schema/factcheck.schema.json,
 validated with every other capture file by `miles101.validate`); `FactChecks.last_checked(page)` is
 what a page shows as "facts last checked against commit X"; `factcheck_problems` is the part a
 schema cannot say (known pages and classes, counts that add up, Miles lines that exist), reported by

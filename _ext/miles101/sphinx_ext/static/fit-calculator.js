@@ -1,6 +1,6 @@
 // Miles 101: "Will it fit?" calculator. A small ES module: no framework, no network.
 // Every coefficient comes from the JSON the build embeds in the page (capture/computed.json,
-// capture/facts.json, flags.json, a run file); the arithmetic mirrors capture.derive.fit_budget
+// capture/facts.json, flags.json, a run file); the arithmetic mirrors miles101.derive.fit_budget
 // line for line, and the tests hold the two against each other.
 
 const VERDICT = {
@@ -9,7 +9,7 @@ const VERDICT = {
   "does-not-fit": "Does not fit",
 };
 
-/** capture.derive.fit_budget, in the same order of operations (so the doubles agree). */
+/** miles101.derive.fit_budget, in the same order of operations (so the doubles agree). */
 export function fitBudget(c, model, s) {
   const per = s.fp32_master ? c.bytes_per_param.trainer_fp32_master : c.bytes_per_param.trainer_no_master;
   const trainer = model.params * per;

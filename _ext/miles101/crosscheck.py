@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from capture.derive import UNIT_BYTES  # the computed sizes carry their unit (computed.json writes GiB)
+from miles101.derive import UNIT_BYTES  # the computed sizes carry their unit (computed.json writes GiB)
 
 GIB = 2**30
 #: Relative: the allocator's rounding, buffers and small workspaces sit well inside this.

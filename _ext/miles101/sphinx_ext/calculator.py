@@ -1,6 +1,6 @@
 """```{fit-calculator}```: "Will it fit?" on one unified-memory box, over the computed sizes.
 
-The formulas live in capture/derive.py (``fit_budget``, ``trainer_bytes_per_param``,
+The formulas live in _ext/miles101/derive.py (``fit_budget``, ``trainer_bytes_per_param``,
 ``kv_bytes_per_token``). This module only gathers their inputs from the capture (computed.json,
 facts.json, flags.json, a run file, and a cross-check result when one exists) into one
 coefficients document, writes it to ``_static/m101-fit-coefficients.json``, embeds it in the page
@@ -24,7 +24,7 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from capture.derive import UNIT_BYTES
+from miles101.derive import UNIT_BYTES
 
 from ..crosscheck import activation_bytes_per_token, host_gpu
 
@@ -115,7 +115,7 @@ def coefficients(capture: Any) -> dict[str, Any]:
     models.sort(key=lambda m: (m["params"], m["name"]))
     return {
         "schema": SCHEMA,
-        "formula": "capture.derive.fit_budget",
+        "formula": "miles101.derive.fit_budget",
         "pool": {"bytes": pool.value * UNIT_BYTES[pool.unit], "value": pool.value, "unit": pool.unit,
                  POOL_KIND: POOL_KEY, "label": pool.detail.get("label", POOL_KEY)},
         "threshold": {"value": threshold.value, "fact": THRESHOLD_FACT},
@@ -134,7 +134,7 @@ def coefficients(capture: Any) -> dict[str, Any]:
 
 def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     """derive.fit_budget over the document's coefficients: what the page and the JavaScript show."""
-    from capture.derive import fit_budget
+    from miles101.derive import fit_budget
 
     activation = model.get("activation") or {}
     return fit_budget(params=model["params"], kv_bytes_per_token=model.get("kv_bytes_per_token"),
@@ -360,7 +360,7 @@ class FitCompareDirective(SphinxDirective):
     _problem = FitCalculatorDirective._problem
 
     def run(self) -> list[nodes.Node]:
-        from capture.derive import GIB
+        from miles101.derive import GIB
 
         from ..capture import Value
         from .domain import capture_of, domain_of
@@ -401,7 +401,7 @@ class FitCompareDirective(SphinxDirective):
         label = COMPARE_TERMS[term]
         estimate = Value("computed", f"fit.{model_name}.{term}@{run}", got["estimate"] / GIB, "GiB",
                          f"The calculator's {label} for {model_name} at the settings of the run {run}",
-                         {"formula": "capture.derive.fit_budget"})
+                         {"formula": "miles101.derive.fit_budget"})
         ratio = Value("computed", f"fit.{model_name}.{term}@{run}/{name}", got["ratio"], "",
                       f"The measured {name} of the run {run}, in bytes, over the calculator's {label}, in bytes",
                       {"formula": "miles101.sphinx_ext.calculator.compare"})

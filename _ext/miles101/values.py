@@ -5,10 +5,17 @@ import math
 import statistics
 from typing import Any
 
-from capture.lab.read_run import ROLLOUT_SIDE_KEY, lookup
-from capture.lab.runfile import step_range
+from miles101.tools.read_run import ROLLOUT_SIDE_KEY, lookup
 
 SCHEMA = "values/1"
+
+
+def step_range(text: str, steps: int) -> tuple[int, int]:
+    """Inclusive rollout ids: '2-47' → (2, 47); '5' → (5, 5); '3-' → (3, steps - 1)."""
+    lo, dash, hi = text.partition("-")
+    if not dash:
+        return int(lo), int(lo)
+    return int(lo), int(hi) if hi else steps - 1
 
 
 def statistic(name: str, xs: list[float]) -> float:
@@ -63,7 +70,7 @@ def samples(steps: list[dict[str, Any]], source: str, lo: int, hi: int, seed: An
 
 def log_problems(lines: list[str]) -> list[str]:
     """Every NaN, inf or negative time in the log's step lines, with its line number (1-based)."""
-    from capture.lab.read_run import parse_line
+    from miles101.tools.read_run import parse_line
 
     found = []
     for n, line in enumerate(lines, 1):

@@ -256,7 +256,7 @@ def _shape_inputs(m: dict) -> dict[str, Any]:
 
 
 def _value(value: float | int, unit: str, formula: str, inputs: dict, what: str) -> dict:
-    return {"value": value, "unit": unit, "formula": f"capture.derive.{formula}", "inputs": inputs, "what": what}
+    return {"value": value, "unit": unit, "formula": f"miles101.derive.{formula}", "inputs": inputs, "what": what}
 
 
 def derive_model(m: dict, buffer_bytes: int, buffer_site: str) -> dict[str, dict]:
