@@ -17,7 +17,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "capture" / "symptoms.json"
 READER_REFS = ROOT / "capture" / "references" / "reader.json"
-READ_RUN = ROOT / "capture" / "lab" / "read_run.py"
+READ_RUN = ROOT / "_ext" / "miles101" / "tools" / "read_run.py"
 
 SYM_START = "# --- symptoms: generated from capture/symptoms.json by `python3 -m capture.lab.symptoms --write`; do not edit ---\n"
 SYM_END = "# --- end symptoms ---\n"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from .browser_support import ARTIFACTS, ROOT, Server, is_local, note_screenshot
 
-from capture.lab import read_run as rr
+from miles101.tools import read_run as rr
 
 PAGES = ["sections/7-1-troubleshoot-by-symptom.html", "sections/1-3-read-your-first-ten-steps.html"]
 PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
@@ -24,7 +24,7 @@ PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
 def python_answer(text: str) -> dict[str, Any]:
     lines = text.splitlines()
     rows, asm = rr.read_log(lines)
-    report = rr.read_run(rows, 10) if rows else None
+    report = rr.read_run(rows, 10, rr.groups_in_log(lines)) if rows else None
     if report is not None:
         report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
     return {"matches": rr.diagnose(lines, report), "report": report}
@@ -35,6 +35,7 @@ def run_log(steps: int = 12) -> str:
     for s in range(steps):
         out += [f"(RolloutManager pid=1) [t] metrics.py:89 - perf {s}: {{'perf/rollout_time': 12.5, "
                 f"'rollout/response_len/mean': {300.0 + s}, 'rollout/truncated_ratio': 0.01, "
+                f"'rollout/zero_std/count_0.0': 8, "
                 f"'rollout/zero_std/all_zero_percentage': 0.95, 'rollout/zero_std/all_one_percentage': 0.0}}",
                 f"[t] log_utils.py:123 - rollout {s}: {{'rollout/raw_reward': {0.2 + s / 50}}}",
                 f"[t] log_utils.py:542 - step {s}: {{'train/step': {s}, 'train/pg_clipfrac': 0.01, "
@@ -238,13 +239,13 @@ def test_dark_mode_uses_the_dark_palette(tabs: dict[str, Any], server: Server) -
 
 
 def test_no_network_and_rules_are_the_readers(tabs: dict[str, Any], server: Server, site: Any) -> None:
-    from capture.lab.doctor_rules import rules
+    from miles101.doctor_rules import rules
 
     page = _open(tabs["light"], server)
     _paste(page, "Server process terminated unexpectedly.")
     assert [u for u in page.requests if not is_local(u)] == []
     built = json.loads((site.outdir / "_static" / "m101-doctor-rules.json").read_text(encoding="utf-8"))
-    assert built == json.loads(json.dumps(rules()))
+    assert built == json.loads(json.dumps(rules(ROOT)))
     with_doctor = sorted(p for p in site.pages if "m101-log-doctor.js" in (site.outdir / p).read_text(encoding="utf-8"))
     assert with_doctor == sorted(PAGES)
 

@@ -1,7 +1,7 @@
 """The page's log doctor and read_run.py give the same answers, line by line, over every fixture log.
 
 The page's JavaScript (miles101/sphinx_ext/static/log-doctor-core.js) runs under node over the rule
-set the build writes (capture.lab.doctor_rules); read_run.py runs in-process. Both read the 16 public
+set the build writes (miles101.doctor_rules); read_run.py runs in-process. Both read the 16 public
 logs of tests/fixtures/public-logs and synthetic logs: one per symptom of capture/symptoms.json (its
 exact string on a line, or a run whose signal is bad), one healthy run, one without any symptom, and
 a few that stress the dict reader. Their diagnoses (entry, line, count, text, title, check, fix), the
@@ -18,25 +18,27 @@ from typing import Any
 
 import pytest
 
-from capture.lab import doctor_rules
-from capture.lab import read_run as rr
 from capture.lab import symptoms
+from miles101 import doctor_rules
+from miles101.tools import read_run as rr
 
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
-CORE = ROOT / "miles101" / "sphinx_ext" / "static" / "log-doctor-core.js"
+CORE = ROOT / "_ext" / "miles101" / "sphinx_ext" / "static" / "log-doctor-core.js"
 RUNNER = Path(__file__).with_name("doctor_parity.mjs")
 NODE = shutil.which("node")
 
 
-def python_reading(path: Path) -> dict[str, Any]:
-    """read_run.py's answer, read as its main() reads a file."""
+def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
+    """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line)."""
     with open(path, encoding="utf-8", errors="replace") as fh:
         lines = fh.read().splitlines()
+    if groups is None:
+        groups = rr.groups_in_log(lines)
     rows, asm = rr.read_log(lines)
-    report = rr.read_run(rows, 10) if rows else None
+    report = rr.read_run(rows, 10, groups) if rows else None
     if report is not None:
         report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
     return {"matches": rr.diagnose(lines, report), "malformed": asm.malformed, "nonfinite": asm.nonfinite,
@@ -60,6 +62,7 @@ def _row(step: int, reward: float, length: float, trunc: float, zero: float, gap
     return [
         f"(RolloutManager pid=1) {pre}metrics.py:89 - perf {step}: {{'perf/rollout_time': 12.5, "
         f"'rollout/response_len/mean': {length!r}, 'rollout/truncated_ratio': {trunc!r}, "
+        f"'rollout/zero_std/count_0.0': {round(zero * 8)}, "
         f"'rollout/zero_std/all_zero_percentage': {zero!r}, 'rollout/zero_std/all_one_percentage': 0.0}}",
         f"{pre}log_utils.py:123 - rollout {step}: {{'rollout/raw_reward': {reward!r}}}",
         f"{pre}log_utils.py:542 - step {step}: {{'train/step': {step}, 'train/pg_clipfrac': {clip!r}, "
@@ -105,6 +108,13 @@ def synthetic(tmp: Path) -> list[Path]:
     write("timer-closed.log", [f"{t} actor_train start", f"{t} actor_train end (elapsed: 2.0s)", f"{t} train_wait start"])
     write("timer-nested.log", [f"{t} save_model start", f"{t} inner start", f"{t} save_model end (elapsed: 1s)"])
     write("no-symptom.log", ["Hello", "nothing to see", "step one is fine"])
+    int_reward = [ln.replace("'rollout/zero_std/count_0.0'", "'rollout/zero_std/count_0'")
+                    .replace("'rollout/zero_std/all_zero_percentage': 0.95", "'rollout/zero_std/all_zero_percentage': 0.0")
+                  for s in range(10) for ln in _row(s, **{**base, "zero": 0.95})]
+    write("int-reward-no-groups.log", int_reward)
+    write("int-reward-megatron.log", ["  rollout_batch_size .............................. 8", *int_reward])
+    write("int-reward-other.log", [ln.replace("'rollout/zero_std/count_0'", "'rollout/zero_std/count_0.5': 1, 'rollout/zero_std/count_0'")
+                                   for ln in int_reward])
     write("odd-dicts.log", [
         "rollout 0: {'rollout/raw_reward': np.float64(0.5), 'x': tensor(1.0, device='cuda:0'), 'y': nan}",
         "step 0: {'train/grad_norm': inf, 'train/step': 0, 'z': -inf, 'w': float('nan')}",
@@ -125,21 +135,21 @@ def synthetic(tmp: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def rules_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     p = tmp_path_factory.mktemp("doctor") / "rules.json"
-    p.write_text(json.dumps(doctor_rules.rules()), encoding="utf-8")
+    p.write_text(json.dumps(doctor_rules.rules(ROOT)), encoding="utf-8")
     return p
 
 
-def node_readings(rules: Path, logs: list[Path]) -> dict[str, Any]:
-    res = subprocess.run([NODE, str(RUNNER), str(CORE), str(rules), *map(str, logs)],
+def node_readings(rules: Path, logs: list[Path], groups: int | None = None) -> dict[str, Any]:
+    res = subprocess.run([NODE, str(RUNNER), str(CORE), str(rules), "-" if groups is None else str(groups), *map(str, logs)],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
 
-def _compare(logs: list[Path], rules: Path) -> None:
-    js = node_readings(rules, logs)
+def _compare(logs: list[Path], rules: Path, groups: int | None = None) -> None:
+    js = node_readings(rules, logs, groups)
     for log in logs:
-        py = _norm(python_reading(log))
+        py = _norm(python_reading(log, groups))
         got = js[str(log)]
         for part in ("matches", "malformed", "nonfinite", "report"):
             assert got[part] == py[part], (log.name, part, got[part], py[part])
@@ -156,6 +166,8 @@ def test_public_logs_same_answers(rules_file: Path) -> None:
 def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     logs = synthetic(tmp_path)
     _compare(logs, rules_file)
+    _compare(logs, rules_file, groups=8)
+    _compare(logs, rules_file, groups=3)  # fewer groups than counted: unknown
     py = {p.name: python_reading(p) for p in logs}
     # the synthetic logs are not vacuous: every symptom is found, and a clean log finds none
     found = {m["id"] for r in py.values() for m in r["matches"]}
@@ -167,10 +179,14 @@ def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     assert py["timer-closed.log"]["matches"] == []
     assert [(m["line"], m["count"]) for m in py["timer-nested.log"]["matches"]] == [(2, 1)]
     assert py["odd-dicts.log"]["malformed"] and py["odd-dicts.log"]["nonfinite"]
+    zero = {n: py[n]["report"]["verdicts"]["zero_std"]["verdict"] for n in
+            ("int-reward-no-groups.log", "int-reward-megatron.log", "bad-zero_std.log", "healthy-run.log")}
+    assert zero == {"int-reward-no-groups.log": "unknown", "int-reward-megatron.log": "bad", "bad-zero_std.log": "bad",
+                    "healthy-run.log": "ok"}
 
 
 def test_rules_come_from_the_readers_sources() -> None:
-    r = doctor_rules.rules()
+    r = doctor_rules.rules(ROOT)
     assert r["symptoms"] == symptoms.load()["symptoms"] == json.loads(rr.SYMPTOMS_JSON)["symptoms"]
     assert r["cutoffs"] == rr.CUTOFFS
     assert [s["name"] for s in r["signals"]] == [s[0] for s in rr.SIGNALS]

@@ -16,7 +16,7 @@ from capture.lab import symptoms
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures" / "public-logs"
 INDEX = json.loads((FIX / "index.json").read_text(encoding="utf-8"))["fixtures"]
-SCRIPT = ROOT / "capture" / "lab" / "read_run.py"
+SCRIPT = ROOT / "_ext" / "miles101" / "tools" / "read_run.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -1,6 +1,6 @@
 """```{log-doctor}```: paste or drop a Miles log, and the page answers as ``read_run.py --diagnose`` does.
 
-The rule set is ``capture.lab.doctor_rules.rules()`` (7.1's symptoms, the reader's thresholds,
+The rule set is ``miles101.doctor_rules.rules()`` (7.1's symptoms, the reader's thresholds,
 read_run.py's patterns): the build writes it to ``_static/m101-doctor-rules.json`` and copies the
 page's modules (the matching in ``log-doctor-core.js``, a worker, the component) beside it, and loads
 them on the pages that hold the directive and nowhere else. The JavaScript holds no rule of its own.
@@ -98,7 +98,7 @@ def _install(app: Sphinx) -> None:
     """Copy the modules and write the rule set into the build's _static."""
     if app.builder.format != "html" or app.builder.name.startswith("epub"):
         return  # e-readers run no modules: the page says where the web edition is
-    from capture.lab.doctor_rules import rules
+    from ..doctor_rules import rules
 
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
@@ -106,7 +106,7 @@ def _install(app: Sphinx) -> None:
         src, dest = STATIC / name, out / f"m101-{name}"
         if not dest.is_file() or dest.read_bytes() != src.read_bytes():
             shutil.copyfile(src, dest)
-    text = json.dumps(rules(), indent=1, sort_keys=True) + "\n"
+    text = json.dumps(rules(Path(app.srcdir)), indent=1, sort_keys=True) + "\n"
     dest = out / RULES_FILE
     if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
         dest.write_text(text, encoding="utf-8")

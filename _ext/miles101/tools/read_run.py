@@ -340,7 +340,7 @@ def zero_std_counts(row: dict[str, Any]) -> dict[str, float]:
     for section in ("rollout", "perf"):  # the rollout side's `perf N:` line holds them (metrics.py:89)
         for key, value in (row.get(section) or {}).items():
             n = _num(value)
-            if key.startswith(ZERO_STD_COUNT) and n is not None:
+            if isinstance(key, str) and key.startswith(ZERO_STD_COUNT) and n is not None:  # a logged dict may hold int keys
                 out[key[len(ZERO_STD_COUNT):]] = n
     return out
 

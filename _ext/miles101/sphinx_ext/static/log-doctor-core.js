@@ -1,6 +1,6 @@
 // Miles 101 log doctor: the matching of capture/lab/read_run.py, ported line for line.
 // No rule lives here: every pattern, key, threshold and symptom comes from the rule set the build
-// writes (capture/lab/doctor_rules.py: capture/symptoms.json, capture/references/reader.json and
+// writes (miles101/doctor_rules.py: capture/symptoms.json, capture/references/reader.json and
 // read_run.py's own patterns). tests/lab/test_doctor_parity.py runs this file with node and
 // read_run.py over every fixture log and asserts the same answers, line by line.
 // Pure functions only: the page, the worker and node all import it.
@@ -349,6 +349,7 @@ export function compile(rules) {
     MEMORY: rx("MEMORY_RE"),
     ENGINE: rx("ENGINE_RE"),
     TIMER: rx("TIMER_RE"),
+    BATCH_DUMP: rx("BATCH_DUMP_RE"),
     cut: rules.cutoffs,
     symptoms: rules.symptoms.map((s) => ({ ...s, parts: s.grep.map((g) => g.split(" ... ")) })),
   };
@@ -507,13 +508,38 @@ function lookup(row, key) {
 
 const num = (x) => (isNum(x) ? x : null);
 
-function signalValue(row, keys) {
+/** read_run.zero_std_counts: the step's groups without spread by reward key suffix. */
+function zeroStdCounts(R, row) {
+  const prefix = R.rules.zero_std_count;
+  const out = new Map();
+  for (const section of ["rollout", "perf"]) {
+    const part = row[section];
+    if (!part) continue;
+    for (const [key, value] of part) if (key.startsWith(prefix) && isNum(value)) out.set(key.slice(prefix.length), value);
+  }
+  return out;
+}
+
+/** read_run.zero_std_step: count, share (null when unknown) and how, or null when not logged. */
+function zeroStdStep(R, row, groups) {
+  const counts = zeroStdCounts(R, row);
+  const shares = R.rules.zero_std_shares.map((k) => num(lookup(row, k)));
+  if (!counts.size && shares.every((x) => x === null)) return null;
+  const n = [...counts.values()].reduce((a, v) => a + v, 0);
+  if (groups) return { count: n, share: n / groups, how: "counts" };
+  if (!counts.size) return { count: 0, share: 0.0, how: "counts" };
+  if ([...counts.keys()].some((r) => r.includes(".")) && shares.some((x) => x !== null)) {
+    return { count: n, share: shares.reduce((a, x) => a + (x === null ? 0 : x), 0), how: "shares",
+             other: [...counts.keys()].filter((r) => r !== "0.0" && r !== "1.0").sort() };
+  }
+  return { count: n, share: null, how: "counts" };
+}
+
+function signalValue(R, row, keys, groups) {
   for (const key of keys) {
-    if (key.endsWith("+all_one_percentage")) {
-      const a = num(lookup(row, "rollout/zero_std/all_zero_percentage"));
-      const b = num(lookup(row, "rollout/zero_std/all_one_percentage"));
-      if (a !== null || b !== null) return (a || 0) + (b || 0);
-      continue;
+    if (key === R.rules.zero_std_signal) {
+      const z = zeroStdStep(R, row, groups);
+      return z === null ? null : z.share;
     }
     const v = num(lookup(row, key));
     if (v !== null) return v;
@@ -588,27 +614,59 @@ const JUDGES = {
   },
 };
 
+/** read_run.judge_zero_std_steps: from the shares when every step's is known, else unknown. */
+function judgeZeroStdSteps(zs, C) {
+  if (zs.some((z) => z.share === null)) {
+    const counts = zs.map((z) => general(z.count)).join(", ");
+    return ["unknown", `groups without spread per step: ${counts}; the share needs the number of groups `
+      + "(an integer reward's all_zero/all_one shares stay 0): pass --groups N (your --rollout-batch-size) or --run FILE"];
+  }
+  if (zs.some((z) => z.share > 1)) {
+    const most = pyMax(zs.map((z) => z.count));
+    return ["unknown", `${general(most)} groups without spread in one step, more than the number of groups given: `
+      + "pass the run's --rollout-batch-size as --groups N"];
+  }
+  let [verdict, reason] = JUDGES.zero_std(zs.map((z) => z.share), C);
+  const other = [...new Set(zs.flatMap((z) => z.other || []))].sort();
+  if (other.length) {
+    reason += ` (the logged shares count rewards 0.0 and 1.0 only, not count_${other.join(", count_")}:`
+      + " pass --groups N for all of them)";
+  }
+  return [verdict, reason];
+}
+
 /** read_run.read_run: the table of the first `steps` rows and one verdict per signal. */
-export function readRun(R, rows, steps = 10) {
+export function readRun(R, rows, steps = 10, groups = null) {
   rows = rows.slice(0, steps);
   const signals = R.rules.signals;
   const table = rows.map((r) => {
     const t = { step: r.step };
-    for (const s of signals) t[s.name] = signalValue(r, s.keys);
+    for (const s of signals) t[s.name] = signalValue(R, r, s.keys, groups);
     return t;
   });
+  const zs = rows.map((r) => zeroStdStep(R, r, groups));
+  table.forEach((t, i) => { t.zero_std_groups = zs[i] === null ? null : zs[i].count; });
   const verdicts = {};
   for (const s of signals) {
     const values = table.map((t) => t[s.name]).filter((x) => x !== null);
     const judge = JUDGES[s.name];
     let verdict;
     let reason;
-    if (!judge) [verdict, reason] = ["n/a", `this page does not judge ${s.name} yet`];
+    if (s.name === "zero_std" && zs.some((z) => z !== null)) [verdict, reason] = judgeZeroStdSteps(zs.filter((z) => z !== null), R.cut);
+    else if (!judge) [verdict, reason] = ["n/a", `this page does not judge ${s.name} yet`];
     else if (values.length) [verdict, reason] = judge(values, R.cut);
     else [verdict, reason] = ["n/a", `not in the log (${s.keys.join(", ")})`];
     verdicts[s.name] = { verdict, reason };
   }
-  return { steps: table, verdicts };
+  return { steps: table, verdicts, groups };
+}
+
+/** read_run._cell: a table cell; an unknown zero-std share shows its count as `N of ?`. */
+export function cell(signal, t) {
+  const v = t[signal.name];
+  if (v !== null && v !== undefined) return formatValue(signal.format, v);
+  if (signal.name === "zero_std" && t.zero_std_groups !== null && t.zero_std_groups !== undefined) return `${general(t.zero_std_groups)} of ?`;
+  return "-";
 }
 
 /** A signal's value as read_run's table prints it (`{:.3f}`, `{:.0%}`, ...). */
@@ -711,9 +769,11 @@ export class Diagnoser {
 // ---------------------------------------------------------------- the whole reading, streamed
 /** One pass over a log's lines: the diagnosis, the first-steps report, what could not be read. */
 export class Reading {
-  constructor(rules, steps = 10) {
+  constructor(rules, steps = 10, groups = null) {
     this.R = compile(rules);
     this.steps = steps;
+    this.groups = groups; // --groups N; null: the rollout_batch_size line of a Megatron log (groups_in_log)
+    this.groupsInLog = null;
     this.asm = new StepAssembler(this.R, steps);
     this.diag = new Diagnoser(this.R);
     this.n = 0;
@@ -725,13 +785,17 @@ export class Reading {
     if (text.length > this.longest) this.longest = text.length;
     this.asm.feed(text, this.n);
     this.diag.feed(text, this.n);
+    if (this.groupsInLog === null) {
+      const m = this.R.BATCH_DUMP.exec(clean(this.R, text));
+      if (m) this.groupsInLog = Number(m.groups.n);
+    }
   }
 
   finish() {
     const rows = this.asm.close();
     let report = null;
     if (rows.length) {
-      report = readRun(this.R, rows, this.steps);
+      report = readRun(this.R, rows, this.steps, this.groups ?? this.groupsInLog);
       report.first_line = rows[0].lines ? rows[0].lines[0] : null;
     }
     return { matches: this.diag.finish(report), malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,

@@ -1,7 +1,7 @@
 // Miles 101 log doctor: paste or drop a Miles log; the page tells which 7.1 entries its lines point
 // at and reads its first ten steps, as `read_run.py --diagnose` and `read_run.py` do. Everything
 // runs in this page (a worker for big files); nothing is sent anywhere.
-import { Reading, readText, readFile, formatValue } from "./m101-log-doctor-core.js";
+import { Reading, readText, readFile, cell } from "./m101-log-doctor-core.js";
 
 const STEPS = 10;
 const WORKER_URL = new URL("./m101-log-doctor-worker.js", import.meta.url);
@@ -29,7 +29,7 @@ function read(rules, input, onProgress) {
       worker = null;
     }
     if (worker === null) {
-      const reading = new Reading(rules, STEPS);
+      const reading = new Reading(rules, STEPS, input.groups ?? null);
       const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
       go.then(resolve, reject);
       return;
@@ -46,7 +46,7 @@ function read(rules, input, onProgress) {
     worker.onerror = (e) => {
       worker.terminate();
       e.preventDefault();
-      const reading = new Reading(rules, STEPS);
+      const reading = new Reading(rules, STEPS, input.groups ?? null);
       const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
       go.then(resolve, reject);
     };
@@ -75,7 +75,7 @@ function healthTable(rules, report) {
   const head = el("tr", {}, el("th", { scope: "col", text: "step" }),
     ...signals.map((s) => el("th", { scope: "col", text: s.head })));
   const body = report.steps.map((t) => el("tr", {}, el("th", { scope: "row", text: String(t.step) }),
-    ...signals.map((s) => el("td", { class: "m101-doctor-num", text: formatValue(s.format, t[s.name]) }))));
+    ...signals.map((s) => el("td", { class: "m101-doctor-num", text: cell(s, t) }))));
   const table = el("table", { class: "m101-doctor-steps" },
     el("caption", { text: `The first ${report.steps.length} steps (Miles's rollout ids; read_run.py's columns)` }),
     el("thead", {}, head), el("tbody", {}, ...body));
@@ -126,6 +126,9 @@ function mount(root, rules) {
     "aria-describedby": id("hint"), class: "m101-doctor-text" });
   const file = el("input", { type: "file", id: id("file"), accept: ".log,.txt,.out,.err,text/plain", class: "m101-doctor-file" });
   const go = el("button", { type: "button", class: "m101-doctor-go", text: "Read the pasted log" });
+  const groups = el("input", { type: "number", id: id("groups"), min: "1", step: "1", inputmode: "numeric",
+    class: "m101-doctor-groups", "aria-describedby": `${id("groups-hint")} ${id("groups-error")}` });
+  const groupsError = el("span", { id: id("groups-error"), class: "m101-doctor-error", role: "alert" });
   const clear = el("button", { type: "button", class: "m101-doctor-clear", text: "Clear" });
   const bar = el("progress", { max: "100", value: "0", id: id("bar"), "aria-label": "Reading the log" });
   const status = el("p", { role: "status", "aria-live": "polite", class: "m101-doctor-status" });
@@ -137,13 +140,33 @@ function mount(root, rules) {
       text: "Read in this page, offline: nothing is uploaded. Drop a file on this box, or choose one (any size; a big file is read in chunks)." }),
     el("div", { class: "m101-doctor-actions" }, go, clear,
       el("label", { for: id("file"), class: "m101-doctor-lbl", text: "Log file:" }), file),
+    el("div", { class: "m101-doctor-field" },
+      el("label", { for: id("groups"), class: "m101-doctor-lbl", text: "Prompt groups per step (optional)" }), groups,
+      el("span", { id: id("groups-hint"), class: "m101-doctor-hint",
+        text: "Your --rollout-batch-size (read_run.py's --groups N). With an integer reward the logged shares of groups without spread stay 0 and only their counts tell, so the share needs it; a Megatron log prints it itself." }),
+      groupsError),
     barWrap, status, out);
   root.classList.add("m101-doctor-js");
   app.hidden = false;
 
   let busy = false;
+  const groupsValue = () => {
+    const t = groups.value.trim();
+    const ok = t === "" || /^\d+$/.test(t) && Number(t) >= 1;
+    if (ok) groups.removeAttribute("aria-invalid");
+    else groups.setAttribute("aria-invalid", "true");
+    groupsError.textContent = ok ? "" : "Enter a whole number of at least 1 (the run's --rollout-batch-size), or leave it empty.";
+    return ok ? (t === "" ? null : Number(t)) : undefined;
+  };
   const run = async (input, source) => {
     if (busy) return;
+    const g = groupsValue();
+    if (g === undefined) {
+      status.textContent = "Fix the number of prompt groups first, or leave it empty.";
+      groups.focus();
+      return;
+    }
+    input = { ...input, groups: g };
     busy = true;
     go.disabled = true;
     barWrap.hidden = false;

@@ -3,10 +3,10 @@
 The browser's log doctor (miles101/sphinx_ext/static/log-doctor-core.js) and read_run.py answer
 from one rule set: 7.1's symptoms (capture/symptoms.json), the reader's thresholds
 (capture/references/reader.json), and read_run.py's line patterns, key names and signals. This
-module gathers them into one JSON document; the build writes it into the page and to
+module gathers them into one JSON document; the build writes it to
 ``_static/m101-doctor-rules.json``. Nothing here is a rule of its own.
 
-    python3 -m capture.lab.doctor_rules > rules.json
+    python3 -m miles101.doctor_rules [ROOT] > rules.json
 """
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ import re
 import sys
 from typing import Any
 
-from capture.lab import read_run as rr
-from capture.lab import symptoms
+from pathlib import Path
+
+from miles101.tools import read_run as rr
 
 SCHEMA = "m101-doctor/1"
 
@@ -29,19 +30,33 @@ def js_pattern(rx: re.Pattern[str]) -> str:
     return src.replace("(?P<", "(?<")
 
 
-def rules() -> dict[str, Any]:
-    """The whole rule set, JSON-ready."""
-    data = symptoms.load()
+SYMPTOMS = Path("capture") / "symptoms.json"
+READER_REFS = Path("capture") / "references" / "reader.json"
+
+
+def cutoffs(root: Path) -> dict[str, float]:
+    """The reader's thresholds by key (capture/references/reader.json), as read_run.py embeds them."""
+    refs = json.loads((root / READER_REFS).read_text(encoding="utf-8"))["references"]
+    return {k: float(v["value"]) for k, v in refs.items()}
+
+
+def rules(root: Path) -> dict[str, Any]:
+    """The whole rule set of the book at `root`, JSON-ready."""
+    data = json.loads((root / SYMPTOMS).read_text(encoding="utf-8"))
     return {
         "schema": SCHEMA,
-        "from": ["capture/symptoms.json", "capture/references/reader.json", "capture/lab/read_run.py"],
+        "from": ["capture/symptoms.json", "capture/references/reader.json", "_ext/miles101/tools/read_run.py"],
         "page_path": rr.PAGE_PATH,
         "patterns": {name: js_pattern(getattr(rr, name)) for name in
-                     ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE", "TIMER_RE")},
+                     ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE", "TIMER_RE",
+                      "BATCH_DUMP_RE")},
         "rollout_side_key": rr.ROLLOUT_SIDE_KEY,
         "newer_reward_key": rr.NEWER_REWARD_KEY,
         "memory_fields": list(rr.MEMORY_FIELDS),
-        "cutoffs": symptoms.cutoffs(),
+        "zero_std_count": rr.ZERO_STD_COUNT,
+        "zero_std_shares": list(rr.ZERO_STD_SHARES),
+        "zero_std_signal": rr.ZERO_STD_SIGNAL,
+        "cutoffs": cutoffs(root),
         "signals": [{"name": name, "head": head, "keys": list(keys), "format": fmt}
                     for name, head, keys, _, fmt in rr.SIGNALS],
         "symptoms": data["symptoms"],
@@ -49,5 +64,5 @@ def rules() -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    json.dump(rules(), sys.stdout, indent=1, sort_keys=True)
+    json.dump(rules(Path(sys.argv[1] if len(sys.argv) > 1 else ".")), sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
