@@ -219,7 +219,8 @@ def test_phone_width(tabs: dict[str, Any], server: Server) -> None:
     assert widths["over"] == [], widths
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot = ARTIFACTS / "log-doctor-phone.png"
-    page.locator(".m101-doctor").first.screenshot(path=str(shot))
+    page.locator(".m101-doctor-h").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(shot))
     note_screenshot(shot)
 
 
