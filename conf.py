@@ -23,7 +23,7 @@ myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
 exclude_patterns = [
     "_build", ".venv", ".tox", "node_modules", "README.md", "AUTHORING.md", "tests", "capture",
-    "benchmarks", "tools", "_ext", "pyproject.toml", ".pytest_cache", "test-artifacts",
+    "benchmarks", "tools", "_ext", "_static", "pyproject.toml", ".pytest_cache", "test-artifacts",
 ]
 
 # Hosting (README: Hosting). Read the Docs gives the canonical URL; a local build has none, so it
@@ -46,7 +46,8 @@ suppress_warnings = ["git.subprocess_error", "git.command_not_found"]
 
 html_theme = "furo"
 html_title = "Miles 101"
-html_static_path: list[str] = []
+html_static_path = ["_static"]  # the book's hand-made files; the palette CSS and the favicon are generated
+html_css_files = ["book.css"]
 html_theme_options = {"navigation_with_keys": True}
 html_copy_source = False
 html_show_sourcelink = False

@@ -77,14 +77,21 @@ def ensure_python(needs: str = "docs") -> None:
 
 
 def ensure_mermaid() -> None:
+    """`npm ci` when node_modules/ lacks a package of package-lock.json at its pinned version
+    (mermaid, served to readers; axe-core, run by the accessibility test)."""
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    pinned = lock["packages"]["node_modules/mermaid"]["version"]
-    installed = ROOT / "node_modules" / "mermaid" / "package.json"
-    if installed.is_file() and json.loads(installed.read_text()).get("version") == pinned:
+    packages = lock["packages"]
+    wanted = {**packages[""].get("dependencies", {}), **packages[""].get("devDependencies", {})}
+    for name in wanted:
+        pinned = packages[f"node_modules/{name}"]["version"]
+        installed = ROOT / "node_modules" / name / "package.json"
+        if not (installed.is_file() and json.loads(installed.read_text()).get("version") == pinned):
+            break
+    else:
         return
     npm = shutil.which("npm")
     if npm is None:
-        sys.exit("dev.py: npm is needed to install the pinned mermaid (install Node.js 18+ with npm).")
+        sys.exit("dev.py: npm is needed to install the pinned mermaid and axe-core (install Node.js 18+ with npm).")
     run(npm, "ci", "--no-fund", "--no-audit", "--ignore-scripts")
 
 

@@ -23,7 +23,7 @@ def test_builds_clean(book_copy: Path) -> None:
 
 def test_sidebar_lists_parts_in_order(book_copy: Path) -> None:
     html = build(book_copy).html("sections/2-1-values")
-    captions = re.findall(r'<p class="caption" role="heading"><span class="caption-text">(.*?)</span>', html)
+    captions = re.findall(r'<p class="caption" role="heading" aria-level="2"><span class="caption-text">(.*?)</span>', html)
     assert captions == ["Part 1 · Alpha", "Part 2 · Beta", "Reference"]
 
 
@@ -36,7 +36,7 @@ def test_front_page_renders_the_book(book_copy: Path) -> None:
     assert html.count('class="m101-swatch m101-accent-') == 2
     assert 'id="plate-test"' in html and "The test plate" in html
     assert "<strong>The run this figure will show, once it is recorded on a DGX Spark:</strong> What to notice" in html
-    assert "Not recorded yet: the run tiny-pending has not been made on a DGX Spark" in html
+    assert "Not recorded yet: the author records the run tiny-pending on a DGX Spark" in html
     assert "runs recorded on a DGX Spark: 1 of 2" in html and "status: ready" not in html
     assert "1111111111" in html and "The pin and the capture differ" in html  # pin mismatch said plainly
     # the part card links each section by its numbered title

@@ -37,7 +37,7 @@ def test_malformed_json_names_line_and_column(book_copy: Path) -> None:
     text = (book_copy / "manual.json").read_text().replace('"title": "Test Book",', '"title": "Test Book"', 1)
     (book_copy / "manual.json").write_text(text)
     text = fatal(book_copy)
-    assert "manual.json:4:3: ERROR: invalid JSON: Expecting ',' delimiter. Fix: fix the JSON syntax" in text
+    assert "manual.json:4:3: ERROR: invalid JSON (Expecting ',' delimiter)" in text and "Fix: fix the JSON syntax" in text
 
 
 def test_missing_required_key_names_json_path(book_copy: Path) -> None:
@@ -95,4 +95,4 @@ def test_cli_reports_without_a_traceback(book_copy: Path) -> None:
                            str(book_copy / "_build")], capture_output=True, text=True, env=env)
     assert done.returncode == 2
     assert "Traceback" not in done.stdout + done.stderr
-    assert "manual.json:3:1: ERROR: invalid JSON: Expecting value." in done.stderr
+    assert "manual.json:3:1: ERROR: invalid JSON (Expecting value)" in done.stderr

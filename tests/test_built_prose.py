@@ -15,7 +15,7 @@ import pytest
 import yaml
 from buildutil import ROOT, build
 
-from capture.lab.runfile import step_range
+from miles101.runcheck import step_range
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 

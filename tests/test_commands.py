@@ -22,6 +22,8 @@ import pytest
 
 from buildutil import ROOT, build
 
+pytestmark = pytest.mark.build  # every test here builds a Sphinx project
+
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 MILES_FILES = set(json.loads((ROOT / "capture/miles/files.json").read_text(encoding="utf-8"))["files"])
 IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",

@@ -24,7 +24,7 @@ from miles101.sphinx_ext import calculator
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static"]
 RUN, VALUE, MODEL = "model-size-sweep", "used_after_wake_up", "qwen3-4B"
 PAGE = "sections/2-1-pick-a-model-size"
 
@@ -52,7 +52,8 @@ def _record_sweep(root: Path) -> None:
     rec.mkdir(parents=True)
     (rec / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (rec / "values.json").write_text(json.dumps({"schema": "values/1", **derive_values(run, rows)}))
-    (rec / "log.txt").write_text("synthetic test recording\n")
+    (rec / "log.txt").write_text("synthetic test recording\n"  # a line for 2.1's listing (an empty one is refused)
+                                 "[Rank 0] Memory-Usage after wake_up model: {'used_GB': 20.0}\n")
     (rec / "host.json").write_text(json.dumps({
         "schema": "host/1", "gpu": "NVIDIA GB10 (test data)", "driver": "test", "cuda": "13.0",
         "memory_total_gib": 119.7, "kernel": "test", "cpu": "test", "date": "2026-12-03T00:00:00Z"}))

@@ -14,6 +14,7 @@ import copy
 import io
 import json
 import math
+import os
 import random
 import re
 import shutil
@@ -446,7 +447,7 @@ def test_harmless_changes_pass_both(fuzz_root: Path, tmp_path: Path) -> None:
 
 #: A place in the file: a JSON path ($...) or a line number right after the file name.
 def names_place(out: str, rel: str) -> bool:
-    return re.search(re.escape(rel) + r"(:\$|:\d+)", out) is not None
+    return re.search(re.escape(rel) + r"(:\$|:\d+|: line \d+|: \$)", out) is not None
 
 
 @pytest.mark.parametrize(("case", "seed"), CASES, ids=[c for c, _ in CASES])
@@ -460,3 +461,288 @@ def test_both_gates_refuse_the_mutation(fuzz_root: Path, tmp_path: Path, case: s
         assert not any(c in out for c in CRASH), f"{gate} crashes on {case} in {rel}:\n{out[-5000:]}"
         assert names_place(out, rel), f"{gate} does not name {rel} and a place in it for {case}:\n{out[-3000:]}"
         assert "Fix:" in out, f"{gate} gives no fix for {case}:\n{out[-3000:]}"
+
+
+# ---------------------------------------------------------------------------------- hostile inputs (issue 27)
+#
+# A table of (kind of input, class of attack) → one case that breaks the fuzz root that way. Each case
+# runs both gates under a time limit and asserts: both refuse (exit non-zero), neither prints a
+# traceback, the output names the file, a place in it and a fix, and _build/html holds nothing the
+# attack tried to publish (live HTML, a shell command, a file from outside the project).
+
+OUTSIDE = "OUTSIDE-THE-PROJECT-7f3a"  # text of files outside the tree; never published
+HANG_LIMIT_S = 60  # no gate may take longer on any case (the 2-core CI box builds the root in a few seconds)
+DEEP = "[" * 5000 + "]" * 5000
+BIG = "9" * 5000
+BOMB = ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
+        'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n'
+        'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n')
+PAGE = "sections/1-1-first.md"
+VALUES_PAGE = "sections/2-1-values.md"
+
+
+def _outside(root: Path, name: str, text: str) -> Path:
+    """A file beside the project (not in it), holding OUTSIDE."""
+    path = root.parent / "outside" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _replace(root: Path, rel: str, old: str, new: str) -> None:
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (rel, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _append(root: Path, rel: str, text: str) -> None:
+    with open(root / rel, "a", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _fifo(root: Path, rel: str) -> None:
+    path = root / rel
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path)
+
+
+def _link_out(root: Path, rel: str) -> None:
+    """Replace a file (or a directory) by a symlink to a copy outside the project, marked OUTSIDE."""
+    path = root / rel
+    dest = root.parent / "outside" / path.name
+    dest.parent.mkdir(exist_ok=True)
+    if path.is_dir():
+        shutil.copytree(path, dest)
+        shutil.rmtree(path)
+    else:
+        shutil.copy(path, dest)
+        path.unlink()
+    if dest.is_file() and dest.suffix == ".md":
+        dest.write_text(dest.read_text(encoding="utf-8") + f"\n{OUTSIDE}\n", encoding="utf-8")
+    path.symlink_to(dest)
+
+
+def _json_put(root: Path, rel: str, path: tuple, raw: str) -> None:
+    """Put raw JSON text (deep, huge) at a path of a JSON file, keeping the rest."""
+    doc = load(root, rel)
+    put(doc, path, "@@RAW@@")
+    (root / rel).write_text(json.dumps(doc, indent=1).replace('"@@RAW@@"', raw), encoding="utf-8")
+
+
+def _steps_duplicated(root: Path) -> str:
+    rel = f"{REC}/steps.jsonl"
+    lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    (root / rel).write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")
+    return rel
+
+
+def _interrupted_commit(root: Path) -> str:
+    gpu = root / "capture" / "gpu"
+    (gpu / RUN_REC).rename(gpu / f".old-{RUN_REC}-20261204T120000Z")
+    shutil.copytree(gpu / f".old-{RUN_REC}-20261204T120000Z", gpu / f".tmp-{RUN_REC}-20261204T120000Z")
+    return f"capture/gpu/.old-{RUN_REC}-20261204T120000Z"
+
+
+RUN_REC = REC.rsplit("/", 1)[1]
+#: (kind, class, mutate) → the file the gates must name. Every class of issue 27 on every input kind it applies to.
+HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
+    # manual.json
+    ("manual.json", "deep nesting", lambda r: (_json_put(r, "manual.json", ("related",), DEEP), "manual.json")[1]),
+    ("manual.json", "5,000-digit integer", lambda r: (_json_put(r, "manual.json", ("parts", 0, "number"), BIG), "manual.json")[1]),
+    ("manual.json", "front outside the source dir",
+     lambda r: (_outside(r, "front.md", f"# Out\n{OUTSIDE}\n"), _replace(r, "manual.json", '"front.md"', '"../outside/front.md"'),
+                "manual.json")[2]),
+    ("manual.json", "page is a symlink out of the tree", lambda r: (_link_out(r, PAGE), "manual.json")[1]),
+    ("manual.json", "FIFO", lambda r: (_fifo(r, "manual.json"), "manual.json")[1]),
+    ("manual.json", "not UTF-8", lambda r: ((r / "manual.json").write_bytes("{}".encode("utf-16")), "manual.json")[1]),
+    # capture JSON
+    ("facts.json", "deep nesting", lambda r: (_json_put(r, "capture/facts.json", ("facts", "box.memory", "what"), DEEP),
+                                              "capture/facts.json")[1]),
+    ("computed.json", "5,000-digit integer",
+     lambda r: (_json_put(r, "capture/computed.json", ("values", "params.qwen3-tiny", "value"), BIG), "capture/computed.json")[1]),
+    ("flags.json", "deep nesting", lambda r: (_json_put(r, "capture/miles/flags.json", ("flags", 0, "help"), DEEP),
+                                              "capture/miles/flags.json")[1]),
+    ("references", "symlink out of the tree", lambda r: (_link_out(r, "capture/references/test.json"),
+                                                        "capture/references/test.json")[1]),
+    ("references", "FIFO", lambda r: (_fifo(r, "capture/references/test.json"), "capture/references/test.json")[1]),
+    ("references", "a directory named like a file",
+     lambda r: ((r / "capture/references/dir.json").mkdir(), "capture/references/dir.json")[1]),
+    ("references", "low above high", lambda r: (_replace(r, "capture/references/test.json", '"low": 0.1', '"low": 0.9'),
+                                                "capture/references/test.json")[1]),
+    ("references", "an uncited reference's src past the end of its file (--check alone refused it)",
+     lambda r: (_json_put(r, "capture/references/test.json", ("references", "test.baseline", "src"),
+                          '"miles/utils/arguments.py:500"'), "capture/references/test.json")[1]),
+    ("crosscheck", "deep nesting", lambda r: (_json_put(r, XC, ("skipped",), DEEP), XC)[1]),
+    # recordings
+    ("steps.jsonl", "duplicated step rows", _steps_duplicated),
+    ("steps.jsonl", "5,000-digit integer", lambda r: (_append(r, f"{REC}/steps.jsonl", f'{{"step": {BIG}}}\n'),
+                                                      f"{REC}/steps.jsonl")[1]),
+    ("recording", "symlink out of the tree", lambda r: (_link_out(r, REC), f"{REC}/run.json")[1]),
+    ("recording", "values.json is a FIFO", lambda r: (_fifo(r, f"{REC}/values.json"), f"{REC}/values.json")[1]),
+    ("recording", "a commit cut short between its renames", _interrupted_commit),
+    ("recording", "a directory that is not a run id",
+     lambda r: (shutil.copytree(r / REC, r / "capture/gpu/Not A Run"), "capture/gpu/Not A Run/run.json")[1]),
+    # pages
+    ("page", "not UTF-8", lambda r: ((r / PAGE).write_bytes((r / PAGE).read_bytes() + b"\n\xff\xfe bad\n"), PAGE)[1]),
+    ("page", "raw HTML", lambda r: (_append(r, PAGE, "\nHi <img src=x onerror=alert(1)> there.\n"), PAGE)[1]),
+    ("page", "raw HTML block", lambda r: (_append(r, PAGE, "\n<script>alert(1)</script>\n"), PAGE)[1]),
+    ("page", "unclosed role", lambda r: (_append(r, PAGE, "\nSet {flag}`--colocate and go on.\n"), PAGE)[1]),
+]
+HOSTILE_IDS = [f"{kind}: {cls}" for kind, cls, _ in HOSTILE]
+
+
+class Hang(Exception):
+    pass
+
+
+def timed(fn: Callable[[Path], Gate], root: Path) -> Gate:
+    """Run a gate; a hang (over HANG_LIMIT_S) is a failure, never a stuck suite."""
+    import signal
+
+    def alarm(*_):
+        raise Hang(f"{fn.__name__} ran past {HANG_LIMIT_S} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(HANG_LIMIT_S)
+    try:
+        return fn(root)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def published(root: Path) -> str:
+    out = root / "_build" / "html"
+    return "".join(p.read_text(encoding="utf-8", errors="replace") for p in out.rglob("*.html")) if out.is_dir() else ""
+
+
+@pytest.mark.parametrize("case", range(len(HOSTILE)), ids=HOSTILE_IDS)
+def test_both_gates_refuse_hostile_input(fuzz_root: Path, tmp_path: Path, case: int) -> None:
+    kind, cls, mutate = HOSTILE[case]
+    root = fresh(fuzz_root, tmp_path)
+    rel = mutate(root)
+    for gate, fn in (("--check", run_check), ("the build", run_build)):
+        result = timed(fn, root)
+        out = result.out.replace(str(root) + "/", "")
+        assert result.code != 0, f"{gate} accepts {kind}: {cls} ({rel}):\n{out[-3000:]}"
+        assert not any(c in out for c in CRASH), f"{gate} crashes on {kind}: {cls}:\n{out[-5000:]}"
+        assert names_place(out, rel), f"{gate} does not name {rel} and a place for {kind}: {cls}:\n{out[-3000:]}"
+        assert "Fix:" in out, f"{gate} gives no fix for {kind}: {cls}:\n{out[-3000:]}"
+    html = published(root)
+    for bad in (OUTSIDE, "<img src=x onerror", "<script>alert", "rm -rf", "$(curl", "--no-such-flag"):
+        assert bad not in html, f"_build/html publishes {bad!r} for {kind}: {cls}"
+
+
+#: Cases that share one build: each breaks its own file (run files) or its own block of one page
+#: (directive options), so one run of both gates answers them all; each must be named at its own place.
+RUN_FILES: list[tuple[str, bytes]] = [
+    ("YAML alias bomb", BOMB.encode()), ("deep nesting", b"id: x\nargs: " + b"[" * 5000 + b"]" * 5000 + b"\n"),
+    ("5,000-digit integer", f"id: x\nsteps: {BIG}\n".encode()), ("not UTF-8", "id: x\n".encode("utf-16")),
+    ("FIFO", b""), ("a directory", b""), ("a symlink loop", b""),
+]
+OPTIONS: list[tuple[str, str, str, str]] = [
+    ("listing", "tiny-pending", ":lines: abc", "is not a line or a range"),
+    ("listing", "tiny-pending", ":lines: 5-2", "is reversed"),
+    ("listing", "tiny-pending", ":lines: 0", "lines count from 1"),
+    ("listing", "tiny-pending", ":head: many", "is not a positive whole number"),
+    ("listing", "tiny-pending", ":grep: (unclosed", "bad :grep: pattern"),
+    ("listing", RUN_REC, ":lines: 3-9", "past the end"),
+    ("run-command", "tiny-pending", ":suffix: A; rm -rf / #", "a command separator"),
+    ("run-command", "tiny-pending", ":program: python3 $(curl evil)", "a command substitution"),
+    ("run-command", "tiny-pending", ":array: X;rm", "not a shell variable name"),
+]
+
+
+def both_gates(root: Path) -> list[tuple[str, str]]:
+    """(gate, output) of both gates, each refusing, with no traceback and a fix."""
+    out = []
+    for gate, fn in (("--check", run_check), ("the build", run_build)):
+        result = timed(fn, root)
+        text = result.out.replace(str(root) + "/", "")
+        assert result.code != 0, f"{gate} accepts it:\n{text[-3000:]}"
+        assert not any(c in text for c in CRASH), f"{gate} crashes:\n{text[-5000:]}"
+        assert "Fix:" in text, f"{gate} gives no fix:\n{text[-3000:]}"
+        out.append((gate, text))
+    return out
+
+
+def test_run_files_of_every_hostile_class_share_one_build(fuzz_root: Path, tmp_path: Path) -> None:
+    root = fresh(fuzz_root, tmp_path)
+    runs = root / "capture" / "runs"
+    names = []
+    for n, (cls, raw) in enumerate(RUN_FILES):
+        path = runs / f"hostile-{n}.yaml"
+        if cls == "FIFO":
+            os.mkfifo(path)
+        elif cls == "a directory":
+            path.mkdir()
+        elif cls == "a symlink loop":
+            path.symlink_to(path.name)
+        else:
+            path.write_bytes(raw)
+        names.append((cls, f"capture/runs/hostile-{n}.yaml"))
+    _replace(root, "capture/runs/tiny-pending.yaml", "args: [--colocate,", "args: [--colocate, --no-such-flag,")
+    names.append(("a flag Miles lacks", "capture/runs/tiny-pending.yaml"))
+    for gate, out in both_gates(root):
+        for cls, rel in names:
+            assert names_place(out, rel), f"{gate} does not name {rel} ({cls}) and a place:\n{out[-3000:]}"
+    assert "--no-such-flag" not in published(root)
+
+
+def test_directive_options_of_every_hostile_class_share_one_build(fuzz_root: Path, tmp_path: Path) -> None:
+    """Checked whether the run is pending or recorded; each block named at its own line, with its own reason."""
+    root = fresh(fuzz_root, tmp_path)
+    lines = (root / VALUES_PAGE).read_text(encoding="utf-8").count("\n")
+    at = []
+    for name, run, option, _ in OPTIONS:
+        _append(root, VALUES_PAGE, f"\n```{{{name}}} {run}\n{option}\n```\n")
+        at.append(lines + 2)
+        lines += 4
+    for gate, out in both_gates(root):
+        for (name, run, option, says), line in zip(OPTIONS, at):
+            hits = [ln for ln in out.splitlines() if f"{VALUES_PAGE}:{line}:" in ln and says in ln]
+            assert hits, f"{gate} does not name {VALUES_PAGE}:{line} ({name} {run} {option}: {says}):\n{out[-4000:]}"
+    html = published(root)
+    assert "rm -rf" not in html and "$(curl" not in html
+
+
+def test_a_corrupt_flags_json_names_the_root_cause_once(fuzz_root: Path, tmp_path: Path) -> None:
+    """Not one FAIL per page reference to a flag: the broken file, then one line counting what it held back."""
+    root = fresh(fuzz_root, tmp_path)
+    (root / "capture/miles/flags.json").write_text("{ not json", encoding="utf-8")
+    check = timed(run_check, root)
+    fails = [ln for ln in check.out.splitlines() if ln.startswith("FAIL:")]
+    assert check.code == 1
+    assert fails[0].startswith("FAIL: capture/miles/flags.json:1:3: invalid JSON"), fails
+    assert any("page reference(s) that need it were not checked" in ln for ln in fails), fails
+    assert len(fails) <= 4, "\n".join(fails)
+    build = timed(run_build, root)
+    warnings = [ln for ln in build.out.splitlines() if "WARNING" in ln]
+    assert build.code != 0 and any("capture/miles/flags.json" in ln for ln in warnings), build.out[-3000:]
+    assert len(warnings) <= 4, "\n".join(warnings)
+    assert "references that read capture/miles/flags.json are not listed one by one" in build.out
+
+
+def test_a_value_a_valid_recording_cannot_give_says_so(fuzz_root: Path, tmp_path: Path) -> None:
+    """Recorded, but no number: the page says "not derivable" and why, never "not recorded yet"; both gates pass."""
+    import yaml
+
+    from miles101.values import derive_values
+
+    root = fresh(fuzz_root, tmp_path)
+    run_file = root / "capture/runs/tiny-recorded.yaml"
+    run_file.write_text(run_file.read_text(encoding="utf-8").replace("source: perf/step_time", "source: lab/step_interval"),
+                        encoding="utf-8")
+    rows = [json.loads(ln) for ln in (root / REC / "steps.jsonl").read_text(encoding="utf-8").splitlines() if ln.strip()]
+    values = derive_values(yaml.safe_load(run_file.read_text(encoding="utf-8")), rows)
+    assert values["values"] == {} and "lab/step_interval" in values["missing"]["step_time"]
+    (root / REC / "values.json").write_text(json.dumps(values), encoding="utf-8")
+    check, build = timed(run_check, root), timed(run_build, root)
+    assert check.code == 0, check.out
+    assert "measured:tiny-recorded.step_time: lab/step_interval is in no step" in check.out
+    assert build.code == 0, build.out
+    page = (root / "_build/html/sections/2-1-values.html").read_text(encoding="utf-8")
+    assert "not derivable" in page and "is recorded (on" in page and "lab/step_interval is in no step" in page
+    assert "tiny-recorded' has not been recorded" not in page

@@ -158,7 +158,7 @@ def test_hinted_read_run_commands_exist() -> None:
     """The run reader's own hints and capture/symptoms.json's checks name options read_run.py has."""
     assert READ_RUN_HINTS, "no `python3 read_run.py` hint found"
     assert any("symptoms.json" in where for where in READ_RUN_HINTS), READ_RUN_HINTS
-    done = subprocess.run([sys.executable, str(ROOT / "capture" / "lab" / "read_run.py"), "--help"],
+    done = subprocess.run([sys.executable, str(ROOT / "_ext" / "miles101" / "tools" / "read_run.py"), "--help"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     for where, options in READ_RUN_HINTS.items():

@@ -21,8 +21,11 @@ BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 SECTIONS = [s for part in [*BOOK["parts"], BOOK["reference"]] for s in part["sections"]]
 PAGES = ["front", *(s["file"].removesuffix(".md") for s in SECTIONS)]
 CANONICAL = "https://miles101.example.org/en/latest/"
+REPOSITORY = "https://github.com/example/miles101"
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
 RTD_ENV = {"READTHEDOCS": "True", "READTHEDOCS_CANONICAL_URL": CANONICAL, "READTHEDOCS_VERSION": "latest",
-           "READTHEDOCS_LANGUAGE": "en"}
+           "READTHEDOCS_LANGUAGE": "en", "READTHEDOCS_GIT_CLONE_URL": f"https://ci:secret-token@github.com/example/miles101.git",
+           "READTHEDOCS_GIT_COMMIT_HASH": COMMIT}
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +156,12 @@ def test_each_page_says_when_its_facts_were_last_checked(manual) -> None:
             assert "No fact-check of this page" in html, page
         else:
             assert last.commit[:9] in html and last.date in html, page
+
+
+def test_each_page_links_its_source_at_the_built_commit(hosted, manual) -> None:
+    for page in PAGES:
+        html = (out(hosted) / f"{page}.html").read_text(encoding="utf-8")
+        assert f'href="{REPOSITORY}/blob/{COMMIT}/{page}.md"' in html, page
+        assert "secret-token" not in html
+    # a copy without a repository (no origin, no Read the Docs) links no source and stays clean under -nW
+    assert "/blob/" not in (out(manual) / "sections/1-1-run-grpo-on-one-gpu.html").read_text(encoding="utf-8")

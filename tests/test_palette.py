@@ -6,7 +6,7 @@ import json
 import pytest
 
 from buildutil import ROOT
-from miles101.palette import HUES, MEANINGS, PAGE_BACKGROUND, contrast, stylesheet
+from miles101.palette import HUES, MEANINGS, PAGE_BACKGROUND, contrast, contrast_pairs, stylesheet
 
 
 @pytest.mark.parametrize("hue", sorted(HUES))
@@ -15,6 +15,21 @@ def test_ink_is_readable_on_page_and_tint(hue: str) -> None:
     for mode, ink, tint in (("light", h.light_ink, h.light_tint), ("dark", h.dark_ink, h.dark_tint)):
         assert contrast(ink, PAGE_BACKGROUND[mode]) >= 4.5, (hue, mode, "on page")
         assert contrast(ink, tint) >= 4.5, (hue, mode, "on tint")
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_every_pair_the_book_draws_meets_wcag_aa(mode: str) -> None:
+    """4.5:1 for text, 3:1 for graphics, in both themes; the failures are listed with their ratios."""
+    pairs = contrast_pairs(mode)
+    assert len(pairs) >= 4 * len(HUES)
+    low = [f"{what}: {fg} on {bg} is {contrast(fg, bg):.2f}:1, under {minimum}:1"
+           for what, fg, bg, minimum in pairs if contrast(fg, bg) < minimum]
+    assert not low, f"[{mode}] " + "\n".join(low)
+
+
+def test_contrast_pairs_catch_a_low_ratio() -> None:
+    """The check can fail: a light grey ink on white is under 4.5:1."""
+    assert contrast("#9ca3af", PAGE_BACKGROUND["light"]) < 4.5
 
 
 def test_contrast_formula() -> None:

@@ -18,7 +18,8 @@ from miles101.values import derive_values
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext"]
+SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static"]
 
 
 def _project(dest: Path) -> Path:
@@ -33,13 +34,18 @@ def _record_first_grpo(root: Path) -> None:
     run = yaml.safe_load((root / "capture/runs/first-grpo.yaml").read_text())
     seed = (run.get("seeds") or [None])[0]
     sources = {spec["source"] for spec in run["values"].values()}
-    rows = [{"step": step, "seed": seed, **{src: round(0.1 + 0.01 * step, 4) for src in sources}}
-            for step in range(run["steps"])]
+    rows = [{"step": step, "seed": seed} for step in range(run["steps"])]
+    for row in rows:  # each source in its section of a steps.jsonl row, as the recorder writes it (read_run.lookup)
+        for src in sources:
+            section = src.split("/", 1)[0] if src.split("/", 1)[0] in SECTIONS else "rollout"
+            row.setdefault(section, {})[src] = round(0.1 + 0.01 * row["step"], 4)
     rec = root / "capture/gpu/first-grpo"
     rec.mkdir(parents=True)
     (rec / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (rec / "values.json").write_text(json.dumps({"schema": "values/1", **derive_values(run, rows)}))
-    (rec / "log.txt").write_text("synthetic test recording\n")
+    (rec / "log.txt").write_text("synthetic test recording\n" + "".join(  # step lines, so the pages' listings show lines
+        f"rollout {r['step']}: {{'rollout/raw_reward': 0.5}}\nstep {r['step']}: {{'train/loss': 0.1}}\n"
+        f"perf {r['step']}: {{'perf/step_time': 1.0}}\n" for r in rows))
     (rec / "host.json").write_text(json.dumps({
         "schema": "host/1", "gpu": "NVIDIA GB10 (test data)", "driver": "test", "cuda": "13.0",
         "memory_total_gib": 119.7, "kernel": "test", "cpu": "test", "date": "2026-12-03T00:00:00Z"}))
@@ -88,6 +94,20 @@ def test_wording_follows_the_recording(both, doc: str) -> None:
     if doc.endswith("1-3-read-your-first-ten-steps"):
         claim = "The values of the run on this page come from the run of"
         assert claim in recorded and claim not in pending
+
+
+def test_the_recorded_state_shows_measured_numbers(both) -> None:
+    """Every value of first-grpo is derived from the synthetic recording, and 1.1 shows numbers, not badges."""
+    from miles101.capture import format_value, load_capture
+
+    _, recorded = both
+    capture = load_capture(Path(recorded.app.srcdir))
+    values = [capture.value("measured", k) for k in capture.value_keys("measured") if k.startswith("first-grpo.")]
+    assert values and all(v.value is not None for v in values), [v.key for v in values if v.value is None]
+    text = _text(recorded, "sections/1-1-run-grpo-on-one-gpu")
+    shown = [f"{format_value(v, '')} {v.unit}".strip() for v in values]
+    assert any(s in text for s in shown), shown
+    assert "not derivable" not in text
 
 
 def test_no_page_claims_a_recording_before_there_is_one(both) -> None:

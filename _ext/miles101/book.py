@@ -139,21 +139,6 @@ class Book:
         return "missing"
 
 
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     import jsonschema  # imported only when manual.json is validated (not on a build whose book is unchanged)
@@ -240,7 +225,10 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                     "give each section its own file.", fatal=False,
                 ))
             files.setdefault(sec["file"], spath)
-            if not page.is_file():
+            unreadable = _unreadable_page(srcdir, sec["file"]) if page.exists() else None
+            if unreadable:
+                problems.append(unreadable)
+            elif not page.is_file():
                 problems.append(BookProblem(
                     file, f"{spath}.file", f"the section file {sec['file']!r} does not exist.",
                     f"create {sec['file']} (a '# Title' line is enough) or fix the path.", fatal=False,
@@ -250,7 +238,18 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                     file, f"{spath}.file", f"the section file {sec['file']!r} has no '# Title' line (empty?).",
                     f"give {sec['file']} a '# Title' line and its text, or remove the section.", fatal=False,
                 ))
-    if not (srcdir / data["front"]).is_file():
+    for spath, rel in [("$.front", data["front"])] + [(f"{p}.sections[{j}].file", sec["file"])
+                                                      for p, _, part in groups for j, sec in enumerate(part["sections"])]:
+        why = _outside_problem(srcdir, rel)
+        if why:
+            problems.append(BookProblem(file, spath, why, "name a page inside the book's directory, by a relative "
+                                        "path without '..' (and not a symlink out of it)."))
+    if any(p.where.endswith(".file") or p.where == "$.front" for p in problems if p.fatal):
+        return problems
+    front_problem = _unreadable_page(srcdir, data["front"]) if (srcdir / data["front"]).exists() else None
+    if front_problem:
+        problems.append(front_problem)
+    elif not (srcdir / data["front"]).is_file():
         problems.append(BookProblem(
             file, "$.front", f"the front page {data['front']!r} does not exist.", "create it or fix the path.",
         ))
@@ -264,6 +263,29 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
                 subtype="unlisted_page",
             ))
     return problems
+
+
+def _outside_problem(srcdir: Path, rel: str) -> str | None:
+    """Why a page path of manual.json does not name a file inside the source directory, or None."""
+    from .strict import outside
+
+    if Path(rel).is_absolute() or ".." in Path(rel).parts or "\\" in rel:
+        return f"the page {rel!r} lies outside the book's directory."
+    if (srcdir / rel).exists() and outside(srcdir / rel, srcdir):
+        return f"the page {rel!r} is a symlink out of the book's directory."
+    return None
+
+
+def _unreadable_page(srcdir: Path, rel: str) -> BookProblem | None:
+    """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
+    from .strict import CaptureError, decode, read_bytes
+
+    try:
+        decode(read_bytes(srcdir / rel, rel, srcdir, "restore the page from git"), rel, "restore it from git")
+    except CaptureError as exc:
+        place = exc.where.rpartition(":")[2]
+        return BookProblem(rel, f"line {place if place.isdigit() else 1}", exc.message, exc.fix, subtype="markup")
+    return None
 
 
 def _has_title(page: Path) -> bool:
@@ -307,27 +329,15 @@ def load_book(path: Path, srcdir: Path | None = None,
     """
     srcdir = srcdir or path.parent
     file = path.name
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [BookProblem(file, "file", f"cannot read it ({exc.strerror}).", "restore manual.json.")]
-    try:
-        data = json.loads(raw, object_pairs_hook=_no_duplicates)
-    except _DuplicateKey as exc:
-        text = raw.decode("utf-8", "replace")
-        hits = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
-        line = text.count("\n", 0, hits[1]) + 1 if len(hits) > 1 else 1
-        return None, [BookProblem(
-            file, f"line {line}", f"the key {exc.key!r} appears twice in one object; JSON would keep only the last.",
-            "keep one of the two entries.",
-        )]
-    except json.JSONDecodeError as exc:
-        return None, [BookProblem(
-            file, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}.",
-            "fix the JSON syntax there (a missing comma or quote is the usual cause).",
-        )]
-    except UnicodeDecodeError:
-        return None, [BookProblem(file, "file", "not UTF-8 text.", "save manual.json as UTF-8.")]
+    from .strict import CaptureError, parse_json_bytes, read_bytes
+
+    try:  # the one strict reader (miles101.strict), as for every capture file
+        raw = read_bytes(path, file, fix="restore manual.json")
+        data = parse_json_bytes(raw, file, "fix the JSON syntax there (a missing comma or quote is the usual cause)")
+    except CaptureError as exc:
+        line, _, column = exc.where.partition(":")[2].partition(":")
+        where = f"line {line or 1}" + (f", column {column}" if column else "")
+        return None, [BookProblem(file, where, exc.message, exc.fix)]
     key = _schema_key(raw)
     if not _known_valid(valid_cache, key):
         errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .crosscheck import crosscheck_values
+from .strict import YAML_LOADER, CaptureError  # noqa: F401 (both re-exported: the readers import them from here)
 
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
@@ -25,19 +24,6 @@ VALUE_KINDS = ("measured", "computed", "fact", "reference", "threshold", "crossc
 #: The two kinds a record of capture/references/ can be, by its `kind` field: someone else's published
 #: number (the default), or a cut-off this book sets itself, which must carry its `reasoning`.
 REFERENCE_KINDS = {"public": "reference", "threshold": "threshold"}
-#: libyaml's safe loader when the wheel has it, else PyYAML's (miles101.validate reads with it too).
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class CaptureError(Exception):
-    """A capture file is missing, malformed or fails its schema; `where` says file:line."""
-
-    def __init__(self, where: str, message: str, fix: str) -> None:
-        super().__init__(f"{where}: {message} Fix: {fix}")
-        self.where, self.message, self.fix = where, message, fix
-
-    def __reduce__(self) -> tuple:  # pickled with the capture's cache (load_capture_cached)
-        return (type(self), (self.where, self.message, self.fix))
 
 
 #: Each capture file parsed, by its path: (sha256 of its bytes, the parsed document pickled). A file
@@ -59,31 +45,21 @@ def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
 
 
 def _read_json(path: Path, root: Path) -> Any:
-    """Strict JSON (UTF-8, no duplicate keys): the reader `miles101.validate` uses too."""
-    from .validate import parse_json_bytes
+    """Strict JSON through the one reader (`miles101.strict`): a regular file in the project, UTF-8, bounded."""
+    from .strict import parse_json_bytes, read_bytes
 
     rel = path.relative_to(root).as_posix()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise CaptureError(rel, "the file does not exist.", "run `python3 capture/run.py` to make it.") from None
-    except OSError as exc:
-        raise CaptureError(rel, f"cannot read it ({exc.strerror}).", "restore it from git.") from None
     fix = "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`"
+    raw = read_bytes(path, rel, root, fix)
     return _parsed(rel, raw, lambda: parse_json_bytes(raw, rel, fix))
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
+    from .strict import parse_yaml_bytes, read_bytes
+
     rel = path.relative_to(root).as_posix()
-    try:
-        raw = path.read_bytes()
-        return _parsed(rel, raw, lambda: yaml.load(raw.decode("utf-8"), Loader=YAML_LOADER))
-    except UnicodeDecodeError:
-        raise CaptureError(rel, "not UTF-8 text.", "save the file as UTF-8.") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
-        raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', exc)}).", "fix the YAML there.") from None
+    raw = read_bytes(path, rel, root, "correct the run file, or restore it from git")
+    return _parsed(rel, raw, lambda: parse_yaml_bytes(raw, rel))
 
 
 def suggest(name: str, known: list[str], n: int = 3) -> str:
@@ -111,7 +87,13 @@ class Value:
 
     @property
     def pending(self) -> bool:
+        """No number yet: the run is not recorded, or its recording could not give this value (`missing`)."""
         return self.kind == "measured" and self.value is None
+
+    @property
+    def missing(self) -> str | None:
+        """Why a recorded run gives no number for this value (values.json's `missing`), or None."""
+        return self.detail.get("missing") if self.pending else None
 
 
 @dataclass
@@ -295,6 +277,10 @@ def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[
             hit = got.get(name)
             detail = {"run": run_id, "statistic": decl.get("statistic"), "steps": decl.get("steps"),
                       "source": decl.get("source"), "title": run.get("title", run_id)}
+            if rec and hit is None:  # recorded, but this value could not be derived from the recording
+                detail["missing"] = str((rec.get("missing") or {}).get(name)
+                                        or f"values.json of the recording has no {name}")
+                detail["hardware"] = rec["host"].get("gpu")
             if rec and hit is not None:
                 detail.update({
                     "n": hit.get("n"), "statistic": hit.get("statistic", decl.get("statistic")),
@@ -376,6 +362,8 @@ def load_capture(root: Path) -> Capture:
     attempts: list[dict] = []
     gpu = cap_dir / "gpu"
     for run_json in sorted(gpu.glob("*/run.json")):
+        if run_json.parent.name.startswith("."):
+            continue  # .tmp-* / .old-*: a recording being written or committed (miles101.validate names a stuck one)
         run_rec = get(_read_json, run_json, None)
         if isinstance(run_rec, dict):
             from .validate import usable
@@ -384,8 +372,10 @@ def load_capture(root: Path) -> Capture:
         if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
             rec_dir = run_json.parent
             host = obj(_read_json, rec_dir / "host.json")
-            vals = obj(_read_json, rec_dir / "values.json").get("values", {})
-            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {}}
+            values_doc = obj(_read_json, rec_dir / "values.json")
+            vals, missing = values_doc.get("values", {}), values_doc.get("missing", {})
+            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {},
+                                        "missing": missing if isinstance(missing, dict) else {}}
     for run_json in sorted((gpu / "_attempts").glob("*/run.json")):
         att = get(_read_json, run_json, None)
         if isinstance(att, dict):
@@ -491,8 +481,8 @@ def capture_digest(root: Path) -> str:
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             h.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
-            try:
-                h.update(path.read_bytes())
+            try:  # a regular file only: a FIFO would block the build (the loader names it)
+                h.update(path.read_bytes() if path.is_file() else b"\1missing")
             except OSError:
                 h.update(b"\1missing")
     return h.hexdigest()

@@ -118,6 +118,10 @@ def scan_pages(root: Path, files: list[str]) -> list[Ref]:
     refs: list[Ref] = []
     for rel in files:
         path = root / rel
-        if path.is_file():
-            refs.extend(scan_text(path.read_text(encoding="utf-8"), rel))
+        try:
+            text = path.read_bytes().decode("utf-8") if path.is_file() else None
+        except (OSError, UnicodeDecodeError):
+            text = None  # an unreadable page is named by capture/check.py's page_text_problems
+        if text is not None:
+            refs.extend(scan_text(text, rel))
     return refs

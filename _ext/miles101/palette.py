@@ -45,6 +45,37 @@ MEANINGS: dict[str, str] = {
 #: Furo's page backgrounds, against which inks must stay readable.
 PAGE_BACKGROUND = {"light": "#ffffff", "dark": "#131416"}
 
+#: Furo's text colours the book sets on its own backgrounds (furo/assets/styles/variables/_colors.scss):
+#: main text, secondary text (source links, captions) and links.
+FURO_TEXT = {
+    "light": {"text": "#000000", "secondary": "#5a5c63", "link": "#2757dd"},
+    "dark": {"text": "#cfd0d0", "secondary": "#9ca0a5", "link": "#5ca5ff"},
+}
+
+#: WCAG 2.x AA minimums: body text, and large text or graphics (strokes, swatch borders).
+TEXT, GRAPHICS = 4.5, 3.0
+
+
+def contrast_pairs(mode: str) -> list[tuple[str, str, str, float]]:
+    """Every (what, foreground, background, minimum) the book draws with the palette in `mode`."""
+    page, furo = PAGE_BACKGROUND[mode], FURO_TEXT[mode]
+    pairs = []
+    for name, hue in HUES.items():
+        ink, tint = (hue.light_ink, hue.light_tint) if mode == "light" else (hue.dark_ink, hue.dark_tint)
+        pairs += [
+            (f"{name} ink on the page (eyebrows, card numbers, tags)", ink, page, TEXT),
+            (f"{name} ink on its tint (figure labels, badges)", ink, tint, TEXT),
+            (f"{name} stroke against the page (figure nodes, swatches)", ink, page, GRAPHICS),
+            (f"{name} stroke against its fill", ink, tint, GRAPHICS),
+        ]
+    amber = HUES["amber"].light_tint if mode == "light" else HUES["amber"].dark_tint
+    pairs += [
+        ("text on a pending box", furo["text"], amber, TEXT),
+        ("a link on a pending box", furo["link"], amber, TEXT),
+        ("secondary text on the page (source links, captions)", furo["secondary"], page, TEXT),
+    ]
+    return pairs
+
 _SHAPES = ":is(rect, polygon, circle, ellipse, path.basic, .label-container)"
 
 

@@ -21,6 +21,7 @@ class Subtype(Enum):
     BAD_FORMAT = "bad_format"  #: a format spec that does not fit the value
     BAD_REFERENCE = "bad_reference"  #: malformed role text (issue links, keys), no single default
     DUPLICATE = "duplicate"  #: a flag documented twice, a figure id used twice
+    MARKUP = "markup"  #: raw HTML in a page, a role left open, a page that is not UTF-8 (miles101.markup)
     CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
     MERMAID = "mermaid"  #: the local mermaid copy is missing or stale
     DIAGRAM_DRAWING = "diagram_drawing"  #: a diagram's committed drawing is missing or drawn from another source
@@ -39,3 +40,16 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.message} Fix: {self.fix}" if self.fix else self.message
+
+
+#: Which capture file each kind of page reference reads: when that file cannot be read at all, its
+#: references are follow-ons of one root cause (counted, not listed one by one).
+SOURCE_OF_KIND = {"flag": "capture/miles/flags.json", "default": "capture/miles/flags.json",
+                  "run-arg": "capture/miles/flags.json", "metric": "capture/miles/metrics.json",
+                  "src": "capture/miles/files.json", "computed": "capture/computed.json", "fact": "capture/facts.json"}
+
+
+def broken_sources(capture: object) -> dict[str, str]:
+    """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
+    broken = {p.where.split(":", 1)[0] for p in getattr(capture, "problems", [])}
+    return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}

@@ -2,15 +2,21 @@
 
 Rules, each reported as a `CaptureError` naming the file, the JSON path (or line) and the fix:
 
-1. the file reads: UTF-8, valid JSON/YAML, no duplicate keys;
-2. it matches its JSON Schema (_ext/miles101/schema/*, shipped with the `capture` package);
+1. the file reads, through the one strict reader (`miles101.strict`): a regular file inside the
+   project, UTF-8, valid JSON/YAML, no duplicate keys, bounded depth, digits and YAML aliases;
+   a recording being written (`gpu/.tmp-*`) is no data; one whose commit was cut short is named
+   with `record --recover`;
+2. it matches its JSON Schema (_ext/miles101/schema/*, rules of the book shipped with the core);
 3. every number is finite (a NaN or an inf is never published);
 4. a value is inside its unit's range: no negative time, size or count; a fraction, share or
    probability within 0..1; a percentage within 0..100;
 5. derived values equal their inputs: computed.json = miles101.derive.derive_all(models.json,
    flags.json); each recording's values.json = miles101.values.derive_values(run file, steps.jsonl);
 6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
-   (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%).
+   (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%);
+7. each run file whose schema passed names only flags Miles has, with valid values
+   (`miles101.runcheck`, the rules of `record`), so a page never publishes a command Miles refuses;
+8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
 
 Results are cached by content: each check's key is a digest of the bytes it reads (and of this
 module's rules version), so a build that changed nothing re-validates nothing.
@@ -27,12 +33,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .capture import YAML_LOADER, CaptureError
+from .capture import CaptureError
 
 #: Bump when a rule changes: old cache entries then no longer match.
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 
 #: capture file glob (relative to capture/) → its schema file.
 SCHEMAS = {
@@ -83,60 +87,14 @@ def schema_dir() -> Path:
 # ---------------------------------------------------------------------------------- reading
 
 
-class DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
-def duplicate_key_line(text: str, key: str) -> int:
-    """The line of the second `"key":` in the text (where the duplicate is), or 1."""
-    hits = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
-    return _line_of(text, hits[1]) if len(hits) > 1 else 1
-
-
-def parse_json_bytes(raw: bytes, rel: str, fix: str) -> Any:
-    """Strict JSON: UTF-8, no duplicate keys; a CaptureError naming the line otherwise."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise CaptureError(f"{rel}:{line}", f"not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}).",
-                           f"save the file as UTF-8, or {fix}.") from None
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except DuplicateKey as exc:
-        line = duplicate_key_line(text, exc.key)
-        raise CaptureError(f"{rel}:{line}", f"the key {exc.key!r} appears twice in one object (line {line}); "
-                           "JSON keeps only the last.", "keep one of the two entries.") from None
-    except json.JSONDecodeError as exc:
-        raise CaptureError(f"{rel}:{exc.lineno}:{exc.colno}", f"invalid JSON ({exc.msg}); the file may be truncated.",
-                           fix + ".") from None
-
-
-def parse_yaml_bytes(raw: bytes, rel: str) -> Any:
-    try:
-        return yaml.load(raw.decode("utf-8"), Loader=YAML_LOADER)
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise CaptureError(f"{rel}:{line}", "not UTF-8 text.", "save the file as UTF-8.") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else rel
-        raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', None) or exc}).", "fix the YAML there.") from None
+# The one strict reader (miles101.strict): its names stay importable from here.
+from .strict import (  # noqa: E402,F401
+    DuplicateKey,
+    _no_duplicates,
+    duplicate_key_line,
+    parse_json_bytes,
+    parse_yaml_bytes,
+)
 
 
 # ---------------------------------------------------------------------------------- rules
@@ -225,6 +183,11 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
                                      f"{error.message[:200]} (found {found}; schema {schema_name}).",
                                      f"change the value at {json_path(error.absolute_path)}, or {fix}."))
     for path, rec in value_records(rel, doc):
+        low, high = rec.get("low"), rec.get("high")
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (low, high)) and low > high:
+            problems.append(CaptureError(f"{rel}:{json_path((*path, 'low'))}", f"low {low!r} is above high {high!r}; "
+                                         "the page would print a range that runs backwards.",
+                                         "swap them, or correct them from the source."))
         for field_name in ("value", "low", "high"):
             p = _range_problem(rel, (*path, field_name), rec.get(field_name), str(rec.get("unit", "")))
             if p:
@@ -276,6 +239,7 @@ def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> t
     `lines`, when given, is filled with (step, seed) → line number, for messages about a row.
     """
     rows, problems = [], []
+    seen: dict[tuple, int] = {}
     fix = "restore the file from git, or record the run again."
     try:
         text = raw.decode("utf-8")
@@ -286,12 +250,9 @@ def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> t
         if not line.strip():
             continue
         try:
-            row = json.loads(line, object_pairs_hook=_no_duplicates)
-        except DuplicateKey as exc:
-            problems.append(CaptureError(f"{rel}:{n}", f"the key {exc.key!r} appears twice in one object.", fix))
-            continue
-        except json.JSONDecodeError as exc:
-            problems.append(CaptureError(f"{rel}:{n}", f"not a JSON line ({exc.msg}).", fix))
+            row = parse_json_bytes(line.encode(), f"{rel}:{n}", fix.rstrip("."))
+        except CaptureError as exc:
+            problems.append(CaptureError(f"{rel}:{n}", exc.message, fix))
             continue
         if not isinstance(row, dict) or not isinstance(row.get("step"), int) or isinstance(row.get("step"), bool):
             problems.append(CaptureError(f"{rel}:{n}", "a row must be an object with an integer \"step\".", fix))
@@ -309,6 +270,12 @@ def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> t
         if wrong:
             problems.append(CaptureError(f"{rel}:{n}", f"step {row['step']}: a metric must be a number "
                                          f"({'; '.join(wrong[:3])}).", fix))
+            continue
+        first = seen.setdefault((row["step"], json.dumps(row.get("seed"))), n)
+        if first != n:  # a second row of one step would count twice in every median and mean
+            problems.append(CaptureError(f"{rel}:{n}", f"step {row['step']} of seed {row.get('seed')!r} appears "
+                                         f"twice (first at line {first}); each step has one row.",
+                                         "keep one of the two rows, " + fix))
             continue
         if lines is not None:
             lines.setdefault((row["step"], row.get("seed")), n)
@@ -553,19 +520,102 @@ def _validator(schema_file: str, schema_text: str):
     return jsonschema.Draft202012Validator(json.loads(schema_text))
 
 
-def _read(path: Path) -> bytes | None:
+def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
+    """A file under capture/gpu/.tmp-* or .old-*: a recording being written or committed, never data."""
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
+        parts = path.relative_to(cap / "gpu").parts
+    except ValueError:
+        return False
+    return bool(parts) and parts[0].startswith(".")
+
+
+RECOVER = "python3 capture/run.py record --recover"
+
+
+def interrupted_commits(cap: Path) -> list[CaptureError]:
+    """A recorder stopped between the renames of a commit leaves `.old-*`, or a `.tmp-*` that says valid."""
+    from .strict import outside
+
+    problems = []
+    gpu = cap / "gpu"
+    for path in sorted(gpu.glob(".old-*")) + sorted(gpu.glob(".tmp-*")):
+        if path.name.startswith(".tmp-"):
+            from .strict import read_bytes
+
+            try:
+                status = parse_json_bytes(read_bytes(path / "run.json", path.name, cap), path.name, "").get("status")
+            except (CaptureError, AttributeError):
+                status = None
+            if status != "valid":
+                continue  # a recording in progress, or a killed attempt: the recorder moves it to _attempts/
+        if outside(path, cap):
+            continue
+        rel = path.relative_to(cap.parent).as_posix()
+        problems.append(CaptureError(
+            f"{rel}:1", "a recorder was stopped in the middle of committing a recording, so capture/gpu/ may hold the "
+            "old recording, the new one or neither.",
+            f"run `{RECOVER}` (it finishes the commit, or puts the old recording back); no recorder may be running"))
+    return problems
+
+
+def load_catalog(root: Path) -> Any:
+    """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
+    from miles101.catalog import Catalog
+
+    miles = root / "capture" / "miles"
+    try:
+        return Catalog.load(miles / "flags.json", miles / "metrics.json")
+    except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
         return None
-    except IsADirectoryError:
-        return None
+
+
+def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -> list[CaptureError]:
+    """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
+    from miles101.runcheck import RunFileError, load_run
+
+    rel = path.relative_to(root).as_posix()
+    catalog = catalog if catalog is not None else load_catalog(root)
+    if catalog is None:
+        return []
+    try:
+        load_run(path, catalog)
+    except RunFileError as exc:
+        out = []
+        for error in exc.errors:
+            text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
+            m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
+            parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
+            place = json_path(int(p) if p.isdigit() else p for p in parts)
+            out.append(CaptureError(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
+                                    f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
+                                    "lists every problem; AUTHORING.md), or restore it from git"))
+        return out
+    except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
+        return [CaptureError(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
+                             "correct the run file (AUTHORING.md), or restore it from git")]
+    return []
 
 
 def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     """Validate capture/ under `root`; every problem names its file, place and fix."""
+    from .strict import read_bytes
+
     cap, out = root / "capture", Validation()
     store = Cache(cache_file)
+    unreadable: set[str] = set()
+
+    def _read(path: Path) -> bytes | None:
+        """The file's bytes through the strict reader; None when absent (its own check names it) or unreadable."""
+        rel = path.relative_to(root).as_posix()
+        if not path.exists() and not path.is_symlink():
+            return None
+        try:
+            return read_bytes(path, rel, root, fix_for(rel))
+        except CaptureError as exc:
+            if rel not in unreadable:
+                unreadable.add(rel)
+                out.problems.append(exc)
+            return None
 
     def run(key: str, fn: Callable[[], list[CaptureError]]) -> list[CaptureError]:
         hit = store.get(key)
@@ -578,13 +628,15 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         return got
 
     for rel in REQUIRED:
-        if not (cap / rel).is_file():
+        if not (cap / rel).exists() and not (cap / rel).is_symlink():
             out.problems.append(CaptureError(f"capture/{rel}", "the file does not exist.",
                                              fix_for(f"capture/{rel}") + "."))
     sdir = schema_dir()
     for pattern, schema_name in SCHEMAS.items():
         schema_text = (sdir / schema_name).read_text(encoding="utf-8")
         for path in sorted(cap.glob(pattern)):
+            if _in_gpu_dot_dir(path, cap):
+                continue
             rel = path.relative_to(root).as_posix()
             raw = _read(path)
             if raw is None:
@@ -598,14 +650,34 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             else:
                 _CLEAN.add(clean)
             out.problems += found
+    out.problems += interrupted_commits(cap)
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
+    metrics = _read(cap / "miles" / "metrics.json")
+    if flags is not None and metrics is not None:
+        import miles101.catalog
+        import miles101.runcheck
+
+        code = b"".join(Path(m.__file__).read_bytes() for m in (miles101.runcheck, miles101.catalog))
+        catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
+
+        def held(path: Path, raw: bytes) -> list[CaptureError]:
+            if not catalog:
+                catalog.append(load_catalog(root))
+            return run_file_problems(root, path, raw, catalog[0]) if catalog[0] is not None else []
+
+        for path in sorted((cap / "runs").glob("*.yaml")):
+            rel = path.relative_to(root).as_posix()
+            raw = _read(path)
+            if raw is None or not schema_clean(rel, hashlib.sha256(raw).hexdigest()):
+                continue  # its schema problems are named already
+            out.problems += run(_digest("runfile", rel, code, raw, flags, metrics), lambda: held(path, raw))
     if models is not None and flags is not None and computed is not None:
         import miles101.derive
 
         code = Path(miles101.derive.__file__).read_bytes()
         try:  # how many values the derivation covers, for --check's summary
-            out.computed = len(json.loads(computed).get("values") or {})
-        except (ValueError, AttributeError, TypeError):
+            out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
+        except (CaptureError, AttributeError, TypeError):
             out.computed = 0
         out.problems += run(_digest("computed", code, models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
@@ -621,17 +693,46 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             out.problems += run(_digest("crosscheck", rel, code, results, computed),
                                 lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
+        if _in_gpu_dot_dir(run_json, cap):
+            continue
         run_id = run_json.parent.name
+        from .strict import run_id_problem
+
+        why = run_id_problem(run_id)
+        if why:
+            out.problems.append(CaptureError(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
+                                             "rename the directory to the run's id, or move it out of capture/gpu/"))
+            continue
         import miles101.values
 
         code = Path(miles101.values.__file__).read_bytes()
-        parts = (_read(run_json), _read(cap / "runs" / f"{run_id}.yaml"), _read(run_json.parent / "steps.jsonl"),
-                 _read(run_json.parent / "values.json"))
+        paths = (run_json, cap / "runs" / f"{run_id}.yaml", run_json.parent / "steps.jsonl", run_json.parent / "values.json")
+        parts = tuple(_read(p) for p in paths)
+        if any(p.relative_to(root).as_posix() in unreadable for p in paths):
+            continue  # an unreadable part is the root cause, named once; nothing to re-derive
         parts = (*parts, _base_chain(cap / "runs", parts[1]))
         out.recordings += 1
         out.problems += run(_digest("recording", run_id, code, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
     store.save()
+    return out
+
+
+def reference_src_problems(capture: Any) -> list[CaptureError]:
+    """Every reference's own `src`, cited or not, must be a line range of a Miles file (both gates apply it)."""
+    from .problems import broken_sources
+
+    out = []
+    value_keys = getattr(capture, "value_keys", None)
+    if value_keys is None or "src" in broken_sources(capture):
+        return []  # files.json cannot be read: named once, not once per reference
+    for kind, key in [(kind, key) for kind in ("reference", "threshold") for key in value_keys(kind)]:
+        value = capture.value(kind, key)
+        src = value.detail.get("src")
+        why = capture.src_spec_problem(src) if isinstance(src, str) and src else None
+        if why:
+            out.append(CaptureError(f"{value.detail['file']}:{json_path(('references', key, 'src'))}",
+                                    f"reference {key}: {why}", "correct the src from Miles's source (AUTHORING.md)."))
     return out
 
 
@@ -642,7 +743,7 @@ def capture_problems(result: Validation, capture: Any) -> list[CaptureError]:
     """
     seen: set[str] = set()
     merged: list[CaptureError] = []
-    for p in [*result.problems, *getattr(capture, "problems", [])]:
+    for p in [*result.problems, *getattr(capture, "problems", []), *reference_src_problems(capture)]:
         file = p.where.split(":", 1)[0]
         key = f"{file}|{p.message}"
         if key in seen:

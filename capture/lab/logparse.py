@@ -29,7 +29,7 @@ class LiveLog:
         self.lab: dict[int, dict[str, float]] = {}
         self.rows_written = 0
         self.gpu_temp: float | None = None
-        self.partial = b""
+        self.partial = bytearray()  # the line being received: grown in place, never copied whole per chunk
 
     def write_raw(self, data: bytes) -> None:
         """Raw bytes into log.txt (flushed: a crash keeps what came)."""
@@ -39,8 +39,12 @@ class LiveLog:
     def feed(self, raw: bytes, now: float) -> list[str]:
         """Log and parse a chunk of output; return its whole lines (\\r ends a line too)."""
         self.write_raw(raw)
-        parts = re.split(rb"\r\n|\r|\n", self.partial + raw)
-        self.partial = parts.pop()
+        parts = re.split(rb"\r\n|\r|\n", raw)  # only the new bytes: a long line costs linear time, not quadratic
+        if len(parts) == 1:
+            self.partial += raw
+            return []
+        parts[0] = bytes(self.partial) + parts[0]
+        self.partial = bytearray(parts.pop())
         lines = [p.decode("utf-8", errors="replace") for p in parts if p]
         for line in lines:
             self._parse(line, now)
@@ -61,7 +65,7 @@ class LiveLog:
         """Parse a last unterminated line and write every open row."""
         if self.partial:
             self._parse(self.partial.decode("utf-8", errors="replace"), now)
-            self.partial = b""
+            self.partial = bytearray()
         self._write(self.asm.close())
 
     def _write(self, rows: list[dict[str, Any]]) -> None:

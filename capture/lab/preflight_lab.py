@@ -10,9 +10,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from capture.lab.catalog import Catalog
+from miles101.catalog import Catalog
 from miles101.tools.preflight import add_common_options, run_checks
-from capture.lab.runfile import RunFileError, load_run
+from miles101.runcheck import RunFileError, load_run
+from miles101.strict import run_id_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,6 +28,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--metrics", type=Path, default=ROOT / "capture" / "miles" / "metrics.json")
     add_common_options(ap)
     args = ap.parse_args(argv)
+    why = run_id_problem(args.id)
+    if why:
+        print(f"preflight: {why}", file=sys.stderr)
+        return 2
     try:
         run = load_run(args.runs_dir / f"{args.id}.yaml", Catalog.load(args.flags, args.metrics))
     except RunFileError as e:

@@ -14,13 +14,14 @@ import jsonschema
 
 from capture.lab import docker as dk
 from capture.lab import host as hostinfo
-from capture.lab.catalog import Catalog
+from miles101.catalog import Catalog
 from capture.lab.logparse import read_steps
 from miles101.tools.preflight import Check, check_mounts, preflight, table
 from capture.lab.progress import Progress
-from capture.lab.runfile import RunFileError, load_run
+from miles101.runcheck import RunFileError, load_run
 from capture.lab.session import Options, Outcome, Session, Stopped, why
-from capture.lab.store import Attempt, is_valid, sweep_unfinished, utc_iso, utc_stamp
+from capture.lab.store import Attempt, is_valid, recover, sweep_unfinished, utc_iso, utc_stamp
+from miles101.strict import run_id_problem
 from miles101.values import derive_values, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +40,9 @@ def handle_signals() -> None:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="capture/run.py record", description="Record runs on the GPU host.")
-    ap.add_argument("ids", nargs="+", metavar="ID", help="run ids: capture/runs/<id>.yaml")
+    ap.add_argument("ids", nargs="*", metavar="ID", help="run ids: capture/runs/<id>.yaml")
+    ap.add_argument("--recover", action="store_true",
+                    help="record nothing: finish or undo a commit a killed recorder left half done under --gpu-dir")
     ap.add_argument("--dry-run", action="store_true", help="print each docker command; run the static checks only")
     ap.add_argument("--force", action="store_true", help="replace a valid recording (the old one stays until the new one is valid)")
     ap.add_argument("--stop-leftovers", action="store_true",
@@ -65,6 +68,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     """Exit 0 all recorded (or dry run fine), 1 a check or a recording failed, 2 bad run files, 130 Ctrl-C."""
     args = parse_args(argv)
+    if args.recover:
+        return recover_main(args.gpu_dir)
+    if not args.ids:
+        print("record: name at least one run id (capture/runs/<id>.yaml), or pass --recover", file=sys.stderr)
+        return 2
+    bad = [why for why in map(run_id_problem, args.ids) if why]
+    if bad:
+        print("record: refused, nothing started:", *bad, sep="\n  ", file=sys.stderr)
+        return 2
     if args.rederive:
         return rederive(args.ids, args.runs_dir, args.gpu_dir)
     try:
@@ -105,8 +117,30 @@ def main(argv: list[str]) -> int:
                 return rc
     except KeyboardInterrupt as e:
         reason, rc = why(e)
-        print(f"record: {reason} before a container started; nothing to keep", file=sys.stderr)
+        print(f"record: {reason}: stopped. Recordings committed before it stay; an unfinished attempt is moved to "
+              f"{args.gpu_dir}/_attempts/ by the next `record`, and `python3 capture/run.py record --recover` "
+              "finishes a commit it cut short", file=sys.stderr)
         return rc
+    return 0
+
+
+def recover_main(gpu_dir: Path) -> int:
+    """`record --recover`: finish or undo half-done commits (store.recover); 0 when the directory is whole."""
+    from capture.lab.store import recover
+
+    if not gpu_dir.is_dir():
+        print(f"record --recover: {gpu_dir} does not exist; nothing to recover", file=sys.stderr)
+        return 0
+    try:
+        done = recover(gpu_dir)
+    except OSError as e:
+        print(f"record --recover: {e.filename}: {e.strerror or e}; fix the permissions and run it again",
+              file=sys.stderr)
+        return 1
+    for line in done:
+        print(f"record --recover: {line}", file=sys.stderr)
+    if not done:
+        print(f"record --recover: {gpu_dir} holds no half-done commit", file=sys.stderr)
     return 0
 
 
@@ -179,6 +213,11 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
     problem = unwritable(gpu_dir)
     if problem:
         print(f"record: {problem}", file=sys.stderr)
+        return 1
+    for line in recover(gpu_dir):  # a commit a killed recorder left half done, finished first
+        print(f"record: {line}", file=sys.stderr)
+    if is_valid(dest) and not args.force:
+        print(f"record: {dest} is already a valid recording; pass --force to record it again", file=sys.stderr)
         return 1
     for moved in sweep_unfinished(gpu_dir, run["id"]):
         print(f"record: kept an unfinished earlier attempt as {moved}", file=sys.stderr)

@@ -2,13 +2,22 @@
 
 capture/gpu/<id>/                   a valid recording (run.json "status": "valid")
 capture/gpu/_attempts/<id>-<stamp>/ a failed, killed or interrupted attempt ("status": "failed")
-capture/gpu/.tmp-<id>-<stamp>/      an attempt in progress; its run.json says failed from the start
+capture/gpu/.tmp-<id>-<stamp>/      an attempt in progress; its run.json says failed until the commit
+capture/gpu/.old-<id>-<stamp>/      the recording a `--force` commit replaces, until the new one is in place
+
+A commit is: run.json says valid (the last write), <id> → .old-<id>-<stamp>, .tmp-<id>-<stamp> → <id>,
+remove .old-<id>-<stamp>. A recorder killed at any of these steps leaves a state `recover` finishes:
+the new recording when its run.json says valid, else the old one put back. `record` recovers on
+start; `python3 capture/run.py record --recover` does it alone (the build names that command).
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import shutil
+import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +75,21 @@ class Attempt:
         return dest
 
     def commit(self) -> Path:
-        """Mark valid and move into capture/gpu/<id>/, replacing an old recording only now."""
+        """Mark valid and move into capture/gpu/<id>/, replacing an old recording only now.
+
+        SIGINT, SIGTERM and SIGHUP wait until the commit is done (they arrive right after); a SIGKILL
+        or a power cut mid-way leaves a state `recover` finishes.
+        """
+        held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        blocked = threading.current_thread() is threading.main_thread()
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if blocked else None
+        try:
+            return self._commit()
+        finally:
+            if before is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    def _commit(self) -> Path:
         self.run_json["status"] = "valid"
         self.run_json.pop("reason", None)
         self.save_run()
@@ -81,10 +104,50 @@ class Attempt:
         return dest
 
 
+def recover(gpu_dir: Path) -> list[str]:
+    """Finish or undo every commit a killed recorder left half done; one line per thing done.
+
+    A `.tmp-<id>-<stamp>` whose run.json says valid was committed (it is set valid only after every
+    check): it becomes <id>, and the `.old-*` it replaced is removed. An `.old-*` with no valid
+    recording to replace it is put back as <id>. Run while no recorder runs.
+    """
+    done = []
+    stamps = re.compile(r"\.(old|tmp)-(?P<id>[a-z0-9][a-z0-9-]*?)-(?P<stamp>\d{8}T\d{6}Z)")
+    for old in sorted(gpu_dir.glob(".old-*")):
+        m = stamps.fullmatch(old.name)
+        if not m:
+            continue
+        dest, tmp = gpu_dir / m["id"], gpu_dir / f".tmp-{m['id']}-{m['stamp']}"
+        if not dest.exists() and is_valid(tmp):
+            tmp.rename(dest)
+            done.append(f"finished the commit of {m['id']}: {tmp.name} is now {dest.name}")
+        if dest.exists():
+            shutil.rmtree(old)
+            done.append(f"removed {old.name}, the recording {m['id']} replaced")
+        else:
+            old.rename(dest)
+            done.append(f"put back {old.name} as {dest.name} (no valid new recording)")
+    for tmp in sorted(gpu_dir.glob(".tmp-*")):
+        m = stamps.fullmatch(tmp.name)
+        if m and is_valid(tmp):
+            dest = gpu_dir / m["id"]
+            if dest.exists():  # killed after marking valid, before the first rename: finish it
+                old = gpu_dir / f".old-{m['id']}-{m['stamp']}"
+                dest.rename(old)
+                tmp.rename(dest)
+                shutil.rmtree(old)
+            else:
+                tmp.rename(dest)
+            done.append(f"finished the commit of {m['id']}: {tmp.name} is now {dest.name}")
+    return done
+
+
 def sweep_unfinished(gpu_dir: Path, run_id: str) -> list[Path]:
     """Move attempts a killed recorder left behind into _attempts/ (their run.json already says failed)."""
     moved = []
     for tmp in sorted(gpu_dir.glob(f".tmp-{run_id}-*")):
+        if not re.fullmatch(rf"\.tmp-{re.escape(run_id)}-\d{{8}}T\d{{6}}Z", tmp.name):
+            continue  # another run's attempt (`a` and `a-b`)
         dest = _free(gpu_dir / "_attempts" / tmp.name[len(".tmp-"):])
         dest.parent.mkdir(exist_ok=True)
         tmp.rename(dest)

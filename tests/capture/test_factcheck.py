@@ -29,7 +29,8 @@ def test_committed_record_is_valid_and_readable() -> None:
     last = record.last_checked("sections/2-4-size-the-weight-update.md")
     assert last is not None and last.commit == load_capture(ROOT).provenance["commit"]
     assert last.wrong_found == last.fixed == len(last.fixes) and last.claims_checked >= last.wrong_found
-    assert record.last_checked("sections/2-4-size-the-weight-update.md", independent=True) is None  # none yet
+    independent = record.last_checked("sections/2-4-size-the-weight-update.md", independent=True)
+    assert independent is not None and independent.independent and independent.checker != last.checker or independent is last
     assert record.last_checked("sections/no-such-page.md") is None
 
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from capture.lab.catalog import Catalog
+from miles101.catalog import Catalog
 from capture.lab.docker import procedure
-from capture.lab.runfile import load_run
+from miles101.runcheck import load_run
 from miles101.runfiles import SEED_VAR, launch_script, log_path
 
 ROOT = Path(__file__).resolve().parents[2]

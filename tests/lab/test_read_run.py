@@ -9,7 +9,7 @@ from pathlib import Path
 from capture.lab.rehearsal import mileslog as ml
 from miles101.tools.read_run import parse_line, parse_log
 
-SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "read_run.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "read_run.py"
 
 
 def read(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -38,7 +38,7 @@ def test_steps_limits_what_is_printed() -> None:
 def test_the_cli_prints_samples_and_says_when_there_are_none(tmp_path: Path) -> None:
     log = tmp_path / "log.txt"
     log.write_text("\n".join(LOG) + "\n", encoding="utf-8")
-    tool = ROOT / "capture" / "lab" / "read_run.py"
+    tool = ROOT / "_ext" / "miles101" / "tools" / "read_run.py"
     res = subprocess.run([sys.executable, str(tool), str(log), "--samples", "--json"], capture_output=True, text=True)
     assert res.returncode == 0 and len(json.loads(res.stdout)) == 4
     log.write_text(LOG[2] + "\n", encoding="utf-8")

@@ -16,6 +16,23 @@ pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 ROOTS = Path(__file__).resolve().parents[1] / "roots"
 
 
+def with_lab_catalog(book: Path) -> None:
+    """The lab fixtures' flags and metrics added to the book's extraction: both gates hold t-ok's args against it."""
+    import json
+
+    lab_dir = Path(__file__).resolve().parent / "fixtures"
+    for name, list_key, key in (("flags", "flags", "name"), ("metrics", "metrics", "key")):
+        path = book / "capture" / "miles" / f"{name}.json"
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        have = {r.get(key) for r in doc[list_key]}
+        lab_doc = json.loads((lab_dir / f"{name}.json").read_text(encoding="utf-8"))
+        doc[list_key] += [r for r in lab_doc[list_key] if r.get(key) not in have]
+        if name == "flags":
+            doc["families"] = doc.get("families", []) + [f for f in lab_doc.get("families", [])
+                                                         if f not in doc.get("families", [])]
+        path.write_text(json.dumps(doc), encoding="utf-8")
+
+
 def test_a_recording_fills_the_page(lab, tmp_path: Path) -> None:
     book = tmp_path / "book"
     shutil.copytree(ROOTS / "test-book", book)
@@ -23,6 +40,7 @@ def test_a_recording_fills_the_page(lab, tmp_path: Path) -> None:
     run["sections"] = ["1.2"]
     lab.write_run(run)
     shutil.copy(lab.runs / "t-ok.yaml", book / "capture" / "runs" / "t-ok.yaml")
+    with_lab_catalog(book)
     page = book / "sections" / "1-2-empty.md"
     page.write_text("# Empty section\n\nThe reward is {measured}`t-ok.reward:.2f`.\n\n"
                     "```{listing} t-ok\n:grep: ^.*rollout \\d+:\n:head: 2\n```\n")

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from capture.lab import campaign
-from capture.lab.catalog import Catalog
+from miles101.catalog import Catalog
 from miles101.tools.read_run import parse_line
 from capture.lab.rehearsal import runlog
 from capture.lab.rehearsal.rehearse import COPIED

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from capture.lab.catalog import Catalog
+from miles101.catalog import Catalog
 from capture.lab.docker import procedure
-from capture.lab.runfile import RunFileError, load_run, option_values
+from miles101.runcheck import RunFileError, load_run, option_values
 from labutil import base_run
 from miles101.runfiles import BaseError, merge_args, resolve_run
 

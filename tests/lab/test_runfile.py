@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from capture.lab.catalog import Catalog
-from capture.lab.runfile import RunFileError, load_run
+from miles101.catalog import Catalog
+from miles101.runcheck import RunFileError, load_run
 from labutil import HERE, ROOT, base_run
 
 CAT = Catalog.load(HERE / "fixtures" / "flags.json", HERE / "fixtures" / "metrics.json")
@@ -67,7 +67,7 @@ def test_real_extraction_names_the_nearest_flag(tmp_path):
     if not flags.exists():
         pytest.skip("capture/miles/flags.json not extracted yet")
     cat = Catalog.load(flags, None)
-    from capture.lab.runfile import check_args
+    from miles101.runcheck import check_args
     errs = check_args(["--train-backend", "fsdp", "--colocat", "--rollout-batch-size", "8"], cat, "f.yaml")
     assert any("args[2] '--colocat': Miles has no such flag; nearest: --colocate" in e for e in errs), errs
 

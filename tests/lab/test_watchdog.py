@@ -12,7 +12,7 @@ import pytest
 
 from capture.lab.rehearsal import mileslog as ml
 
-SCRIPT = Path(__file__).resolve().parents[2] / "capture" / "lab" / "watchdog.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "watchdog.py"
 
 
 def watchdog(*args: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:

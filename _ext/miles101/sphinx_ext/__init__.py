@@ -9,6 +9,7 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `incremental` | which pages to read again and rewrite; failing the build on unresolved references |
 | `elements` | the value and flag-facts nodes, written by every builder |
 | `roles` | {flag}, {metric}, {src}, {measured}, {reference}, ... |
+| `markup` | raw HTML off (escaped and refused), roles left open refused (`miles101.markup`) |
 | `directives` | {flag}, {listing}, {run-command}, {until-recorded}/{once-recorded}, {pin} |
 | `figures` | {diagram}: figure nodes, labels, the figure-id checks |
 | `front` | the front page's {book-*} directives |
@@ -20,6 +21,9 @@ One module per component, each with its `setup_<component>(app)` (sphinx-design'
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
 | `editions` | EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings (checked against their sources), e-reader layout, the book as parts |
+| `tables` | tables marked `m101-stack` read as one block per row when they do not fit |
+| `repository` | the book's own repository URL (one setting): the footer link, the pending boxes, R.3 |
+| `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
 """
 from __future__ import annotations
 
@@ -33,6 +37,9 @@ from .. import __version__
 
 def setup(app: Sphinx) -> dict[str, Any]:
     from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
+    from .a11y import setup_a11y
+    from .repository import setup_repository
+    from .tables import setup_tables
     from .assets import setup_assets
     from .build_data import setup_build_data
     from .calculator import setup_calculator
@@ -47,6 +54,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .front import setup_front
     from .hosting import setup_hosting
     from .incremental import setup_incremental
+    from .markup import setup_markup
     from .mathml import setup_mathml
     from .page_weight import setup_page_weight
     from .reference_tables import setup_reference_tables
@@ -54,10 +62,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .valid_markup import setup_valid_markup
 
     setup_build_data(app)
+    setup_repository(app)
     setup_domain(app)
     setup_incremental(app)
     setup_elements(app)
     setup_roles(app)
+    setup_markup(app)
     setup_directives(app)
     setup_figures(app)
     setup_front(app)
@@ -72,6 +82,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_editions(app)
     setup_valid_markup(app)
     setup_hosting(app)
+    setup_a11y(app)
+    setup_tables(app)
 
     from . import directives, figures, front, reference_tables, roles
 

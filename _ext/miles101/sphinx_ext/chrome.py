@@ -7,7 +7,7 @@ from sphinx.transforms import SphinxTransform
 
 from .domain import book_of, capture_of, domain_of
 from .roles import HOME_HARDWARE, provenance_text
-from ..text import record_command
+from .repository import record_yourself, repository_url
 
 
 def add_toctrees(app: Sphinx, docname: str, source: list[str]) -> None:
@@ -79,13 +79,17 @@ class ValuesOnPage(SphinxTransform):
             value = capture.value(cite["kind"], cite["key"])
             if value is not None:
                 values.append((cite, value))
-        section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending])
+        section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
+                                repository_url(self.config))
         groups: dict[str, nodes.bullet_list] = {}
         for cite, value in values:  # one list per source: a run, a formula; facts each name their own
             para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
             grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
             para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
-            if value.kind == "measured" and value.pending:
+            if value.kind == "measured" and value.missing:
+                head = f"Measured by the run {value.detail['run']}, recorded, not derivable from its recording:"
+                para += nodes.Text(f" — {value.what}: {value.missing}.")
+            elif value.kind == "measured" and value.pending:
                 head = f"Measured by the run {value.detail['run']}, pending:"
                 para += nodes.Text(f" — {value.what}.")
             elif value.kind == "computed":
@@ -101,8 +105,8 @@ class ValuesOnPage(SphinxTransform):
         top += section
 
 
-def pending_runs(capture, pending: list) -> list[nodes.Node]:
-    """One line per run not yet recorded: the run, what it will record, and the command that records it."""
+def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Node]:
+    """One box per run not yet recorded: the run, what it will record, and how a reader records it."""
     by_run: dict[str, list] = {}
     for value in pending:
         by_run.setdefault(value.detail["run"], []).append(value)
@@ -110,15 +114,25 @@ def pending_runs(capture, pending: list) -> list[nodes.Node]:
     for run_id, values in by_run.items():
         title = (capture.runs.get(run_id) or {}).get("title")
         para = nodes.paragraph(classes=["m101-pending-box", "m101-pending-run"])
+        if capture.recorded(run_id):  # recorded, but these values could not be derived from it
+            para += nodes.inline("", "not derivable", classes=["m101-badge"])
+            para += nodes.Text(" The run ")
+            para += nodes.strong("", run_id)
+            names = "; ".join(f"{v.key.partition('.')[2]}: {v.missing}" for v in values)
+            para += nodes.Text(f" is recorded, but its recording gives no number for {len(values)} value(s) marked "
+                               f"below ({names}). Fix the cause and record it again: ")
+            para += nodes.literal("", record_command(run_id) + " --force")
+            para += nodes.Text(".")
+            out.append(para)
+            continue
         para += nodes.inline("", "pending", classes=["m101-badge"])
-        para += nodes.Text(" The run ")
+        para += nodes.Text(" The author records the run ")
         para += nodes.strong("", run_id)
         para += nodes.Text(f" ({title}) " if title else " ")
-        count = "one value" if len(values) == 1 else f"{len(values)} values"
-        para += nodes.Text(f"is not recorded on a DGX Spark yet; it will record the {count} marked pending "
-                           "below. To record it: ")
-        para += nodes.literal("", record_command(run_id))
-        para += nodes.Text(".")
+        count = "the value it yields shows" if len(values) == 1 else f"the {len(values)} values it yields show"
+        para += nodes.Text(f"on a DGX Spark; until then {count} as pending below, and where this page gives "
+                           "a public reference beside one, that is the number to go by.")
+        para += record_yourself(run_id, repository)
         out.append(para)
     return out
 

@@ -13,10 +13,13 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
-from ..problems import Problem
+from ..markup import directive_option_problems as option_problems
+from ..markup import listing_lines
+from ..problems import Problem, broken_sources
 from ..resolve import resolve
 from ..runfiles import launch_script, ray_start
 from ..text import record_command
+from .repository import record_yourself, repository_url
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .messages import warn
 from .elements import Fact, flag_facts
@@ -28,7 +31,9 @@ class ManualDirective(SphinxDirective):
         domain_of(self.env).note_dep(self.env.docname, kind, key, capture_of(self.env).fingerprint_of(kind, key))
 
     def problem(self, subtype: str, message: str, fix: str) -> list[nodes.Node]:
-        warn(subtype, message, location=self.get_location(), fix=fix)
+        kind = {"unknown_flag": "flag", "unknown_metric": "metric"}.get(str(subtype))
+        if kind not in broken_sources(capture_of(self.env)):  # else a follow-on of a broken file, named once
+            warn(subtype, message, location=self.get_location(), fix=fix)
         domain_of(self.env).note_problem(self.env.docname)
         return []
 
@@ -100,7 +105,7 @@ class ListingDirective(ManualDirective):
 
     has_content = False
     required_arguments = 1
-    option_spec: ClassVar = {"grep": directives.unchanged, "head": directives.positive_int,
+    option_spec: ClassVar = {"grep": directives.unchanged, "head": directives.unchanged,
                              "lines": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
@@ -110,27 +115,21 @@ class ListingDirective(ManualDirective):
         result = resolve(capture, "run", run_id)
         if isinstance(result, Problem):
             return self.problem(result.subtype, result.message, result.fix)
+        bad = option_problems("listing", self.options)  # checked while the run is pending too
+        if bad:
+            return self.problem("bad_format", f"{{listing}} {bad[0][0]}", bad[0][1])
         recording = capture.recordings.get(run_id)
         if recording is None:
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
             box += nodes.paragraph(
                 "", "", nodes.inline("", "pending", classes=["m101-badge"]),
-                nodes.Text(f" This listing comes from the run {run_id}, which has not been recorded yet. "
-                           "On a DGX Spark, "),
-                nodes.literal("", record_command(run_id)), nodes.Text(" records it."))
+                nodes.Text(f" This listing comes from the run {run_id}, which the author records on a DGX Spark; "
+                           "it shows here once the run is recorded."),
+                *record_yourself(run_id, repository_url(self.config)))
             return [box]
-        lines = (capture.root / "capture" / "gpu" / run_id / "log.txt").read_text(encoding="utf-8").splitlines()
-        if "grep" in self.options:
-            try:
-                pattern = re.compile(self.options["grep"])
-            except re.error as exc:
-                return self.problem("bad_format", f"bad :grep: pattern ({exc}).", "fix the regular expression.")
-            lines = [ln for ln in lines if pattern.search(ln)]
-        if "lines" in self.options:
-            start, _, end = self.options["lines"].partition("-")
-            lines = lines[int(start) - 1 : int(end or start)]
-        if "head" in self.options:
-            lines = lines[: self.options["head"]]
+        lines, why = listing_lines(capture.root, run_id, self.options)
+        if why:
+            return self.problem("bad_format", f"{{listing}} {run_id}: {why[0]}", why[1])
         text = "\n".join(lines)
         block = nodes.literal_block(text, text, classes=["m101-listing"])
         block["language"] = "text"
@@ -159,6 +158,9 @@ class RunCommandDirective(ManualDirective):
         result = resolve(capture, "run", run_id)
         if isinstance(result, Problem):
             return self.problem(result.subtype, result.message, result.fix)
+        bad = option_problems("run-command", self.options)  # nothing unquoted reaches a copyable command
+        if bad:
+            return self.problem("bad_format", f"{{run-command}} {bad[0][0]}", bad[0][1])
         prefix = self.options.get("prefix")
         text = launch_script(result.value, prefix=None if prefix is None else prefix.strip().splitlines(),
                              program_line=self.options.get("program"), suffix=self.options.get("suffix"),

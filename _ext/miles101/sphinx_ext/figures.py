@@ -36,6 +36,30 @@ def _depart(self: Any, node: figure_box) -> None:
     self.depart_container(node)
 
 
+def _visit_html(self: Any, node: figure_box) -> None:
+    self.visit_container(node)
+    self.context.append(len(self.body))
+
+
+def _depart_html(self: Any, node: figure_box) -> None:
+    """Give the drawing a text alternative: sphinxcontrib-mermaid's raw output drops the node's `alt`."""
+    start = self.context.pop()
+    label = self.attval(text_alternative(node))
+    for i in range(start, len(self.body)):
+        chunk = self.body[i]
+        if chunk.startswith("<pre ") and 'class="mermaid' in chunk and "aria-label=" not in chunk:
+            self.body[i] = f'<pre role="img" aria-label="{label}"' + chunk[len("<pre"):]
+    self.depart_container(node)
+
+
+def text_alternative(node: figure_box) -> str:
+    """What a screen reader says for a figure's drawing: its title, then its caption as plain text."""
+    caption = next((c for c in node.findall(nodes.paragraph) if "m101-figure-caption" in c["classes"]), None)
+    text = " ".join(caption.astext().split()) if caption is not None else ""
+    title = node["m101_title"].rstrip(".")
+    return f"{title}. {text}" if text else title
+
+
 def figure_title(node: figure_box) -> str:
     return node["m101_title"]
 
@@ -106,7 +130,8 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
 
 
 def setup_figures(app: Sphinx) -> None:
-    visitors = {b: (_visit, _depart) for b in ("html", "latex", "text", "man", "texinfo")}
+    visitors = {b: (_visit, _depart) for b in ("latex", "text", "man", "texinfo")}
+    visitors["html"] = (_visit_html, _depart_html)
     app.add_enumerable_node(figure_box, "m101-figure", figure_title, **visitors)
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)

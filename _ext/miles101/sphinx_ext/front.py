@@ -9,6 +9,7 @@ from .figures import DiagramDirective
 from .domain import capture_of, domain_of
 from .messages import warn
 from ..palette import HUES, MEANINGS
+from .repository import record_yourself, repository_url
 from .roles import value_inline
 
 
@@ -105,8 +106,9 @@ class PlateDirective(DiagramDirective):
         if values:
             if not recorded:
                 fig += nodes.paragraph(
-                    "", "", nodes.Text(f"Not recorded yet: the run {run_id} has not been made on a DGX Spark, so its "
-                                       "numbers below show as pending."),
+                    "", "", nodes.Text(f"Not recorded yet: the author records the run {run_id} on a DGX Spark; until "
+                                       "then its numbers below show as pending."),
+                    *record_yourself(run_id, repository_url(self.config)),
                     classes=["m101-pending-box"])
             fig += values
         return [fig]

@@ -7,6 +7,9 @@
   the root URL beside the pages, and a `robots.txt` that names it;
 - `llms.txt` (an index by part, from manual.json) and `llms-full.txt` (the whole book as text, every
   value as the page shows it with its kind named), written from the resolved doctrees of this build;
+- each page's "view source" link, at the commit being built (`READTHEDOCS_GIT_COMMIT_HASH`, else
+  `git rev-parse HEAD`), for a repository on GitHub, GitLab or Bitbucket (Furo's `source_view_link`;
+  another host gets no link rather than a wrong one);
 - freshness: each page ends with the Miles commit its facts were last checked against
   (capture/factcheck.json), beside the "Last updated" date Git gives (sphinx-last-updated-by-git).
 
@@ -16,8 +19,11 @@ rewrites one page renders one page's text; the two files are assembled at build-
 from __future__ import annotations
 
 import html
+import os
 import re
+import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit
 from types import MethodType
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +72,39 @@ def notfound_body(app: Sphinx, config: Config) -> None:
                  f'Start from <a href="{prefix}{book.root_doc}.html">the front page</a>, '
                  f'<a href="{prefix}search.html">search the book</a>, or open a part:</p><ul>{parts}</ul>'),
     }
+
+
+# -- view the page's source ------------------------------------------------------------------------
+
+#: How each known host shows a file at a commit; {repo}, {commit}, and Furo's own {filename}.
+SOURCE_VIEW = {"github.com": "{repo}/blob/{commit}/{{filename}}", "gitlab.com": "{repo}/-/blob/{commit}/{{filename}}",
+               "bitbucket.org": "{repo}/src/{commit}/{{filename}}"}
+
+
+def built_commit(root: Path) -> str | None:
+    """The commit being built: Read the Docs says it; else the checkout's HEAD; None outside Git."""
+    given = os.environ.get("READTHEDOCS_GIT_COMMIT_HASH", "").strip()
+    if given:
+        return given
+    try:
+        done = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def view_source_link(app: Sphinx, config: Config) -> None:
+    """Point Furo's "view this page" at the page's file in the book's repository, at this build's commit."""
+    url = getattr(config, "m101_repository_url", "")
+    host = urlsplit(url).hostname if url else None
+    template = SOURCE_VIEW.get(host or "")
+    if not template or config.html_theme != "furo" or "source_view_link" in config.html_theme_options:
+        return
+    commit = built_commit(Path(app.confdir))
+    if commit:
+        config.html_theme_options = {**config.html_theme_options,
+                                     "source_view_link": template.format(repo=url, commit=commit)}
 
 
 # -- link previews ----------------------------------------------------------------------------------
@@ -242,6 +281,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 def setup_hosting(app: Sphinx) -> None:
     app.add_transform(FactsLastChecked)
     app.connect("config-inited", notfound_body, priority=800)  # after build_data set the book
+    app.connect("config-inited", view_source_link, priority=850)  # after the repository is found
     app.connect("html-page-context", describe_page, priority=400)  # before sphinxext-opengraph (500)
     app.connect("doctree-resolved", keep_page_text, priority=900)  # after the Reference tables are filled
     app.connect("build-finished", write_llms)

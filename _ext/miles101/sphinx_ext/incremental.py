@@ -80,7 +80,13 @@ def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
         return
     count = domain_of(app.env).problem_count()
     if count:
-        logger.error("[miles101] %d problem(s) in the pages: unresolved references or duplicate ids (see the warnings above).", count)
+        from ..problems import broken_sources
+
+        broken = sorted(set(broken_sources(domain_of(app.env).capture).values()))
+        held = (f"; references that read {', '.join(broken)} are not listed one by one: that file is broken "
+                "(named above), fix it first" if broken else "")
+        logger.error("[miles101] %d problem(s) in the pages: unresolved references or duplicate ids (see the warnings "
+                     "above%s).", count, held)
         app.statuscode = 1
 
 

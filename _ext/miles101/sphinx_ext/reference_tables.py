@@ -25,6 +25,7 @@ from .directives import flag_fields
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .elements import Fact
 from .elements import m101_generated as generated
+from ..text import record_command
 
 KINDS = ("flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index")
 
@@ -326,7 +327,13 @@ def lab_notes(env) -> list:
             status, host, where, events = "pending", "—", str(run.get("image", "—")), "—"
         rows.append([Code(run_id), run.get("title", ""), cited, status, host, where, events,
                      f"{len(run.get('values') or {})} value(s)"])
-    out: list = [Table(["Run", "What", "Cited by", "Status", "Host", "Image and commit", "Events", "Yields"], rows)]
+    url = env.config.m101_repository_url
+    record = Code(record_command("<run-id>"))
+    where: list = (["This book's repository: ", Ext(url, url), ". To record a run yourself, clone it on a DGX Spark (",
+                    Code(f"git clone {url}"), ") and run ", record, " in it."] if url else
+                   ["To record a run yourself, run ", record, " in a clone of this book's repository on a DGX Spark."])
+    out: list = [Para(where),
+                 Table(["Run", "What", "Cited by", "Status", "Host", "Image and commit", "Events", "Yields"], rows)]
     if capture.attempts:
         out.append(Heading("Failed and interrupted attempts (never read as data)", rubric=True))
         out.append(Table(["Attempt", "Run", "Reason", "Ended"], [
@@ -407,7 +414,7 @@ def table_inputs(env, kind: str) -> object:
         return [capture.provenance, capture.metrics, [r for _, r in capture.metric_patterns],
                 list(domain.cites("metric")), titles]
     if kind == "lab-notes":
-        return [capture.runs, capture.recordings, capture.attempts, titles]
+        return [capture.runs, capture.recordings, capture.attempts, titles, env.config.m101_repository_url]
     if kind == "sources-list":
         facts = {k: v.detail for (kind_, k), v in capture.values.items() if kind_ == "fact"}
         # Only what the table shows: which page cites which key (not the shown text or the line).

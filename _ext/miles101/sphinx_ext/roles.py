@@ -11,7 +11,7 @@ from sphinx.addnodes import pending_xref
 from sphinx.util.docutils import SphinxRole
 
 from ..capture import Value, format_value
-from ..problems import Problem
+from ..problems import Problem, broken_sources
 from ..resolve import Resolved, dependency, resolve
 from ..text import record_command
 from .domain import capture_of, domain_of
@@ -41,7 +41,8 @@ class ManualRole(SphinxRole):
         domain_of(self.env).note_dep(self.env.docname, kind, key, capture_of(self.env).fingerprint_of(kind, key))
 
     def problem(self, problem: Problem) -> tuple[list[nodes.Node], list]:
-        warn_problem(problem, location=self.get_location())
+        if self.kind not in broken_sources(capture_of(self.env)):  # else a follow-on: the broken file is named once
+            warn_problem(problem, location=self.get_location())
         domain_of(self.env).note_problem(self.env.docname)
         node = nodes.inline(self.rawtext, self.text, classes=["m101-unresolved"])
         return [node], []
@@ -116,6 +117,11 @@ def provenance_text(value: Value, hardware_home: str) -> str:
     """Where a value comes from, in one sentence: the tooltip and the page's list of values."""
     d = value.detail
     if value.kind == "measured":
+        if value.missing:
+            return (f"Not derivable: the run {d['run']!r} is recorded (on {d.get('hardware') or 'unknown hardware'}), "
+                    f"but its recording gives no {d.get('statistic') or 'value'} of {d.get('source') or value.what}: "
+                    f"{value.missing}. Record it again once the cause is fixed "
+                    f"({record_command(d['run'])} --force); R.3 Lab notes lists the run.")
         if value.pending:
             return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
                     f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
@@ -160,7 +166,9 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     """
     doc = domain_of(env)
     tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
-    if value.pending:
+    if value.missing:
+        shown, classes = "not derivable", ["m101-pending", "m101-missing"]
+    elif value.pending:
         shown, classes = "pending", ["m101-pending"]
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []

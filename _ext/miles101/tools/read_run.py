@@ -68,6 +68,9 @@ BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
 # --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
 BATCH_ARG_RE = re.compile(r"--rollout-batch-size[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<n>\d+)")
 
+#: Longer lines are never step lines (Miles's are a few KB); they are skipped, so a 20 MB line costs no parse.
+MAX_STEP_LINE = 1 << 20
+
 _NAMES = {"nan": math.nan, "inf": math.inf, "True": True, "False": False, "None": None}
 
 
@@ -165,6 +168,8 @@ class StepAssembler:
     def feed(self, line: str, lineno: int | None = None) -> list[dict[str, Any]]:
         """Feed one line; return the rows it closed. Never raises on log content."""
         self.lineno = lineno if lineno is not None else self.lineno + 1
+        if len(line) > MAX_STEP_LINE:
+            return []  # no step line is that long (a dumped tensor, a progress bar without newlines): not read
         try:
             parsed = parse_line(line)
         except Exception:  # noqa: BLE001 - a reader must survive any line
@@ -668,7 +673,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Workers (tasks / actors) killed due to memory pressure (OOM)"
    ],
-   "check": "grep -n -e 'Timer save_model' -e 'killed due to memory pressure' \"$LOG\"",
+   "check": "grep -n -e 'Timer save_model' -e '\\[FSDP\\] Saved checkpoint to' -e 'killed due to memory pressure' \"$LOG\"",
    "fix": "Lower the host-memory peak at save time (see 2.2 and 2.3)."
   },
   {
@@ -748,7 +753,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "is already in use \u2014 a stale router process may still be running."
    ],
-   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/first-grpo.log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
+   "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
   },
   {
@@ -991,7 +996,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "'--save' is required when save_interval is set."
    ],
-   "check": "grep -n -e '--save' \"/root/logs/$RUN.args\"",
+   "check": "grep -n -e '^--save ' \"/root/logs/$RUN.args\"",
    "fix": "Set --save to a host-mounted path."
   },
   {
@@ -1185,6 +1190,65 @@ def _checkout_root() -> str | None:
     return root if os.path.isdir(os.path.join(root, "capture", "references")) else None
 
 
+class LogUnreadable(Exception):
+    """A log that is not a regular file, or not text in an encoding read_run knows; says what was tried."""
+
+
+#: Byte-order marks, longest first (UTF-32's LE mark starts with UTF-16's).
+BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xef\xbb\xbf", "utf-8"),
+        (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def decode_log(raw: bytes) -> str:
+    """A log's text: by its byte-order mark (UTF-8, UTF-16 as PowerShell's `>` writes, UTF-32), else UTF-8.
+
+    A UTF-8 log with a few stray bytes (a cut progress bar) is read with them replaced; one that is
+    mostly not UTF-8 (or UTF-16 without a mark) is refused with what was tried.
+    """
+    for bom, codec in BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw[len(bom):].decode(codec)
+            except UnicodeDecodeError as e:
+                raise LogUnreadable(f"it starts with a {codec.upper()} byte-order mark but byte {e.start + len(bom)} "
+                                    f"is not {codec.upper()}; save it again as UTF-8") from None
+    nul_odd, nul_even = raw[1::2].count(0), raw[0::2].count(0)
+    for codec, nuls, others in (("utf-16-le", nul_odd, nul_even), ("utf-16-be", nul_even, nul_odd)):
+        if len(raw) >= 4 and len(raw) % 2 == 0 and nuls > len(raw) // 4 and not others:
+            try:  # UTF-16 without a mark: every other byte NUL (ASCII text), the others never
+                return raw.decode(codec)
+            except UnicodeDecodeError:
+                pass
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    if b"\x00" not in raw and bad <= max(8, len(raw) // 1000):
+        return text
+    raise LogUnreadable(f"not text read_run knows: tried UTF-8 ({bad} undecodable byte(s)), a UTF-16/UTF-32 "
+                        "byte-order mark (none) and UTF-16 without one; save the log as UTF-8 "
+                        "(PowerShell: `| Out-File -Encoding utf8`)")
+
+
+def read_log_file(path: str) -> list[str]:
+    """The lines of a log file: a regular file only (a FIFO would block), decoded by `decode_log`, any line end."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a file"
+            raise LogUnreadable(f"it is {kind}; give read_run a saved log file")
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as e:
+        raise LogUnreadable(e.strerror or str(e)) from None
+    return decode_log(raw).splitlines()  # \n, \r\n and \r all end a line
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI: the table (or JSON), --diagnose or --compare; exit 1 when there is nothing to read."""
     ap = argparse.ArgumentParser(prog="read_run.py", description="Read the first steps of a Miles log.")
@@ -1211,10 +1275,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.groups is not None and args.groups < 1:
         ap.error("--groups must be at least 1 (the --rollout-batch-size of the run)")
     try:
-        with open(args.log, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError as e:
-        print(f"read_run: cannot read {args.log}: {e.strerror}", file=sys.stderr)
+        lines = read_log_file(args.log)
+    except LogUnreadable as e:
+        print(f"read_run: cannot read {args.log}: {e}", file=sys.stderr)
         return 2
     if args.samples:
         found = samples(lines, args.steps)
@@ -1266,8 +1329,8 @@ def main(argv: list[str] | None = None) -> int:
                 with open(steps_file, encoding="utf-8") as fh:
                     ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps, ours_groups)
                 note = f"recorded ({steps_file})"
-            except (OSError, ValueError, KeyError, TypeError) as e:
-                note = f"unreadable ({steps_file}: {e})"
+            except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
+                note = f"unreadable ({steps_file}: {type(e).__name__})"
         elif not root:
             note = "pending (run from a Miles 101 checkout or pass --root to see it)"
         rows_c = compare(report, refs, ours)

@@ -172,7 +172,8 @@ class LogFollower:
     """Reads whole new lines from a growing file (\\r counts as a line end, for progress bars)."""
 
     def __init__(self, path: str) -> None:
-        self.path, self.pos, self.tail = path, 0, ""
+        self.path, self.pos = path, 0
+        self.pieces: list[str] = []  # the line being written, in the chunks it came in
 
     def read(self) -> list[str]:
         try:
@@ -182,8 +183,12 @@ class LogFollower:
                 self.pos = fh.tell()
         except FileNotFoundError:
             return []
-        parts = re.split(r"\r\n|\r|\n", self.tail + chunk)
-        self.tail = parts.pop()
+        parts = re.split(r"\r\n|\r|\n", chunk)  # only the new text: a long line costs linear time, not quadratic
+        if len(parts) == 1:
+            self.pieces.append(chunk)
+            return []
+        parts[0] = "".join([*self.pieces, parts[0]])
+        self.pieces = [parts.pop()]
         return [p for p in parts if p]
 
 

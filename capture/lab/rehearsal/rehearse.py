@@ -24,7 +24,7 @@ from typing import Any
 from capture.lab.campaign import Setup, load_runs, run_campaign
 from capture.lab.rehearsal.runlog import constant_keys, logged_keys, run_log
 from capture.lab.rehearsal.sandbox import ARCH, FAST, ROOT, Sandbox
-from capture.lab.runfile import option_values
+from miles101.runcheck import option_values
 
 # The sandbox's quick recorder settings, with the watchdog's patience kept: on a busy CI machine a
 # healthy replay must not be stopped for a slow probe or a slow stretch of lines.

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from capture.lab.rehearsal import mileslog as ml
-from capture.lab.runfile import option_values
+from miles101.runcheck import option_values
 
 # The public log each line shape was checked against (tests/fixtures/public-logs/); the trainer's
 # `rollout N:` and `perf N:` lines and the Memory-Usage lines have no public log among the fixtures

@@ -7,6 +7,13 @@
  * 2. Provenance tips stay inside the window: they are placed in viewport coordinates (so a table's
  *    scroll box does not clip them), shifted left or right and flipped above the value when they
  *    would run off; a tap or Enter toggles a tip, Escape or a tap elsewhere closes it.
+ * 3. What scrolls can be reached by keyboard: a code block, table, equation or drawing that is wider
+ *    (or taller) than its box at this window size gets tabindex=0, so Tab reaches it and the arrow
+ *    keys scroll it, and a name (role=group with aria-label, unless it has a role already: a group, not
+ *    a region, so a page of code blocks does not flood the landmark list). It is checked again when
+ *    the window's size changes; a box that stops scrolling loses the tab stop.
+ * 4. A table marked m101-stack (_ext/miles101/sphinx_ext/tables.py) that is wider than its column gets
+ *    m101-stacked: the stylesheet draws one block per row, each cell under its column's name.
  */
 (() => {
   "use strict";
@@ -124,7 +131,78 @@
     window.addEventListener("resize", follow);
   }
 
-  const start = () => { watchDiagrams(); watchTips(); };
+  // ------------------------------------------------------------------ stackable tables
+  function stackTables() {
+    document.querySelectorAll("table.m101-stack").forEach(table => {
+      table.classList.remove("m101-stacked");
+      const box = table.parentElement;
+      if (table.getBoundingClientRect().width > box.clientWidth + 1) table.classList.add("m101-stacked");
+    });
+  }
+
+  // ------------------------------------------------------------------ scroll boxes
+  const SCROLLS = "article pre, article .table-wrapper, article .m101-generated, article .m101-math, article .m101-figure";
+
+  function scrollName(box) {
+    const fig = box.closest(".m101-figure");
+    const title = fig && fig.querySelector(".m101-figure-title");
+    if (title) return `Figure: ${title.textContent.trim()}`;
+    const caption = box.querySelector("caption");
+    if (caption) return `Table: ${caption.textContent.trim()}`;
+    if (box.matches(".table-wrapper, .m101-generated")) return "Table";
+    if (box.matches(".m101-math")) return "Equation";
+    const lang = (box.closest("[class*='highlight-']")?.className.match(/highlight-([\w-]+)/) || [])[1];
+    return lang && !["default", "none", "text"].includes(lang) ? `Code (${lang})` : "Code";
+  }
+
+  function scrolls(box) {
+    const cs = getComputedStyle(box);
+    const x = /auto|scroll/.test(cs.overflowX) && box.scrollWidth > box.clientWidth + 1;
+    const y = /auto|scroll/.test(cs.overflowY) && box.scrollHeight > box.clientHeight + 1;
+    return x || y;
+  }
+
+  function markScrollBoxes() {
+    stackTables();
+    document.querySelectorAll(SCROLLS).forEach(box => {
+      const marked = box.hasAttribute("data-m101-scrolls");
+      if (scrolls(box)) {
+        if (marked) return;
+        box.setAttribute("data-m101-scrolls", box.hasAttribute("tabindex") ? "kept" : "");
+        if (!box.hasAttribute("tabindex")) box.tabIndex = 0;
+        if (!box.hasAttribute("role")) {
+          box.setAttribute("role", "group");
+          box.setAttribute("data-m101-role", "");
+        }
+        if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
+          box.setAttribute("aria-label", scrollName(box));
+          box.setAttribute("data-m101-label", "");
+        }
+      } else if (marked) {
+        if (box.getAttribute("data-m101-scrolls") !== "kept") box.removeAttribute("tabindex");
+        if (box.hasAttribute("data-m101-role")) box.removeAttribute("role");
+        if (box.hasAttribute("data-m101-label")) box.removeAttribute("aria-label");
+        ["data-m101-scrolls", "data-m101-role", "data-m101-label"].forEach(a => box.removeAttribute(a));
+      }
+    });
+  }
+
+  function watchScrollBoxes() {
+    let pending = false;
+    const later = () => { if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; markScrollBoxes(); }); } };
+    window.addEventListener("resize", later);
+    window.addEventListener("load", later);
+    // A diagram drawn late, a tab opened: sizes changed inside the page.
+    if (window.ResizeObserver) {
+      const observer = new ResizeObserver(later);
+      document.querySelectorAll(SCROLLS).forEach(box => observer.observe(box));
+      document.querySelectorAll(".m101-figure pre.mermaid").forEach(pre => new MutationObserver(later).observe(pre, {childList: true}));
+    }
+    document.addEventListener("click", e => { if (e.target.closest && e.target.closest(".sd-tab-set > label")) later(); });
+    markScrollBoxes();
+  }
+
+  const start = () => { watchDiagrams(); watchTips(); watchScrollBoxes(); };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

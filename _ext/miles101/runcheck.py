@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
-from capture.lab.catalog import Catalog
+from miles101.catalog import Catalog
 from miles101.values import step_range
 from miles101.tools.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
 from miles101.runfiles import BaseError, resolve_run
@@ -31,11 +30,13 @@ class RunFileError(Exception):
 
 def _read(path: Path) -> dict[str, Any]:
     """One run file as written, checked against the schema (no base filled in)."""
+    from miles101.strict import CaptureError, parse_yaml_bytes, read_bytes
+
     name = str(path)
-    try:
-        run = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise RunFileError([f"{name}: cannot read: {e}"]) from e
+    try:  # the one strict reader: a regular file only (no FIFO, directory or loop), UTF-8, aliases bounded
+        run = parse_yaml_bytes(read_bytes(path, name, fix="restore it from git"), name)
+    except CaptureError as e:
+        raise RunFileError([f"{e.where}: cannot read: {e.message} Fix: {e.fix}"]) from None
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
     errors = [f"{name}: {'/'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
               for e in sorted(validator.iter_errors(run), key=lambda e: list(map(str, e.absolute_path)))]

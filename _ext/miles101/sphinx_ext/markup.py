@@ -1,0 +1,27 @@
+"""Raw HTML off, open roles refused: `miles101.markup`'s rules, applied to each page as it is read.
+
+A page's raw HTML is escaped before MyST reads it (it shows as text, never runs) and warned about,
+so `-nW` fails; a role left open is warned about. `capture/run.py --check` applies the same rules.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..markup import escape_html, listed, markup_problems
+from .messages import warn
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def refuse_markup(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Warn for each raw HTML tag and open role in the page; escape the HTML in the text MyST reads."""
+    problems = markup_problems(source[0])
+    for p in listed(problems):
+        warn("markup", p.message, location=(docname, p.line), fix=p.fix)
+    if any(p.html for p in problems):
+        source[0] = escape_html(source[0], problems)
+
+
+def setup_markup(app: Sphinx) -> None:
+    app.connect("source-read", refuse_markup, priority=100)  # before the chrome adds its toctrees

@@ -1,0 +1,131 @@
+"""read_run.py on logs as they arrive from other machines: UTF-16 (PowerShell's `>`), CRLF, CR, binary, a FIFO.
+
+Every encoding with a byte-order mark and every line end reads as the same lines; input that is not
+text, or not a regular file, is refused with what was tried, exit 2, never a hang or "no line matches".
+A 20 MB line with no newline is read in linear time by the recorder's live reader.
+"""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from capture.lab.logparse import LiveLog
+from miles101.tools.read_run import LogUnreadable, decode_log, read_log_file
+
+SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "read_run.py"
+SYMPTOM = "error: the following arguments are required: --rollout-batch-size"
+LINES = ["starting", SYMPTOM, "perf 0: {'perf/rollout_time': 1.5}", "done"]
+
+
+def run(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), str(path), *args], capture_output=True, text=True, timeout=20)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-le-bom", "utf-16-be-bom", "utf-32"])
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_every_encoding_and_line_end_reads_the_same_lines(tmp_path: Path, encoding: str, end: str) -> None:
+    text = end.join(LINES) + end
+    if encoding.endswith("-bom"):
+        codec = encoding[:-4]
+        raw = (b"\xff\xfe" if codec == "utf-16-le" else b"\xfe\xff") + text.encode(codec)
+    else:
+        raw = text.encode(encoding)
+    log = tmp_path / "log.txt"
+    log.write_bytes(raw)
+    assert read_log_file(str(log)) == LINES
+    res = run(log, "--diagnose")
+    assert res.returncode == 0 and "args-rollout-batch-size-required" in res.stdout + res.stderr, res.stdout
+
+
+def test_utf16_without_a_mark_is_read_too() -> None:
+    assert decode_log("\n".join(LINES).encode("utf-16-le")).splitlines() == LINES
+
+
+@pytest.mark.parametrize("raw", [bytes(range(256)) * 64, b"\x00\x01\x02\xff" * 1000], ids=["binary", "nuls"])
+def test_undecodable_input_is_refused_with_what_was_tried(tmp_path: Path, raw: bytes) -> None:
+    log = tmp_path / "log.bin"
+    log.write_bytes(raw)
+    res = run(log, "--diagnose")
+    assert res.returncode == 2
+    assert "tried UTF-8" in res.stderr and "UTF-16" in res.stderr and "save the log as UTF-8" in res.stderr
+
+
+def test_a_stray_byte_in_a_utf8_log_is_replaced_not_refused(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    log.write_bytes(("\n".join(LINES) + "\n").encode() + b"progress \xff\n")
+    assert read_log_file(str(log))[:4] == LINES
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_only_regular_files_are_read(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "log"
+    os.mkfifo(path) if kind == "fifo" else path.mkdir()
+    started = time.monotonic()
+    res = run(path, "--diagnose")
+    assert time.monotonic() - started < 15
+    assert res.returncode == 2 and ("a FIFO" if kind == "fifo" else "a directory") in res.stderr
+    with pytest.raises(LogUnreadable):
+        read_log_file(str(path))
+
+
+def test_a_20mb_line_without_newline_is_read_in_linear_time() -> None:
+    """Chunks of 64 KiB of one long line, then a step line: well under the watchdog's patience."""
+    log, steps = io.BytesIO(), io.BytesIO()
+    live = LiveLog(log, steps, None, 0.0)
+    chunk = b"x" * 65536
+    started = time.monotonic()
+    for _ in range(20 * 16):  # 20 MiB
+        assert live.feed(chunk, 1.0) == []
+    live.feed(b"\nperf 0: {'perf/rollout_time': 1.5}\n", 2.0)
+    live.close(3.0)
+    assert time.monotonic() - started < 10  # quadratic re-scanning took ~50 s
+    assert len(log.getvalue()) == 20 * 2**20 + 36
+    assert b'"step": 0' in steps.getvalue()
+
+
+def test_a_crlf_cut_between_two_chunks_ends_one_line() -> None:
+    log, steps = io.BytesIO(), io.BytesIO()
+    live = LiveLog(log, steps, None, 0.0)
+    assert live.feed(b"first\r", 1.0) == ["first"]
+    assert live.feed(b"\nsecond\n", 1.0) == ["second"]
+
+
+def test_reading_a_fifo_never_blocks_the_caller(tmp_path: Path) -> None:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    result: list[object] = []
+    worker = threading.Thread(target=lambda: result.append(_try(path)), daemon=True)
+    worker.start()
+    worker.join(5)
+    assert not worker.is_alive() and isinstance(result[0], LogUnreadable)
+
+
+def _try(path: Path) -> object:
+    try:
+        return read_log_file(str(path))
+    except LogUnreadable as exc:
+        return exc
+
+
+def test_the_watchdog_follows_a_20mb_line_in_linear_time(tmp_path: Path) -> None:
+    from miles101.tools.watchdog import LogFollower
+
+    log = tmp_path / "run.log"
+    follower = LogFollower(str(log))
+    started = time.monotonic()
+    with open(log, "w", encoding="utf-8") as fh:
+        for _ in range(20 * 16):
+            fh.write("x" * 65536)
+            fh.flush()
+            assert follower.read() == []
+        fh.write("\nstep 0: {}\n")
+    lines = follower.read()
+    assert time.monotonic() - started < 15
+    assert [len(ln) for ln in lines] == [20 * 2**20, 10]
