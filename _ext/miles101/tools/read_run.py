@@ -784,7 +784,7 @@ SYMPTOMS_JSON = r'''{
      "train_wait"
     ]
    },
-   "check": "grep -n 'Timer ' \"$LOG\" | tail -n 4\nray job status <run-id>",
+   "check": "grep -n 'Timer ' \"$LOG\" | tail -n 4\nray job status \"$RUN\"",
    "fix": "If the job still runs far past its usual step time, take the dumps of the entry above; if it is gone, read the last lines of the worker logs."
   },
   {
@@ -846,7 +846,7 @@ SYMPTOMS_JSON = r'''{
     "killed due to memory pressure (OOM)"
    ],
    "after_step": true,
-   "check": "python3 read_run.py \"$LOG\" --steps 1000\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
    "fix": "Lower --max-tokens-per-gpu, --rollout-max-response-len or --sglang-mem-fraction-static for room above the early peak (see 2.1 and 2.2)."
   },
   {
