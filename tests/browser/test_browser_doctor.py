@@ -260,3 +260,21 @@ def test_javascript_off_says_what_to_run(chromium: Any, server: Server) -> None:
         assert "--diagnose" in page.locator(".m101-doctor-nojs").inner_text()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark", "phone"])
+def test_open_results_pass_axe(tabs: dict[str, Any], server: Server, mode: str) -> None:
+    """The doctor with results open (entries, the steps table, a refused groups value) passes axe-core."""
+    from .axe_support import FAILING, axe_source, run_axe
+
+    source = axe_source()
+    if source is None:
+        pytest.skip("axe-core is not installed (npm ci)")
+    page = _open(tabs[mode], server, PAGES[1])
+    _paste(page, (PUBLIC / "slime-1951-logprob-oom.log").read_text(encoding="utf-8") + run_log(10))
+    page.locator(".m101-doctor-groups").fill("0")
+    page.get_by_role("button", name="Read the pasted log").click()
+    assert page.locator(".m101-doctor-groups").get_attribute("aria-invalid") == "true"
+    found = run_axe(page, source, f"{PAGES[1]} (log doctor open)", mode, include=".m101-doctor")
+    bad = [v for v in found if v.impact in FAILING]
+    assert not bad, "\n".join(v.line() for v in bad)

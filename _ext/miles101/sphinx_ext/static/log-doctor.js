@@ -88,7 +88,8 @@ function healthTable(rules, report) {
       return el("tr", { "data-verdict": v.verdict }, el("th", { scope: "row", text: s.head }),
         el("td", {}, el("span", { class: "m101-doctor-verdict", text: v.verdict })), el("td", { text: v.reason }));
     })));
-  return el("div", { class: "m101-doctor-scroll" }, table, verdicts);
+  return el("div", { class: "m101-doctor-scroll", tabindex: "0", role: "region",
+    "aria-label": "The first ten steps and the verdicts (scrolls sideways)" }, table, verdicts);
 }
 
 function render(root, rules, out, result, source) {
