@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -108,6 +109,10 @@ def synthetic(tmp: Path) -> list[Path]:
     write("timer-closed.log", [f"{t} actor_train start", f"{t} actor_train end (elapsed: 2.0s)", f"{t} train_wait start"])
     write("timer-nested.log", [f"{t} save_model start", f"{t} inner start", f"{t} save_model end (elapsed: 1s)"])
     write("no-symptom.log", ["Hello", "nothing to see", "step one is fine"])
+    for name, end in (("crlf", "\r\n"), ("cr", "\r")):  # line ends of other systems read as the same lines
+        p = tmp / f"healthy-{name}.log"
+        p.write_bytes(end.join(healthy + ["Server process terminated unexpectedly."]).encode("utf-8") + end.encode())
+        out.append(p)
     int_reward = [ln.replace("'rollout/zero_std/count_0.0'", "'rollout/zero_std/count_0'")
                     .replace("'rollout/zero_std/all_zero_percentage': 0.95", "'rollout/zero_std/all_zero_percentage': 0.0")
                   for s in range(10) for ln in _row(s, **{**base, "zero": 0.95})]
@@ -139,15 +144,16 @@ def rules_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return p
 
 
-def node_readings(rules: Path, logs: list[Path], groups: int | None = None) -> dict[str, Any]:
+def node_readings(rules: Path, logs: list[Path], groups: int | None = None, chunk: int | None = None) -> dict[str, Any]:
+    env = {**os.environ, **({"CHUNK": str(chunk)} if chunk else {})}
     res = subprocess.run([NODE, str(RUNNER), str(CORE), str(rules), "-" if groups is None else str(groups), *map(str, logs)],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
 
-def _compare(logs: list[Path], rules: Path, groups: int | None = None) -> None:
-    js = node_readings(rules, logs, groups)
+def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: int | None = None) -> None:
+    js = node_readings(rules, logs, groups, chunk)
     for log in logs:
         py = _norm(python_reading(log, groups))
         got = js[str(log)]
@@ -160,6 +166,7 @@ def test_public_logs_same_answers(rules_file: Path) -> None:
     logs = sorted(PUBLIC.glob("*.log"))
     assert len(logs) >= 16
     _compare(logs, rules_file)
+    _compare(logs, rules_file, chunk=7)  # lines and UTF-8 sequences cut between chunks read the same
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

@@ -863,7 +863,7 @@ export function readText(reading, text, progress = () => {}) {
 }
 
 /** Read a File or Blob in chunks: the encoding from its first bytes, then line by line. */
-export async function readFile(reading, file, progress = () => {}) {
+export async function readFile(reading, file, progress = () => {}, chunk = CHUNK) {
   const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
   const encoding = sniff(head);
   if (looksBinary(head, encoding)) {
@@ -872,10 +872,10 @@ export async function readFile(reading, file, progress = () => {}) {
   const dec = decoder(encoding);
   const split = new LineSplitter((line) => reading.line(line));
   try {
-    for (let at = 0; at < file.size; at += CHUNK) {
-      const bytes = new Uint8Array(await file.slice(at, at + CHUNK).arrayBuffer());
-      split.push(dec.decode(bytes, { stream: at + CHUNK < file.size }));
-      progress(Math.min(at + CHUNK, file.size), file.size);
+    for (let at = 0; at < file.size; at += chunk) {
+      const bytes = new Uint8Array(await file.slice(at, at + chunk).arrayBuffer());
+      split.push(dec.decode(bytes, { stream: at + chunk < file.size }));
+      progress(Math.min(at + chunk, file.size), file.size);
     }
     if (file.size === 0) progress(0, 0);
   } catch {
