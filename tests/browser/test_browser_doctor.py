@@ -151,16 +151,25 @@ def test_binary_file_is_reported_unreadable(tabs: dict[str, Any], server: Server
     page = _open(tabs["light"], server)
     page.locator(".m101-doctor-file").set_input_files(str(f))
     got = _result(page)
-    assert any("binary" in p and "tried" in p for p in got["problems"]), got["problems"]
+    assert any("Could not read it" in p and "tried UTF-8" in p for p in got["problems"]), got["problems"]
+    assert got["matches"] == [] and got["rows"] == []
 
 
-def test_undecodable_bytes_are_reported_with_what_was_tried(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
-    f = tmp_path / "latin1.log"
-    f.write_bytes("ok line\n".encode() + "caf\u00e9 Server process terminated unexpectedly.\n".encode("latin-1"))
+def test_a_stray_byte_is_replaced_and_said(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    """As read_run.decode_log: a few undecodable bytes are replaced, many are refused with what was tried."""
+    f = tmp_path / "stray.log"
+    f.write_bytes(b"ok line\n" + "caf\u00e9 Server process terminated unexpectedly.\n".encode("latin-1"))
     page = _open(tabs["light"], server)
     page.locator(".m101-doctor-file").set_input_files(str(f))
     got = _result(page)
-    assert any("not UTF-8" in p and "tried" in p for p in got["problems"]), got["problems"]
+    assert [m["id"] for m in got["matches"]] == ["engine-terminated"]
+    assert any("1 undecodable byte(s)" in p for p in got["problems"]), got["problems"]
+    f = tmp_path / "latin1.log"
+    f.write_bytes(("caf\u00e9 " * 50 + "\n").encode("latin-1") * 40)
+    page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
+    page.locator(".m101-doctor-file").set_input_files(str(f))
+    got = _result(page)
+    assert any("tried UTF-8 (2000 undecodable byte(s))" in p for p in got["problems"]), got["problems"]
 
 
 def test_big_file_in_a_worker_with_progress(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:

@@ -34,8 +34,10 @@ NODE = shutil.which("node")
 
 def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
     """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        lines = fh.read().splitlines()
+    try:
+        lines = rr.read_log_file(str(path))
+    except rr.LogUnreadable:
+        return {"unreadable": True}
     if groups is None:
         groups = rr.groups_in_log(lines)
     rows, asm = rr.read_log(lines)
@@ -109,6 +111,19 @@ def synthetic(tmp: Path) -> list[Path]:
     write("timer-closed.log", [f"{t} actor_train start", f"{t} actor_train end (elapsed: 2.0s)", f"{t} train_wait start"])
     write("timer-nested.log", [f"{t} save_model start", f"{t} inner start", f"{t} save_model end (elapsed: 1s)"])
     write("no-symptom.log", ["Hello", "nothing to see", "step one is fine"])
+    text = "\n".join(healthy + ["Server process terminated unexpectedly.", "caf\u00e9 \u2713"]) + "\n"
+    variants = {  # the encodings read_run.decode_log reads, and what it refuses (tests/lab/test_read_run_input.py)
+        "utf8-bom": b"\xef\xbb\xbf" + text.encode(), "utf16le-bom": b"\xff\xfe" + text.replace("\n", "\r\n").encode("utf-16-le"),
+        "utf16be-bom": b"\xfe\xff" + text.encode("utf-16-be"), "utf32": text.encode("utf-32"),
+        "utf32be-bom": b"\x00\x00\xfe\xff" + text.encode("utf-32-be"), "utf16le-nomark": text.encode("utf-16-le"),
+        "stray-byte": text.encode() + b"progress \xff\n", "binary": bytes(range(256)) * 64,
+        "nuls": b"\x00\x01\x02\xff" * 1000, "bom-then-bad": b"\xff\xfe" + text.encode("utf-16-le") + b"\x00\xd8",
+        "latin1": ("caf\u00e9 " * 50 + "\n").encode("latin-1") * 40, "empty": b"",
+    }
+    for name, raw in variants.items():
+        p = tmp / f"enc-{name}.log"
+        p.write_bytes(raw)
+        out.append(p)
     for name, end in (("crlf", "\r\n"), ("cr", "\r")):  # line ends of other systems read as the same lines
         p = tmp / f"healthy-{name}.log"
         p.write_bytes(end.join(healthy + ["Server process terminated unexpectedly."]).encode("utf-8") + end.encode())
@@ -157,6 +172,9 @@ def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: in
     for log in logs:
         py = _norm(python_reading(log, groups))
         got = js[str(log)]
+        assert bool(got["unreadable"]) == bool(py.get("unreadable")), (log.name, got["unreadable"])
+        if py.get("unreadable"):
+            continue
         for part in ("matches", "malformed", "nonfinite", "report"):
             assert got[part] == py[part], (log.name, part, got[part], py[part])
 
@@ -175,9 +193,14 @@ def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     _compare(logs, rules_file)
     _compare(logs, rules_file, groups=8)
     _compare(logs, rules_file, groups=3)  # fewer groups than counted: unknown
+    _compare(logs, rules_file, chunk=5)  # every encoding with its characters cut between chunks
     py = {p.name: python_reading(p) for p in logs}
     # the synthetic logs are not vacuous: every symptom is found, and a clean log finds none
-    found = {m["id"] for r in py.values() for m in r["matches"]}
+    found = {m["id"] for r in py.values() if "matches" in r for m in r["matches"]}
+    unreadable = sorted(n for n, r in py.items() if r.get("unreadable"))
+    assert unreadable == ["enc-binary.log", "enc-bom-then-bad.log", "enc-latin1.log", "enc-nuls.log"], unreadable
+    for name in ("utf8-bom", "utf16le-bom", "utf16be-bom", "utf32", "utf32be-bom", "utf16le-nomark", "stray-byte"):
+        assert py[f"enc-{name}.log"]["report"]["steps"] == py["healthy-run.log"]["report"]["steps"], name
     assert {s["id"] for s in symptoms.load()["symptoms"] if s["grep"] or s.get("signal")} <= found
     assert py["no-symptom.log"]["matches"] == [] and py["no-symptom.log"]["report"] is None
     late = [m for m in py["after-mem-oom-mid-run-0.log"]["matches"] if m["id"] == "mem-oom-mid-run"]

@@ -803,20 +803,117 @@ export class Reading {
   }
 }
 
-// ---------------------------------------------------------------- bytes to text
-/** The encoding a file's first bytes name: a byte-order mark, else UTF-8. */
+// ---------------------------------------------------------------- bytes to text (read_run.decode_log)
+/** Byte-order marks, longest first (UTF-32's LE mark starts with UTF-16's), as read_run.BOMS. */
+const BOMS = [[[0xff, 0xfe, 0x00, 0x00], "utf-32le"], [[0x00, 0x00, 0xfe, 0xff], "utf-32be"], [[0xef, 0xbb, 0xbf], "utf-8"],
+              [[0xff, 0xfe], "utf-16le"], [[0xfe, 0xff], "utf-16be"]];
+
+/** The encoding a file's first bytes name by a byte-order mark, and the mark's length; else null. */
 export function sniff(bytes) {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
-  return "utf-8";
+  for (const [mark, codec] of BOMS) if (mark.every((b, i) => bytes[i] === b)) return { codec, skip: mark.length };
+  return null;
 }
 
-/** Looks binary: a NUL byte in a file without a UTF-16 byte-order mark. */
-export const looksBinary = (bytes, encoding) => encoding === "utf-8" && bytes.includes(0);
+class UndecodableError extends Error {}
 
-/** A decoder that keeps what it cannot decode apart (fatal), BOM removed. */
-export const decoder = (encoding) => new TextDecoder(encoding, { fatal: true });
+/** UTF-32, which TextDecoder lacks: strict, streaming over chunks of any length. */
+class Utf32Decoder {
+  constructor(little) {
+    this.little = little;
+    this.rest = new Uint8Array(0);
+  }
+
+  decode(bytes, { stream = false } = {}) {
+    const all = new Uint8Array(this.rest.length + bytes.length);
+    all.set(this.rest);
+    all.set(bytes, this.rest.length);
+    const whole = all.length - (all.length % 4);
+    let out = "";
+    const view = new DataView(all.buffer, all.byteOffset, whole);
+    for (let i = 0; i < whole; i += 4) {
+      const cp = view.getUint32(i, this.little);
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new UndecodableError("not UTF-32");
+      out += String.fromCodePoint(cp);
+    }
+    this.rest = all.slice(whole);
+    if (!stream && this.rest.length) throw new UndecodableError("truncated UTF-32");
+    return out;
+  }
+}
+
+/** A strict decoder (throws on bytes the codec cannot read), or a replacing one for UTF-8. */
+export function decoder(codec, strict = true) {
+  if (codec === "utf-32le" || codec === "utf-32be") return new Utf32Decoder(codec === "utf-32le");
+  return new TextDecoder(codec, { fatal: strict, ignoreBOM: true });
+}
+
+const NAMES_OF = { "utf-8": "UTF-8", "utf-16le": "UTF-16-LE", "utf-16be": "UTF-16-BE", "utf-32le": "UTF-32-LE", "utf-32be": "UTF-32-BE" };
+export const TRIED = "UTF-8, a UTF-16/UTF-32 byte-order mark and UTF-16 without one";
+
+async function* chunks(file, chunk, from = 0) {
+  for (let at = from; at < file.size; at += chunk) {
+    yield [at, new Uint8Array(await file.slice(at, Math.min(at + chunk, file.size)).arrayBuffer())];
+  }
+}
+
+/** Does the whole file decode strictly in `codec` (from byte `from`)? */
+async function decodes(file, codec, chunk, from = 0) {
+  const dec = decoder(codec);
+  try {
+    for await (const [at, bytes] of chunks(file, chunk, from)) dec.decode(bytes, { stream: at + chunk < file.size });
+    if (file.size <= from) dec.decode(new Uint8Array(0));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * read_run.decode_log's choice over a file read in chunks: {codec, skip, strict} to read it with, or
+ * {unreadable} with what was tried. One pass counts NUL bytes and undecodable UTF-8; a second
+ * checks UTF-16 without a mark only where the counts point at it.
+ */
+export async function chooseEncoding(file, chunk = CHUNK) {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  const bom = sniff(head);
+  if (bom) return { codec: bom.codec, skip: bom.skip, strict: true, bom: true };
+  let nulOdd = 0;
+  let nulEven = 0;
+  let replaced = 0;
+  let valid = true;
+  const strict = decoder("utf-8");
+  const loose = decoder("utf-8", false);
+  for await (const [at, bytes] of chunks(file, chunk)) {
+    const more = at + chunk < file.size;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 0) {
+        if ((at + i) % 2) nulOdd++;
+        else nulEven++;
+      }
+    }
+    if (valid) {
+      try {
+        strict.decode(bytes, { stream: more });
+      } catch {
+        valid = false;
+      }
+    }
+    const text = loose.decode(bytes, { stream: more });
+    for (let i = text.indexOf("\ufffd"); i >= 0; i = text.indexOf("\ufffd", i + 1)) replaced++;
+  }
+  const n = file.size;
+  for (const [codec, nuls, others] of [["utf-16le", nulOdd, nulEven], ["utf-16be", nulEven, nulOdd]]) {
+    if (n >= 4 && n % 2 === 0 && nuls > Math.floor(n / 4) && !others && await decodes(file, codec, chunk)) {
+      return { codec, skip: 0, strict: true };
+    }
+  }
+  if (valid) return { codec: "utf-8", skip: 0, strict: true };
+  if (nulOdd + nulEven === 0 && replaced <= Math.max(8, Math.floor(n / 1000))) {
+    return { codec: "utf-8", skip: 0, strict: false, replaced };
+  }
+  return { unreadable: `not text the reader knows: tried UTF-8 (${replaced} undecodable byte(s)), a UTF-16/UTF-32 `
+    + "byte-order mark (none) and UTF-16 without one; save the log as UTF-8 (PowerShell: `| Out-File -Encoding utf8`)" };
+}
 
 /** Line splitting over chunks: a line end cut between two chunks (\r | \n) is kept whole. */
 export class LineSplitter {
@@ -847,8 +944,6 @@ export class LineSplitter {
 }
 
 // ---------------------------------------------------------------- reading a file or a paste
-/** Tries, in order, for a file's bytes: what `unreadable` reports as tried. */
-export const TRIED = "UTF-8, and UTF-16 where the file starts with a byte-order mark";
 export const CHUNK = 4 * 1024 * 1024;
 
 /** Read pasted text (already decoded) line by line. */
@@ -862,27 +957,28 @@ export function readText(reading, text, progress = () => {}) {
   return { ...reading.finish(), encoding: "text", unreadable: null };
 }
 
-/** Read a File or Blob in chunks: the encoding from its first bytes, then line by line. */
+/** Read a File or Blob in chunks, decoded as read_run.decode_log decodes it, line by line. */
 export async function readFile(reading, file, progress = () => {}, chunk = CHUNK) {
-  const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
-  const encoding = sniff(head);
-  if (looksBinary(head, encoding)) {
-    return { ...reading.finish(), encoding, unreadable: `a binary file (a NUL byte in its first bytes); tried ${TRIED}` };
-  }
-  const dec = decoder(encoding);
+  const how = await chooseEncoding(file, chunk);
+  if (how.unreadable) return { ...reading.finish(), encoding: null, unreadable: how.unreadable };
+  const dec = decoder(how.codec, how.strict);
   const split = new LineSplitter((line) => reading.line(line));
   try {
-    for (let at = 0; at < file.size; at += chunk) {
-      const bytes = new Uint8Array(await file.slice(at, at + chunk).arrayBuffer());
+    for await (const [at, bytes] of chunks(file, chunk, how.skip)) {
       split.push(dec.decode(bytes, { stream: at + chunk < file.size }));
       progress(Math.min(at + chunk, file.size), file.size);
     }
-    if (file.size === 0) progress(0, 0);
+    if (file.size <= how.skip) {
+      dec.decode(new Uint8Array(0));
+      progress(file.size, file.size);
+    }
   } catch {
     split.end();
-    return { ...reading.finish(), encoding,
-             unreadable: `bytes that are not ${encoding.toUpperCase()} after line ${reading.n}; tried ${TRIED}` };
+    const name = NAMES_OF[how.codec];
+    return { ...reading.finish(), encoding: how.codec,
+             unreadable: `it starts with a ${name} byte-order mark but is not ${name} after line ${reading.n}; save it again as UTF-8` };
   }
   split.end();
-  return { ...reading.finish(), encoding, unreadable: null };
+  const note = how.replaced ? `${how.replaced} undecodable byte(s) read as \ufffd (read_run.py does the same)` : null;
+  return { ...reading.finish(), encoding: how.codec, unreadable: null, replaced: note };
 }

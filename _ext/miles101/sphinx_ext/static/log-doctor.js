@@ -109,7 +109,8 @@ function render(root, rules, out, result, source) {
   else out.append(el("p", { text: "No step lines (perf N: {...}, rollout N: {...}, step N: {...}) in what was read, so there is no table: this is not a run log, or the run stopped before its first step." }));
 
   const problems = [];
-  if (result.unreadable) problems.push(`Stopped reading: ${result.unreadable}.`);
+  if (result.unreadable) problems.push(`Could not read it: ${result.unreadable}.`);
+  if (result.replaced) problems.push(`${result.replaced}.`);
   for (const b of result.malformed) problems.push(`Line ${b.line}: looks like a \`${b.kind} ${b.id}:\` line but its dict does not parse (cut off?): ${b.text}`);
   for (const b of result.nonfinite) problems.push(`Line ${b.line}: ${b.key} is ${b.value}`);
   if (problems.length || steps === 0) {
