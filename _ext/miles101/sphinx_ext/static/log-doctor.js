@@ -134,7 +134,7 @@ function mount(root, rules) {
   const clear = el("button", { type: "button", class: "m101-doctor-clear", text: "Clear" });
   const bar = el("progress", { max: "100", value: "0", id: id("bar"), "aria-label": "Reading the log" });
   const status = el("p", { role: "status", "aria-live": "polite", class: "m101-doctor-status" });
-  const out = el("div", { class: "m101-doctor-out", tabindex: "-1", "aria-label": "What the log doctor found" });
+  const out = el("div", { class: "m101-doctor-out", tabindex: "-1", role: "region", "aria-label": "What the log doctor found" });
   const barWrap = el("div", { class: "m101-doctor-progress", hidden: true }, bar);
   app.append(
     el("label", { for: id("text"), class: "m101-doctor-lbl", text: "Paste a Miles log, or part of one" }), area,
