@@ -98,8 +98,10 @@ def _install(app: Sphinx) -> None:
     """Copy the modules and write the rule set into the build's _static."""
     if app.builder.format != "html" or app.builder.name.startswith("epub"):
         return  # e-readers run no modules: the page says where the web edition is
-    from ..doctor_rules import rules
+    from ..doctor_rules import SYMPTOMS, rules
 
+    if not (Path(app.srcdir) / SYMPTOMS).is_file():
+        return  # a book without 7.1's symptoms has no log doctor to serve
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
     for name in FILES:
