@@ -363,3 +363,22 @@ def test_a_fresh_drawing_passes_and_a_missing_one_is_named(tmp_path: Path, rootd
     missing = build(_root_with_drawings(tmp_path / "b", rootdir, {k: v for k, v in root_sources.items()
                                                                   if k != "fig-test-loop"}))
     assert "fig-test-loop has no drawing" in missing.warnings
+
+
+def test_nu_html_checker_finds_no_error_on_any_web_page(manual) -> None:
+    """vnu-jar (pinned in package.json, the Nu HTML checker the W3C runs) over every page of the site."""
+    import os
+    import subprocess
+
+    jar = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+    java = shutil.which("java")
+    if java is None or not jar.is_file():
+        if os.environ.get("CI"):
+            pytest.fail("CI runs the Nu HTML checker: Java (.ci/run) and `npm ci` (vnu-jar) are needed")
+        pytest.skip("the Nu HTML checker needs Java and `npm ci`")
+    out = Path(manual.app.outdir)
+    pages = sorted(str(p) for p in out.rglob("*.html") if "_static" not in p.parts)
+    done = subprocess.run([java, "-jar", str(jar), "--errors-only", "--format", "gnu", *pages],
+                          capture_output=True, text=True, timeout=600)
+    errors = [line.replace(str(out) + "/", "") for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert done.returncode == 0 and not errors, "\n".join(errors[:40])

@@ -76,7 +76,7 @@ def fuzz_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "tests" / "roots" / "test-book", root)
     for run in ("tiny-pending", "tiny-recorded"):
         path = root / "capture" / "runs" / f"{run}.yaml"
-        text = re.sub(r"^args: .*$", 'args: [--colocate, --rollout-batch-size, "8"]', path.read_text(encoding="utf-8"),
+        text = re.sub(r"^args: .*$", 'args: [--colocate, --rollout-batch-size, "8", --seed, "1", --rollout-seed, "1"]', path.read_text(encoding="utf-8"),
                       flags=re.M)
         path.write_text(text, encoding="utf-8")
     (root / XC).parent.mkdir(parents=True)

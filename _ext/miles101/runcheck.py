@@ -15,7 +15,7 @@ from miles101.values import step_range
 from miles101.tools.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
 from miles101.runfiles import BaseError, resolve_run
 
-SCHEMA = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "schema" / "run.schema.json"
+SCHEMA = Path(__file__).resolve().parent / "schema" / "run.schema.json"
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
                     "BooleanOptionalAction"}
 

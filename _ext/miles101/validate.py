@@ -311,10 +311,18 @@ def _base_chain(runs_dir: Path, run_yaml: bytes | None) -> tuple[bytes, ...]:
         if not isinstance(base, str) or base in seen:
             break
         seen.add(base)
-        raw = _read(runs_dir / f"{base}.yaml")
+        raw = _base_bytes(runs_dir / f"{base}.yaml")
         if raw is not None:
             chain.append(raw)
     return tuple(chain)
+
+
+def _base_bytes(path: Path) -> bytes | None:
+    """A base run file's bytes, or None when it is absent or not a regular file (its own check names it)."""
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None
 
 
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,

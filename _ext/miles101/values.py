@@ -44,21 +44,40 @@ def bad(v: Any, unit: str) -> str | None:
 COUNTERS = ("rollout/zero_std/count_", "rollout/dynamic_filter/drop_")
 
 
-def value_in(row: dict[str, Any], source: str) -> Any:
+def value_in(row: dict[str, Any], source: str, zero_if_absent: bool = True) -> Any:
     """The source's value in a step row; 0 for a counter absent from a logged rollout line."""
     v = lookup(row, source)
-    if v is None and source.startswith(COUNTERS) and ROLLOUT_SIDE_KEY in (row.get("perf") or {}):
+    if v is None and zero_if_absent and source.startswith(COUNTERS) and ROLLOUT_SIDE_KEY in (row.get("perf") or {}):
         return 0
     return v
+
+
+def counter_in_logged_form(steps: list[dict[str, Any]], source: str) -> bool:
+    """Whether an absent counter may read 0: not when the run logs its family only in another form.
+
+    A counter's key ends in the reward or reason as Miles formats it (`str(round(r, 1))`: `count_0` for an
+    integer reward, `count_0.0` for a float one). If the run logs members of the family and every one is
+    written in the other form, the key asked for is one Miles never writes for this run: it is not 0.
+    """
+    if not source.startswith(COUNTERS):
+        return True
+    family, _, wanted = source.rpartition("_")
+    logged = {key.rpartition("_")[2] for row in steps for section in row.values() if isinstance(section, dict)
+              for key, _ in _flat(section) if key.startswith(family + "_")}
+    logged = {suffix for suffix in logged if suffix}
+    if not logged or wanted in logged:
+        return True
+    return any(("." in suffix) == ("." in wanted) for suffix in logged)
 
 
 def samples(steps: list[dict[str, Any]], source: str, lo: int, hi: int, seed: Any,
             unit: str = "") -> tuple[list[float], list[str]]:
     """The usable numeric values of `source` in steps lo..hi of one seed, in step order, and what was left out."""
     out, excluded = [], []
+    zero_if_absent = counter_in_logged_form(steps, source)
     for row in sorted((r for r in steps if r.get("seed") == seed), key=lambda r: r["step"]):
         if lo <= row["step"] <= hi:
-            v = value_in(row, source)
+            v = value_in(row, source, zero_if_absent)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 why = bad(v, unit)
                 if why is None:

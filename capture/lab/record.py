@@ -159,6 +159,10 @@ def rederive(ids: list[str], runs_dir: Path, gpu_dir: Path) -> int:
         rec_dir, run_file = gpu_dir / run_id, runs_dir / f"{run_id}.yaml"
         try:
             run = parse_yaml_bytes(run_file.read_bytes(), str(run_file))
+            if isinstance(run, dict) and run.get("base"):  # derive with the base filled in, as --check does
+                from capture.lab.campaign import load_runs
+
+                run = load_runs(runs_dir).get(run_id, run)
             rows, problems = read_steps((rec_dir / "steps.jsonl").read_bytes(), str(rec_dir / "steps.jsonl"))
             if problems:
                 raise problems[0]

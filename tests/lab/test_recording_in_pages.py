@@ -46,7 +46,7 @@ def test_a_recording_fills_the_page(lab, tmp_path: Path) -> None:
                     "```{listing} t-ok\n:grep: ^.*rollout \\d+:\n:head: 2\n```\n")
     before = build(book)
     assert before.warnings == ""
-    assert 'm101-pending' in before.html("sections/1-2-empty") and "not been recorded yet" in before.html(
+    assert 'm101-pending' in before.html("sections/1-2-empty") and "which the author records on a DGX Spark" in before.html(
         "sections/1-2-empty")
 
     lab.scenario(lab.lines(ml.healthy(3), delay=0.01))

@@ -77,7 +77,7 @@ def root(tmp_path: Path) -> Path:
         text = path.read_text(encoding="utf-8")
         import re
 
-        path.write_text(re.sub(r"^args: .*$", 'args: [--colocate, --rollout-batch-size, "8"]', text, flags=re.M),
+        path.write_text(re.sub(r"^args: .*$", 'args: [--colocate, --rollout-batch-size, "8", --seed, "1", --rollout-seed, "1"]', text, flags=re.M),
                         encoding="utf-8")
     return dest
 
@@ -151,7 +151,7 @@ def test_run_ids_are_names(tmp_path: Path, bad: str, capsys: pytest.CaptureFixtu
         assert record_main([bad, *extra, "--gpu-dir", str(tmp_path / "gpu"), "--runs-dir", str(tmp_path)]) == 2
         assert "is not a run id" in capsys.readouterr().err
     assert not (tmp_path / "gpu").exists()
-    from miles101.tools.preflight import main as preflight_main
+    from capture.lab.preflight_lab import main as preflight_main
 
     assert preflight_main([bad, "--skip-smoke"]) == 2
     assert "is not a run id" in capsys.readouterr().err

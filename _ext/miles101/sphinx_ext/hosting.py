@@ -164,7 +164,8 @@ class FactsLastChecked(SphinxTransform):
         top = next(iter(self.document.findall(nodes.section)), None)
         if page is None or top is None:
             return
-        self.env.note_dependency(FACTCHECK_FILE)
+        if (Path(self.env.srcdir) / FACTCHECK_FILE).is_file():  # a missing dependency would re-read the page every build
+            self.env.note_dependency(FACTCHECK_FILE)
         record = load_factcheck(Path(self.env.srcdir))
         last = record.last_checked(page)
         independent = record.last_checked(page, independent=True)

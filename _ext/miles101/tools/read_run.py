@@ -1182,11 +1182,12 @@ def render_compare(rows: list[dict[str, Any]], n_steps: int, gb10_note: str) -> 
 
 
 def _checkout_root() -> str | None:
-    """The Miles 101 checkout this file sits in (capture/lab/read_run.py), if it does."""
+    """The Miles 101 checkout this file sits in (_ext/miles101/tools/read_run.py), if it does."""
     import os
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
+    root = os.path.dirname(os.path.abspath(__file__))
+    for _ in range(3):  # tools/ -> miles101/ -> _ext/ -> the checkout
+        root = os.path.dirname(root)
     return root if os.path.isdir(os.path.join(root, "capture", "references")) else None
 
 

@@ -29,7 +29,7 @@ from miles101.runcheck import option_values
 # The sandbox's quick recorder settings, with the watchdog's patience kept: on a busy CI machine a
 # healthy replay must not be stopped for a slow probe or a slow stretch of lines.
 TOLERANT = [*FAST, "--probe-timeout", "10", "--engine-failures", "5", "--stall-after", "600"]
-COPIED = ["conf.py", "manual.json", "front.md", "package.json", "package-lock.json", "sections", "capture"]
+COPIED = ["conf.py", "manual.json", "front.md", "package.json", "package-lock.json", "sections", "capture", "_ext", "_static"]
 
 
 def copy_project(src: Path, dest: Path) -> None:

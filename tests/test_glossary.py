@@ -1,0 +1,70 @@
+"""The front page promises that Ray, FSDP and Megatron are introduced where a reader first meets them:
+each page links its first use of a glossary term to R.6 (Sphinx's glossary, the {term} role)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from buildutil import ROOT
+
+PROMISED = ("Ray", "FSDP", "Megatron")
+PROSE_FENCES = ("{flag}", "{until-recorded}", "{once-recorded}", "{note}", "{tip}", "{warning}", "{admonition}")
+PAGES = [ROOT / "front.md", *sorted(p for p in (ROOT / "sections").glob("*.md") if p.name != "r-6-glossary.md")]
+
+
+def prose(text: str) -> str:
+    """The page's prose: code and diagram fences, headings and targets blanked; {term} roles kept, other roles and code dropped."""
+    out, fence = [], []
+    for line in text.splitlines():
+        m = re.match(r"^\s*(`{3,}|:{3,})(.*)$", line)
+        if m:
+            marker, head = m.group(1), m.group(2).strip()
+            if fence and marker == fence[-1][0] and not head:
+                fence.pop()
+                continue
+            if head:
+                fence.append((marker, head.split()[0] in PROSE_FENCES))
+                continue
+        if (fence and not fence[-1][1]) or line.lstrip().startswith(("#", ":")) or re.match(r"^\(.*\)=$", line):
+            out.append("")
+            continue
+        line = re.sub(r"\{(?!term\})[a-z-]+\}`[^`]*`", " ", line)
+        line = re.sub(r"(?<!\})`[^`]*`", " ", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def first_use_is_linked(text: str, word: str) -> bool | None:
+    """None when the page never uses the word; else whether its first use is a {term} link."""
+    body = prose(text)
+    linked = re.compile(r"\{term\}`[^`]*`")
+    spans = [(m.start(), m.end()) for m in linked.finditer(body)]
+    for m in re.finditer(rf"\b{re.escape(word)}\b(?![-_/])", body):
+        inside = next(((a, b) for a, b in spans if a <= m.start() < b), None)
+        if inside is None:
+            return False
+        if word in body[inside[0]:inside[1]]:
+            return True
+    return None
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_first_use_of_ray_fsdp_megatron_links_the_glossary(page) -> None:
+    text = page.read_text(encoding="utf-8")
+    unlinked = [w for w in PROMISED if first_use_is_linked(text, w) is False]
+    assert not unlinked, f"{page.name}: the first use of {unlinked} is not a {{term}} link to R.6"
+
+
+def test_the_check_catches_an_unlinked_first_use() -> None:
+    assert first_use_is_linked("Ray starts. {term}`Ray` again.", "Ray") is False
+    assert first_use_is_linked("The {term}`Ray` job. Ray again.", "Ray") is True
+    assert first_use_is_linked("```bash\nray start\n```\nNo word here.", "Ray") is None
+
+
+def test_the_glossary_defines_the_terms_issue_36_names() -> None:
+    glossary = (ROOT / "sections" / "r-6-glossary.md").read_text(encoding="utf-8")
+    for term in ("Ray", "placement group", "FSDP", "Megatron", "SGLang", "router", "colocate", "rollout", "group",
+                 "advantage", "KL", "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB", "measured",
+                 "computed", "public reference", "our threshold", "pending"):
+        assert re.search(rf"^{re.escape(term)}$", glossary, re.M), term
