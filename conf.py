@@ -38,6 +38,7 @@ ogp_site_name = "Miles 101"
 ogp_enable_meta_description = True
 ogp_social_cards = {"enable": False}  # no preview image (it would need matplotlib)
 html_last_updated_fmt = "%Y-%m-%d"
+git_untracked_show_sourcelink = True  # a page without Git dates (a copy) keeps its "view source" link
 # A build without Git history (a copied tree, a tarball, the tests' and the benchmark's copies) has no
 # dates to show: git.subprocess_error (not a repository) and git.command_not_found (no git) would fail
 # -W there, so those two are silent and the pages simply show no date. git.too_shallow stays loud: it

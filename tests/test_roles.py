@@ -158,10 +158,11 @@ def test_run_command_is_the_run_file(book_copy: Path) -> None:
     # by default, 1.1's whole launch derived from the run id
     assert ("ray job submit --address http://127.0.0.1:8265 \\\n  --submission-id tiny-recorded \\\n"
             """  --runtime-env-json '{"env_vars": {"PYTHONUNBUFFERED": "1"}}' \\\n"""
-            "  -- python3 /root/miles/train.py \\\n  --colocate \\\n"
-            "  2>&1 | tee /root/logs/tiny-recorded.log") in html
+            "  -- python3 /root/miles/train.py \\\n  --colocate \\\n  --rollout-batch-size 8 \\\n  --seed 1 \\\n"
+            "  --rollout-seed 1 \\\n  2>&1 | tee /root/logs/tiny-recorded.log") in html
     # options override a part
-    assert "ray job submit \\\n  -- python3 /root/miles/train.py \\\n  --colocate \\\n  2>&1 | tee log" in html
+    assert ("ray job submit \\\n  -- python3 /root/miles/train.py \\\n  --colocate \\\n  --rollout-batch-size 8 \\\n"
+            "  --seed 1 \\\n  --rollout-seed 1 \\\n  2>&1 | tee log") in html
     assert "no run 'nope' is declared." in built.warnings
 
 

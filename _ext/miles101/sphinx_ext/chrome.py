@@ -8,6 +8,7 @@ from sphinx.transforms import SphinxTransform
 from .domain import book_of, capture_of, domain_of
 from .roles import HOME_HARDWARE, provenance_text
 from .repository import record_yourself, repository_url
+from ..text import record_command
 
 
 def add_toctrees(app: Sphinx, docname: str, source: list[str]) -> None:

@@ -269,8 +269,8 @@ def command_file(run: dict) -> str:
 
 def write_command_files(app: Sphinx, exception: Exception | None) -> None:
     """Every run's launch as <outdir>/_commands/<id>.sh, for the links under the {run-command} blocks."""
-    if exception is not None or app.builder.format != "html":
-        return
+    if exception is not None or app.builder.name not in ("html", "dirhtml", "singlehtml"):
+        return  # the web site serves them; an e-book links none (editions.WebOnlyDownloads)
     out = Path(app.outdir) / COMMANDS_DIR
     out.mkdir(parents=True, exist_ok=True)
     for run_id, run in sorted(capture_of(app.env).runs.items()):

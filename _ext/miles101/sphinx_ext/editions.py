@@ -377,6 +377,19 @@ class DiagramsForEditions(SphinxPostTransform):
                 node.replace_self(fallback(node, self.env.docname))
 
 
+class WebOnlyDownloads(SphinxPostTransform):
+    """Outside the web site, no "Download <run>.sh" line: the scripts are served beside the web pages only."""
+
+    default_priority = 5
+
+    def run(self, **kwargs: Any) -> None:
+        if getattr(domain_of(self.env), "edition", "site") == "site":
+            return
+        for para in list(self.document.findall(nodes.paragraph)):
+            if "m101-command-download" in para["classes"]:
+                para.parent.remove(para)
+
+
 class BookAsParts(SphinxPostTransform):
     """LaTeX: the one assembled document as a book. The front page's sections stay the opening
     chapters; each part of manual.json becomes a \\part and each of its pages a chapter (Sphinx
@@ -602,6 +615,7 @@ def setup_editions(app: Sphinx) -> None:
     app.add_post_transform(CalculatorForEditions)
     app.add_post_transform(BreakableUrls)
     app.add_post_transform(TabSetsAsHeadedBlocks)
+    app.add_post_transform(WebOnlyDownloads)
     app.connect("doctree-resolved", stack_wide_tables, priority=900)  # after the Reference tables
     app.add_node(diagram_image, html=(visit_image_html, None), latex=(visit_image_latex, None),
                  text=(visit_image_text, None), man=(visit_image_text, None), texinfo=(visit_image_text, None))

@@ -162,8 +162,8 @@ class FactsLastChecked(SphinxTransform):
         docname = self.env.docname
         page = next((f for f in book.page_files if f.removesuffix(".md") == docname), None)
         top = next(iter(self.document.findall(nodes.section)), None)
-        if page is None or top is None:
-            return
+        if page is None or top is None or any("m101-unwritten" in p["classes"] for p in top.findall(nodes.paragraph)):
+            return  # not a page of the book, or one not written yet: no facts to have checked
         if (Path(self.env.srcdir) / FACTCHECK_FILE).is_file():  # a missing dependency would re-read the page every build
             self.env.note_dependency(FACTCHECK_FILE)
         record = load_factcheck(Path(self.env.srcdir))
