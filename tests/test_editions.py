@@ -227,6 +227,10 @@ def _xhtml(built) -> dict[str, str]:
 def test_manual_epub_builds_under_W(manual_epub) -> None:
     assert manual_epub.warnings == "", manual_epub.warnings[:2000]
     assert (Path(manual_epub.app.outdir) / "Miles101.epub").is_file()
+    out = Path(manual_epub.app.outdir)  # the log doctor is a note there: e-readers run no modules
+    page = (out / "sections" / "7-1-troubleshoot-by-symptom.xhtml").read_text(encoding="utf-8")
+    assert "m101-doctor-edition" in page and "m101-log-doctor.js" not in page and "<textarea" not in page
+    assert not (out / "_static" / "m101-doctor-rules.json").exists()
 
 
 def test_epubcheck_finds_no_error(manual_epub) -> None:
@@ -310,6 +314,15 @@ def test_diagram_css_names_every_meaning() -> None:
     for meaning, hue in MEANINGS.items():
         assert f".node.{meaning} " in css and HUES[hue].light_tint in css
     assert "var(" not in css  # a drawn image has no page to define variables
+
+
+def test_log_doctor_outside_the_web_says_what_it_is(manual_text, manual_latex) -> None:
+    for page in ("sections/7-1-troubleshoot-by-symptom", "sections/1-3-read-your-first-ten-steps"):
+        text = _text(manual_text, page)
+        assert "The log doctor: paste or drop a Miles log" in text and "It runs in the web edition" in text, page
+        assert 'read_run.py "$LOG" --diagnose' in text, page
+    tex = _latex(manual_latex)
+    assert tex.count("The log doctor: paste or drop a Miles log") == 2
 
 
 def _root_with_drawings(tmp_path: Path, rootdir: Path, sources: dict[str, str]) -> Path:

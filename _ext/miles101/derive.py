@@ -149,7 +149,7 @@ def trainer_bytes_per_param(fp32_master: bool = True) -> int:
 def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float, threshold: float,
                fraction: float, fp32_master: bool = True, reference: bool = False, response_len: int = 0,
                prompts: int = 0, samples: int = 0, activation_bytes_per_token: float | None = None,
-               micro_batch_size: int = 1) -> dict[str, Any]:
+               micro_batch_size: int = 1, prompt_len: int = 0) -> dict[str, Any]:
     """The rollout-phase budget of one colocated GPU on a unified pool, in bytes (inference from code).
 
     During rollout the trainer's state (and a KL reference model) sits in host memory, which on a
@@ -160,7 +160,10 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     The verdict compares the larger phase with Ray's kill threshold times the pool: "tight" when the
     room left is smaller than one more bf16 copy of the weights (what reading the checkpoint leaves
     in the page cache), "does-not-fit" when there is none, or when SGLang's share cannot hold its
-    weights (SGLang then stops at start-up).
+    weights (SGLang then stops at start-up), or when its KV cache cannot hold one sequence at its
+    full length (``prompt_len`` + ``response_len`` tokens). ``held`` is how many of the step's
+    ``sequences`` (prompts × samples) the KV cache holds at once at full length, and ``rounds`` the
+    worst case, ⌈sequences ÷ held⌉: SGLang queues the rest, so the step is slower, not killed.
     """
     trainer = params * trainer_bytes_per_param(fp32_master)
     ref = params * REFERENCE_BYTES_PER_PARAM if reference else 0
@@ -181,11 +184,18 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     else:
         verdict = "fits"
     kv_tokens = int(kv // kv_bytes_per_token) if kv > 0 and kv_bytes_per_token else None
+    sequence_tokens = prompt_len + response_len
+    sequences = prompts * samples
+    held = kv_tokens // sequence_tokens if kv_tokens is not None and sequence_tokens > 0 else None
+    rounds = -(-sequences // held) if held and sequences else None
+    if held == 0:
+        verdict = "does-not-fit"
     return {
         "trainer": trainer, "reference": ref, "weights": weights, "share": share, "kv": kv,
         "rollout": rollout, "activations": activations, "train": train, "peak": peak,
         "limit": limit, "pool": pool_bytes, "margin": margin, "verdict": verdict, "kv_tokens": kv_tokens,
         "step_tokens": prompts * samples * response_len, "micro_tokens": micro_tokens,
+        "sequence_tokens": sequence_tokens, "sequences": sequences, "held": held, "rounds": rounds,
     }
 
 

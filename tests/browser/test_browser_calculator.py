@@ -23,10 +23,14 @@ POOL_BYTES = POOL["value"] * derive.UNIT_BYTES[POOL["unit"]]
 WEIGHT_LIMIT = 300 * 1024
 
 CASES = [
-    ("qwen3-0.6B", {"fraction": "0.3", "master": True, "kl": False, "response": "1024", "prompts": "16", "samples": "8"}),
-    ("qwen3-8B", {"fraction": "0.25", "master": True, "kl": True, "response": "256", "prompts": "8", "samples": "8"}),
-    ("qwen2.5-7B", {"fraction": "0.2", "master": False, "kl": False, "response": "2048", "prompts": "4", "samples": "4"}),
+    ("qwen3-0.6B", {"fraction": "0.3", "master": True, "kl": False, "response": "1024", "prompt": "300", "prompts": "16", "samples": "8"}),
+    ("qwen3-8B", {"fraction": "0.25", "master": True, "kl": True, "response": "256", "prompt": "256", "prompts": "8", "samples": "8"}),
+    ("qwen2.5-7B", {"fraction": "0.2", "master": False, "kl": False, "response": "2048", "prompt": "4096", "prompts": "4", "samples": "4"}),
+    ("qwen3-4B", {"fraction": "0.25", "master": True, "kl": False, "response": "256", "prompt": "200000", "prompts": "8", "samples": "8"}),
 ]
+#: The palette's light ink of a hue, as getComputedStyle prints it.
+def _rgb(ink: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(ink[i:i + 2], 16) for i in (1, 3, 5)))
 
 
 def expected(name: str, s: dict[str, Any]) -> dict[str, Any]:
@@ -36,7 +40,7 @@ def expected(name: str, s: dict[str, Any]) -> dict[str, Any]:
         params=derive.parameter_count(m), kv_bytes_per_token=derive.kv_bytes_per_token(m),
         pool_bytes=POOL_BYTES, threshold=FACTS["ray.memory_usage_threshold"]["value"],
         fraction=float(s["fraction"]), fp32_master=s["master"], reference=s["kl"], response_len=int(s["response"]),
-        prompts=int(s["prompts"]), samples=int(s["samples"]))
+        prompts=int(s["prompts"]), samples=int(s["samples"]), prompt_len=int(s["prompt"]))
 
 
 def _open(tab: Any, server: Server) -> Any:
@@ -61,8 +65,8 @@ def _set(page: Any, name: str, s: dict[str, Any]) -> None:
         if box.is_checked() != s[key]:
             box.focus()
             page.keyboard.press("Space")
-    for key, label in (("fraction", "SGLang's share"), ("response", "Response length"), ("prompts", "Prompts per step"),
-                       ("samples", "Samples per prompt")):
+    for key, label in (("fraction", "SGLang's share"), ("response", "Response length"), ("prompt", "Longest prompt"),
+                       ("prompts", "Prompts per step"), ("samples", "Samples per prompt")):
         field = fit.get_by_label(label)
         field.focus()
         field.fill(s[key])
@@ -77,7 +81,9 @@ def _read(page: Any) -> dict[str, Any]:
       const kv = fit.querySelector('.m101-fit-kvline');
       return {verdict: v.dataset.verdict, margin: Number(v.dataset.marginBytes), text: v.textContent,
               items, kvTokens: kv.dataset.kvTokens === '' ? null : Number(kv.dataset.kvTokens),
-              stepTokens: Number(kv.dataset.stepTokens), flags: fit.querySelector('.m101-fit-flags code').textContent};
+              stepTokens: Number(kv.dataset.stepTokens), flags: fit.querySelector('.m101-fit-flags code').textContent,
+              held: kv.dataset.held === '' ? null : Number(kv.dataset.held),
+              rounds: kv.dataset.rounds === '' ? null : Number(kv.dataset.rounds), kvText: kv.textContent};
     }""")
 
 
@@ -96,6 +102,12 @@ def test_numbers_equal_python(tabs: dict[str, Any], server: Server, name: str, s
         assert got["items"]["reference"]["bytes"] == want["reference"]
     assert got["kvTokens"] == want["kv_tokens"]
     assert got["stepTokens"] == want["step_tokens"]
+    assert (got["held"], got["rounds"]) == (want["held"], want["rounds"])
+    if want["held"] == 0:
+        assert "cannot hold one sequence" in got["kvText"] and "cannot hold one sequence" in got["text"]
+    elif want["held"] < want["sequences"]:
+        assert f"holds {want['held']:,} of a step's {want['sequences']:,} sequences" in got["kvText"]
+        assert f"about {want['rounds']:,} rounds" in got["kvText"]
     margin_text = f"{abs(want['margin']) / derive.GIB:,.1f} GiB {'under' if want['margin'] >= 0 else 'over'}"
     assert margin_text in got["text"].replace("−", "")
     assert f"--sglang-mem-fraction-static {settings['fraction']}" in got["flags"]
@@ -232,3 +244,113 @@ def test_page_weight_without_mermaid(tabs: dict[str, Any], server: Server) -> No
     total = sum(sizes.values())
     print(f"2.1 page weight without mermaid: {total / 1024:.1f} KiB over {len(sizes)} files")
     assert total < WEIGHT_LIMIT, sorted(sizes.items(), key=lambda kv: -kv[1])[:8]
+
+
+BAD_INPUTS = [
+    ("SGLang's share", ["1.5", "0", "-0.3", ""], "greater than 0 and less than 1"),
+    ("Response length", ["0", "-5", "2.5", ""], "at least 1"),
+    ("Longest prompt", ["0", ""], "at least 1"),
+    ("Prompts per step", ["0", "-1", ""], "at least 1"),
+    ("Samples per prompt", ["0", "1.5"], "at least 1"),
+]
+
+
+@pytest.mark.parametrize(("label", "values", "says"), BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
+def test_refuses_bad_inputs_with_a_message(tabs: dict[str, Any], server: Server, label: str, values: list[str],
+                                          says: str) -> None:
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    field = fit.get_by_label(label)
+    good = field.input_value()
+    for bad in values:
+        field.fill(bad)
+        assert field.get_attribute("aria-invalid") == "true", bad
+        error = page.locator(f"#{field.get_attribute('id')}-error")
+        assert error.get_attribute("role") == "alert" and says in error.inner_text(), bad
+        assert f"{field.get_attribute('id')}-error" in field.get_attribute("aria-describedby")
+        verdict = fit.locator(".m101-fit-verdict")
+        assert verdict.get_attribute("data-verdict") == "none", bad
+        assert "Fits" not in verdict.inner_text() and "Does not fit" not in verdict.inner_text()
+        assert not fit.locator(".m101-fit-bar").is_visible() and not fit.locator(".m101-fit-kvline").is_visible()
+        assert field.input_value() == bad  # never silently replaced
+    field.fill(good)
+    assert field.get_attribute("aria-invalid") is None
+    assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") in ("fits", "tight", "does-not-fit")
+    assert page.errors == []
+
+
+def test_refuses_zero_parameters(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.locator("select").select_option("")
+    field = fit.get_by_label("Parameters, in billions")
+    for bad in ("0", "-1", ""):
+        field.fill(bad)
+        assert field.get_attribute("aria-invalid") == "true"
+        assert "greater than 0" in page.locator(f"#{field.get_attribute('id')}-error").inner_text()
+        assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") == "none"
+    field.fill("0.5")
+    assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") != "none"
+
+
+def test_one_verdict_at_a_time(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    assert not page.locator(".m101-fit-sum-verdict").is_visible()
+    visible = page.evaluate("""() => [...document.querySelectorAll('.m101-fit p, .m101-fit strong')]
+      .filter(e => e.offsetParent !== null && /verdict|^(Fits|Tight|Does not fit)/i.test(e.textContent)
+              && !e.closest('.m101-fit-verdict')).map(e => e.textContent)""")
+    assert visible == []
+    assert page.locator(".m101-fit-verdict").count() == 1
+
+
+def test_colours_agree_with_words(tabs: dict[str, Any], server: Server) -> None:
+    from miles101.palette import HUES
+
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.get_by_label("SGLang's share").fill("0.9")
+    li = fit.locator(".m101-fit-item-margin")
+    assert "Over the kill line" in li.inner_text()
+    swatch = page.evaluate("() => getComputedStyle(document.querySelector('.m101-fit-item-margin .m101-fit-swatch')).backgroundColor")
+    assert swatch == _rgb(HUES["rose"].light_ink), swatch
+    border = page.evaluate("() => getComputedStyle(document.querySelector('.m101-fit-verdict')).borderLeftColor")
+    assert border == _rgb(HUES["rose"].light_ink), border
+    fit.get_by_label("SGLang's share").fill("0.25")
+    assert "Room under the kill line" in li.inner_text()
+    swatch = page.evaluate("() => getComputedStyle(document.querySelector('.m101-fit-item-margin .m101-fit-swatch')).backgroundColor")
+    assert swatch == _rgb(HUES["green"].light_ink), swatch
+
+
+def test_prompt_length_starts_from_the_run_file_or_says_it_is_assumed(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    field = fit.get_by_label("Longest prompt")
+    hint = page.locator(f"#{field.get_attribute('id')}-hint").inner_text()
+    response = fit.get_by_label("Response length").input_value()
+    assert ("Assumed as long as the response cap" in hint and field.input_value() == response) or "From the run file" in hint
+
+
+def test_grid_equals_fit_budget(tabs: dict[str, Any], server: Server) -> None:
+    """The page's fitBudget over a grid of valid inputs equals derive.fit_budget, key by key."""
+    page = _open(tabs["light"], server)
+    doc = json.loads(page.locator("script.m101-fit-data").text_content())
+    grid = [{"model": m["name"], "fraction": f, "fp32_master": master, "reference": ref, "response_len": r,
+             "prompt_len": pl, "prompts": n, "samples": k}
+            for m in doc["models"] for f in (0.05, 0.25, 0.6) for master in (True, False) for ref in (False, True)
+            for r, pl in ((256, 128), (4096, 4096), (65536, 200000)) for n, k in ((1, 1), (8, 8), (64, 16))]
+    got = page.evaluate("""async ([grid, url]) => {
+      const mod = await import(url);
+      const c = JSON.parse(document.querySelector('script.m101-fit-data').textContent);
+      return grid.map(g => mod.fitBudget(c, c.models.find(m => m.name === g.model), g));
+    }""", [grid, server.base + "_static/m101-fit-calculator.js"])
+    models = {m["name"]: m for m in doc["models"]}
+    for g, js in zip(grid, got, strict=True):
+        m = models[g["model"]]
+        want = derive.fit_budget(params=m["params"], kv_bytes_per_token=m["kv_bytes_per_token"],
+                                 pool_bytes=doc["pool"]["bytes"], threshold=doc["threshold"]["value"],
+                                 fraction=g["fraction"], fp32_master=g["fp32_master"], reference=g["reference"],
+                                 response_len=g["response_len"], prompts=g["prompts"], samples=g["samples"],
+                                 activation_bytes_per_token=(m.get("activation") or {}).get("bytes_per_token"),
+                                 micro_batch_size=doc["defaults"]["micro_batch_size"], prompt_len=g["prompt_len"])
+        for key in ("verdict", "margin", "kv_tokens", "held", "rounds", "sequences", "sequence_tokens", "peak"):
+            assert js[key] == want[key], (g, key, js[key], want[key])

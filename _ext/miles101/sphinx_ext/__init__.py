@@ -45,6 +45,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .calculator import setup_calculator
     from .chrome import setup_chrome
     from .crosscheck import setup_crosscheck
+    from .doctor import setup_doctor
     from .directives import setup_directives
     from .editions import setup_editions
     from .domain import setup_domain
@@ -75,6 +76,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_assets(app)
     setup_mathml(app)
     setup_calculator(app)
+    setup_doctor(app)
     setup_crosscheck(app)
     setup_page_weight(app)
     setup_editions(app)
@@ -87,6 +89,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     assert set(roles.ROLES) == set(ROLE_KINDS), "miles101.pages.ROLE_KINDS lists the book's roles"
     registered = {*directives.DIRECTIVES, *figures.DIRECTIVES, *front.DIRECTIVES, *reference_tables.KINDS,
-                  "fit-calculator", "fit-compare", "crosscheck-table"}
+                  "fit-calculator", "fit-compare", "log-doctor", "crosscheck-table"}
     assert registered == set(DIRECTIVE_NAMES), "miles101.pages.DIRECTIVE_NAMES lists the book's directives"
     return {"version": __version__, "env_version": 6, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -49,6 +49,7 @@ FLAGS = {
     "prompts": "--rollout-batch-size",
     "samples": "--n-samples-per-prompt",
     "micro_batch": "--micro-batch-size",
+    "prompt_len": "--rollout-max-prompt-len",
 }
 #: The run file settings the directive's :run: option reads as the calculator's starting values.
 RUN_DEFAULTS = {"fraction": float, "response_len": int, "prompts": int, "samples": int}
@@ -142,7 +143,8 @@ def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, A
                       reference=settings.get("reference", False), response_len=settings["response_len"],
                       prompts=settings["prompts"], samples=settings["samples"],
                       activation_bytes_per_token=activation.get("bytes_per_token"),
-                      micro_batch_size=doc["defaults"]["micro_batch_size"])
+                      micro_batch_size=doc["defaults"]["micro_batch_size"],
+                      prompt_len=settings.get("prompt_len", 0))
 
 
 def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] | str:
@@ -153,6 +155,11 @@ def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] 
         if raw is None:
             return why
         settings[key] = cast(raw)
+    # The longest prompt: the run file's --rollout-max-prompt-len, else assumed as long as the
+    # response cap (a stated assumption; the reader types their data's longest prompt).
+    raw, _ = capture.run_arg(run, FLAGS["prompt_len"])
+    settings["prompt_len"] = int(raw) if raw is not None else settings["response_len"]
+    settings["prompt_assumed"] = raw is None
     settings.update(fp32_master=doc["defaults"]["fp32_master"], reference=doc["defaults"]["reference"],
                     cpu_offload=doc["defaults"]["cpu_offload"])
     return settings
@@ -230,11 +237,26 @@ def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[
     return rows, b
 
 
-def worked_sum_verdict(b: dict) -> str:
+def held_sentence(b: dict, prompt_assumed: bool = False) -> str:
+    """How many of the step's sequences the KV cache holds at once, and the worst case in rounds."""
+    seq = b["sequence_tokens"]
+    assumed = " (the prompt assumed as long as the response cap)" if prompt_assumed else ""
+    if b["held"] is None:
+        return ""
+    if b["held"] == 0:
+        return (f" It cannot hold one sequence at its full length, {seq:,} tokens{assumed}: the longest prompt"
+                " plus --rollout-max-response-len.")
+    if b["held"] >= b["sequences"]:
+        return f" At {seq:,} tokens per sequence{assumed} it holds all {b['sequences']:,} sequences of a step at once."
+    return (f" At {seq:,} tokens per sequence{assumed} it holds {b['held']:,} of a step's {b['sequences']:,}"
+            f" sequences at once; SGLang queues the rest, so at worst the step runs in about {b['rounds']:,}"
+            " rounds: slower, not killed.")
+
+
+def worked_sum_verdict(b: dict, prompt_assumed: bool = False) -> str:
     """The sentence after the verdict word (every edition prints the same)."""
     tokens = f"{b['kv_tokens']:,}" if b["kv_tokens"] is not None else "none"
-    return (f"the KV cache holds about {tokens} tokens, and one step's responses need up to"
-            f" {b['step_tokens']:,} at once (prompt tokens not counted)."
+    return (f"the KV cache holds about {tokens} tokens.{held_sentence(b, prompt_assumed)}"
             f"{'' if b['train'] is not None else ' The activation term is not estimated.'}")
 
 
@@ -253,7 +275,7 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         f'<thead><tr><th scope="col">term</th><th scope="col">how</th><th scope="col">size</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
         f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; '
-        f"{escape(worked_sum_verdict(b), quote=False)}</p>"
+        f"{escape(worked_sum_verdict(b, settings.get('prompt_assumed', False)), quote=False)}</p>"
     )
 
 

@@ -454,7 +454,7 @@ class CalculatorForEditions(SphinxPostTransform):
             table = _table(["term", "how", "size"], [(label, how, val) for label, how, val, _ in rows])
             verdict = nodes.paragraph("", "")
             verdict += [nodes.Text("Verdict at these settings: "), nodes.strong("", VERDICT_TEXT[b["verdict"]]),
-                        nodes.Text(f"; {worked_sum_verdict(b)}")]
+                        nodes.Text(f"; {worked_sum_verdict(b, settings.get('prompt_assumed', False))}")]
             note = nodes.paragraph("", "", nodes.emphasis(
                 "", "The interactive calculator (any model, any setting) is in the web edition."))
             node.replace_self([caption, table, verdict, note])

@@ -345,7 +345,7 @@ def zero_std_counts(row: dict[str, Any]) -> dict[str, float]:
     for section in ("rollout", "perf"):  # the rollout side's `perf N:` line holds them (metrics.py:89)
         for key, value in (row.get(section) or {}).items():
             n = _num(value)
-            if key.startswith(ZERO_STD_COUNT) and n is not None:
+            if isinstance(key, str) and key.startswith(ZERO_STD_COUNT) and n is not None:  # a logged dict may hold int keys
                 out[key[len(ZERO_STD_COUNT):]] = n
     return out
 
@@ -707,6 +707,26 @@ SYMPTOMS_JSON = r'''{
    "fix": "Set no_proxy for the local addresses."
   },
   {
+   "id": "engine-server-error-500",
+   "section": "Engine",
+   "title": "`Server error '500 Internal Server Error' for url`",
+   "grep": [
+    "Server error '500 Internal Server Error' for url"
+   ],
+   "check": "grep -n 'SGLangEngine' \"$LOG\" | grep -e 'Traceback' -e 'Error' | head -n 20",
+   "fix": "Read the engine's own traceback for the failing request and fix what it names; a 500 is the engine's error, not the network's."
+  },
+  {
+   "id": "engine-abort-failed",
+   "section": "Engine",
+   "title": "`Failed to abort worker at`",
+   "grep": [
+    "Failed to abort worker at"
+   ],
+   "check": "grep -n -e 'retrying... (attempt' -e 'Failed to abort worker at' \"$LOG\" | tail -n 5",
+   "fix": "Find why the engine stopped answering: the entries above for a dead or unreachable engine."
+  },
+  {
    "id": "engine-max-retries",
    "section": "Engine",
    "title": "`Max retries (60) reached, failing...`",
@@ -753,6 +773,19 @@ SYMPTOMS_JSON = r'''{
    "grep": [],
    "check": "ray list actors --detail\nray stack",
    "fix": "None known; post both dumps with the issue."
+  },
+  {
+   "id": "engine-open-timer",
+   "section": "Engine",
+   "title": "The log ends after `Timer ... start` with no `Timer ... end`",
+   "grep": [],
+   "open_timer": {
+    "ignore": [
+     "train_wait"
+    ]
+   },
+   "check": "grep -n 'Timer ' \"$LOG\" | tail -n 4\nray job status \"$RUN\"",
+   "fix": "If the job still runs far past its usual step time, take the dumps of the entry above; if it is gone, read the last lines of the worker logs."
   },
   {
    "id": "mem-torch-oom-switch",
@@ -802,6 +835,19 @@ SYMPTOMS_JSON = r'''{
    "grep": [],
    "check": "grep -n 'Memory-Usage' \"$LOG\" | head -n 40",
    "fix": "If it grows, report it upstream with those lines."
+  },
+  {
+   "id": "mem-oom-mid-run",
+   "section": "Memory",
+   "title": "An out-of-memory error after the first steps ran",
+   "grep": [
+    "torch.OutOfMemoryError: CUDA out of memory",
+    "ray.exceptions.OutOfMemoryError",
+    "killed due to memory pressure (OOM)"
+   ],
+   "after_step": true,
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
+   "fix": "Lower --max-tokens-per-gpu, --rollout-max-response-len or --sglang-mem-fraction-static for room above the early peak (see 2.1 and 2.2)."
   },
   {
    "id": "mem-illegal-access",
@@ -978,22 +1024,45 @@ def _finds(line: str, pattern: str) -> bool:
     return True
 
 
+# `Timer NAME start` / `Timer NAME end (elapsed: ...)` (miles/utils/timer.py:31, 42).
+TIMER_RE = re.compile(r"\bTimer (?P<name>\S+) (?P<what>start|end)\b")
+
+
 def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Each 7.1 entry the log points at, in the order of its first line.
 
-    A match is an entry's exact string on a line (`line`, `count`), or a signal whose verdict in
-    `report` (from read_run) is bad (`signal`).
+    A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
+    line after the log's first step line (`report["first_line"]`). An `open_timer` entry matches
+    when the log ends inside a Miles timer not in its `ignore` list (a `Timer NAME start` with no
+    `end` after it): the latest such line, `count` the timers still open. A `signal` entry matches when that signal's
+    verdict in `report` (from read_run) is bad.
     """
     found: dict[str, dict[str, Any]] = {}
+    first_step = report.get("first_line") if report else None
+    open_timers: dict[str, tuple[int, str]] = {}
     for n, raw in enumerate(lines, 1):
         line = clean(raw)
+        timer = TIMER_RE.search(line)
+        if timer:
+            if timer["what"] == "start":
+                open_timers[timer["name"]] = (n, line.strip()[:200])
+            else:
+                open_timers.pop(timer["name"], None)
         for sym in SYMPTOMS:
+            if sym.get("after_step") and (first_step is None or n <= first_step):
+                continue
             if any(_finds(line, g) for g in sym["grep"]):
                 hit = found.get(sym["id"])
                 if hit is None:
                     found[sym["id"]] = {"id": sym["id"], "line": n, "count": 1, "text": line.strip()[:200]}
                 else:
                     hit["count"] += 1
+    for sym in SYMPTOMS:
+        ignore = (sym.get("open_timer") or {}).get("ignore")
+        still = [v for k, v in open_timers.items() if ignore is not None and k not in ignore]
+        if still and sym["id"] not in found:
+            n, text = max(still)
+            found[sym["id"]] = {"id": sym["id"], "line": n, "count": len(still), "text": text}
     if report:
         first_line = None
         for sym in SYMPTOMS:

@@ -29,10 +29,16 @@ export function fitBudget(c, model, s) {
   if (kv <= 0 || margin < 0) verdict = "does-not-fit";
   else if (margin < weights) verdict = "tight";
   const kvTokens = kv > 0 && model.kv_bytes_per_token ? Math.floor(kv / model.kv_bytes_per_token) : null;
+  const sequenceTokens = (s.prompt_len || 0) + s.response_len;
+  const sequences = s.prompts * s.samples;
+  const held = kvTokens !== null && sequenceTokens > 0 ? Math.floor(kvTokens / sequenceTokens) : null;
+  const rounds = held && sequences ? Math.ceil(sequences / held) : null;
+  if (held === 0) verdict = "does-not-fit";
   return {
     trainer, reference, weights, share, kv, rollout, activations, train, peak, limit,
     pool: c.pool.bytes, margin, verdict, kv_tokens: kvTokens,
     step_tokens: s.prompts * s.samples * s.response_len, micro_tokens: microTokens,
+    sequence_tokens: sequenceTokens, sequences, held, rounds,
   };
 }
 
@@ -59,12 +65,32 @@ let instances = 0;
 
 function field(id, label, input, hint) {
   const wrap = el("div", { class: "m101-fit-field" }, el("label", { for: id, text: label }), input);
+  const described = [];
   if (hint) {
-    input.setAttribute("aria-describedby", `${id}-hint`);
+    described.push(`${id}-hint`);
     wrap.append(el("span", { class: "m101-fit-hint", id: `${id}-hint`, text: hint }));
   }
+  if (input.tagName === "INPUT") {
+    described.push(`${id}-error`);
+    wrap.append(el("span", { class: "m101-fit-error", id: `${id}-error`, role: "alert" }));
+  }
+  if (described.length) input.setAttribute("aria-describedby", described.join(" "));
   return wrap;
 }
+
+/** A field's value, or null with the field marked invalid and the reason beside it. */
+function valid(input, parse, ok, message) {
+  const text = input.value.trim();
+  const value = text === "" ? NaN : parse(text);
+  const good = !input.disabled ? Number.isFinite(value) && ok(value) : true;
+  const error = document.getElementById(`${input.id}-error`);
+  if (good) input.removeAttribute("aria-invalid");
+  else input.setAttribute("aria-invalid", "true");
+  if (error) error.textContent = good ? "" : message;
+  return good ? value : null;
+}
+const wholeNumber = (t) => (/^\d+$/.test(t) ? Number(t) : NaN);
+const decimal = (t) => (/^(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN);
 
 function check(id, label, checked, hint) {
   const input = el("input", { type: "checkbox", id, checked });
@@ -106,6 +132,10 @@ function mount(root) {
   const response = number(`${p}-response`, start.response_len, "1", "1000000", "1");
   const prompts = number(`${p}-prompts`, start.prompts, "1", "100000", "1");
   const samples = number(`${p}-samples`, start.samples, "1", "10000", "1");
+  const promptLen = number(`${p}-prompt`, start.prompt_len, "1", "1000000", "1");
+  const promptHint = start.prompt_assumed
+    ? `Assumed as long as the response cap: the run file sets no ${F.prompt_len}. Type your data's longest prompt.`
+    : `From the run file's ${F.prompt_len}.`;
 
   const form = el("form", { class: "m101-fit-form", novalidate: true, "aria-label": "Will it fit? settings" },
     el("fieldset", {}, el("legend", { text: "Model" }),
@@ -116,6 +146,7 @@ function mount(root) {
     el("fieldset", {}, el("legend", { text: "SGLang and the rollout" }),
       field(`${p}-fraction`, `SGLang's share of the pool (${F.fraction})`, fraction),
       field(`${p}-response`, `Response length in tokens (${F.response_len})`, response),
+      field(`${p}-prompt`, "Longest prompt, in tokens", promptLen, promptHint),
       field(`${p}-prompts`, `Prompts per step (${F.prompts})`, prompts),
       field(`${p}-samples`, `Samples per prompt (${F.samples})`, samples)));
   form.addEventListener("submit", (e) => e.preventDefault());
@@ -155,31 +186,33 @@ function mount(root) {
     }
   });
 
-  const intOf = (input, fallback) => {
-    const v = Number.parseInt(input.value, 10);
-    return Number.isFinite(v) && v > 0 ? v : fallback;
-  };
+  const atLeastOne = (what) => `Enter a whole number of at least 1: ${what}.`;
 
+  /** The settings, or null when a field holds a value the calculator refuses (each says why). */
   function settings() {
-    const f = Number.parseFloat(fraction.value);
-    return {
-      fraction: Number.isFinite(f) && f > 0 && f < 1 ? f : start.fraction,
+    const s = {
+      fraction: valid(fraction, decimal, (v) => v > 0 && v < 1,
+        "Enter a number greater than 0 and less than 1: it is SGLang's share of the pool, so 0 leaves no room for its weights and 1 none for the trainer."),
       fp32_master: master.querySelector("input").checked,
       cpu_offload: offload.querySelector("input").checked,
       reference: kl.querySelector("input").checked,
-      response_len: intOf(response, start.response_len),
-      prompts: intOf(prompts, start.prompts),
-      samples: intOf(samples, start.samples),
+      response_len: valid(response, wholeNumber, (v) => v >= 1, atLeastOne("the most tokens one response may have")),
+      prompt_len: valid(promptLen, wholeNumber, (v) => v >= 1, atLeastOne("a prompt has at least one token")),
+      prompts: valid(prompts, wholeNumber, (v) => v >= 1, atLeastOne("a step rolls out at least one prompt")),
+      samples: valid(samples, wholeNumber, (v) => v >= 1, atLeastOne("each prompt is sampled at least once")),
     };
+    return Object.values(s).some((v) => v === null) ? null : s;
   }
 
+  /** The model, or null when the typed parameter count is refused. */
   function model() {
     const chosen = c.models.find((m) => m.name === select.value);
     params.disabled = !!chosen;
+    const b = valid(params, decimal, (v) => v > 0,
+      "Enter a number of billions greater than 0: the model's parameter count.");
     if (chosen) return chosen;
-    const b = Number.parseFloat(params.value);
-    const n = Number.isFinite(b) && b > 0 ? Math.round(b * 1e9) : c.models[0].params;
-    return { name: "", params: n, params_active: null, kv_bytes_per_token: null, activation: null };
+    if (b === null) return null;
+    return { name: "", params: Math.round(b * 1e9), params_active: null, kv_bytes_per_token: null, activation: null };
   }
 
   function segment(cls, bytes, scale, label) {
@@ -188,22 +221,39 @@ function mount(root) {
       title: `${label}: ${gib(c, bytes)}` });
   }
 
-  function item(cls, label, bytes, extra = "") {
-    return el("li", { class: `m101-fit-item m101-fit-item-${cls}`, "data-term": cls, "data-bytes": String(bytes) },
-      el("span", { class: `m101-fit-swatch m101-fit-${cls}`, "aria-hidden": "true" }),
+  function item(cls, label, bytes, extra = "", swatch = cls) {
+    return el("li", { class: `m101-fit-item m101-fit-item-${cls}`, "data-term": cls, "data-bytes": String(bytes),
+      "data-swatch": swatch },
+      el("span", { class: `m101-fit-swatch m101-fit-${swatch}`, "aria-hidden": "true" }),
       el("span", { class: "m101-fit-label", text: label }),
       el("span", { class: "m101-fit-num", text: `${gib(c, bytes)}${extra}` }));
   }
 
+  const staticVerdict = root.querySelector(".m101-fit-sum-verdict");
+  if (staticVerdict) staticVerdict.hidden = true; // one verdict on the page: the live one below
+
   function render() {
     const m = model();
     const s = settings();
+    const refused = m === null || s === null;
+    for (const part of [bar, legend, kvLine, actLine]) part.hidden = refused;
+    if (refused) {
+      root.dataset.verdict = "";
+      verdict.dataset.verdict = "none";
+      delete verdict.dataset.marginBytes;
+      verdict.replaceChildren(el("strong", { text: "No verdict: " }),
+        "a field above holds a value the calculator cannot use; the message beside it says what it takes.");
+      offloadLine.hidden = true;
+      code.textContent = "";
+      return;
+    }
     const b = fitBudget(c, m, s);
     root.dataset.verdict = b.verdict;
     const name = m.name || `${(m.params / 1e9).toFixed(2)} B parameters`;
     const gap = b.margin >= 0 ? `${gib(c, b.margin)} under Ray's kill line` : `${gib(c, -b.margin)} over Ray's kill line`;
     let why = "";
     if (b.kv <= 0) why = " SGLang's share does not hold its bf16 weights: it would stop at start-up.";
+    else if (b.held === 0) why = ` Its KV cache cannot hold one sequence at full length: the longest prompt plus ${F.response_len}, ${count(b.sequence_tokens)} tokens.`;
     else if (b.verdict === "tight") why = " The room left is less than one more bf16 copy of the weights, about what reading the checkpoint leaves in the page cache.";
     verdict.replaceChildren(el("strong", { text: `${VERDICT[b.verdict]}: ` }),
       `${name}, ${gap} (${gib(c, b.peak)} of ${gib(c, b.limit)}).${why}`);
@@ -239,7 +289,8 @@ function mount(root) {
       item("kv", "SGLang KV cache (its share less the weights)", b.kv),
       item("rest", "The rest: OS, Ray, page cache, /dev/shm (not estimated)", Math.max(rest, 0)),
       item("limit", "Ray's kill line", b.limit),
-      item("margin", b.margin >= 0 ? "Room under the kill line" : "Over the kill line", b.margin),
+      item("margin", b.margin >= 0 ? "Room under the kill line" : "Over the kill line", b.margin, "",
+        b.margin >= 0 ? "margin" : "over"),
     ].filter(Boolean));
 
     if (b.kv_tokens === null) {
@@ -247,13 +298,21 @@ function mount(root) {
         ? "KV cache: none left for tokens."
         : "KV cache tokens: need a model's shape (pick a model above).";
     } else {
-      const short = b.kv_tokens < b.step_tokens
-        ? " SGLang queues the rest: the step is slower, not killed." : "";
-      kvLine.textContent = `KV cache: about ${count(b.kv_tokens)} tokens at ${count(m.kv_bytes_per_token)} bytes each; `
-        + `one step's responses need up to ${count(b.step_tokens)} at once (prompt tokens not counted).${short}`;
+      const seq = `${count(b.sequence_tokens)} tokens per sequence (longest prompt + response cap)`;
+      let held;
+      if (b.held === 0) held = `It cannot hold one sequence at full length, ${seq}: does not fit.`;
+      else if (b.held >= b.sequences) held = `At ${seq} it holds all ${count(b.sequences)} sequences of a step at once.`;
+      else {
+        held = `At ${seq} it holds ${count(b.held)} of a step's ${count(b.sequences)} sequences at once. SGLang queues `
+          + `the rest, so at worst (every response at the cap) the step runs in about ${count(b.rounds)} rounds: slower, not killed.`;
+      }
+      kvLine.textContent = `KV cache: about ${count(b.kv_tokens)} tokens at ${count(m.kv_bytes_per_token)} bytes each. ${held}`;
     }
     kvLine.dataset.kvTokens = b.kv_tokens === null ? "" : String(b.kv_tokens);
     kvLine.dataset.stepTokens = String(b.step_tokens);
+    kvLine.dataset.held = b.held === null ? "" : String(b.held);
+    kvLine.dataset.rounds = b.rounds === null ? "" : String(b.rounds);
+    kvLine.dataset.sequences = String(b.sequences);
 
     if (b.activations === null) {
       actLine.textContent = "Activations while training: not estimated (SGLang has released its share then; "

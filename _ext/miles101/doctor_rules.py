@@ -1,0 +1,68 @@
+"""The log doctor's rule set: what the page's JavaScript reads, taken from the run reader's own sources.
+
+The browser's log doctor (miles101/sphinx_ext/static/log-doctor-core.js) and read_run.py answer
+from one rule set: 7.1's symptoms (capture/symptoms.json), the reader's thresholds
+(capture/references/reader.json), and read_run.py's line patterns, key names and signals. This
+module gathers them into one JSON document; the build writes it to
+``_static/m101-doctor-rules.json``. Nothing here is a rule of its own.
+
+    python3 -m miles101.doctor_rules [ROOT] > rules.json
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+from pathlib import Path
+
+from miles101.tools import read_run as rr
+
+SCHEMA = "m101-doctor/1"
+
+
+def js_pattern(rx: re.Pattern[str]) -> str:
+    """A Python pattern as JavaScript source: named groups are `(?<name>` there, not `(?P<name>`."""
+    src = rx.pattern
+    if "(?P=" in src or "\\Z" in src or "\\A" in src or rx.flags & ~re.UNICODE:
+        raise ValueError(f"read_run pattern {src!r} uses syntax the page's port does not translate")
+    return src.replace("(?P<", "(?<")
+
+
+SYMPTOMS = Path("capture") / "symptoms.json"
+READER_REFS = Path("capture") / "references" / "reader.json"
+
+
+def cutoffs(root: Path) -> dict[str, float]:
+    """The reader's thresholds by key (capture/references/reader.json), as read_run.py embeds them."""
+    refs = json.loads((root / READER_REFS).read_text(encoding="utf-8"))["references"]
+    return {k: float(v["value"]) for k, v in refs.items()}
+
+
+def rules(root: Path) -> dict[str, Any]:
+    """The whole rule set of the book at `root`, JSON-ready."""
+    data = json.loads((root / SYMPTOMS).read_text(encoding="utf-8"))
+    return {
+        "schema": SCHEMA,
+        "from": ["capture/symptoms.json", "capture/references/reader.json", "_ext/miles101/tools/read_run.py"],
+        "page_path": rr.PAGE_PATH,
+        "patterns": {name: js_pattern(getattr(rr, name)) for name in
+                     ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE", "TIMER_RE",
+                      "BATCH_DUMP_RE")},
+        "rollout_side_key": rr.ROLLOUT_SIDE_KEY,
+        "newer_reward_key": rr.NEWER_REWARD_KEY,
+        "memory_fields": list(rr.MEMORY_FIELDS),
+        "zero_std_count": rr.ZERO_STD_COUNT,
+        "zero_std_shares": list(rr.ZERO_STD_SHARES),
+        "zero_std_signal": rr.ZERO_STD_SIGNAL,
+        "cutoffs": cutoffs(root),
+        "signals": [{"name": name, "head": head, "keys": list(keys), "format": fmt}
+                    for name, head, keys, _, fmt in rr.SIGNALS],
+        "symptoms": data["symptoms"],
+    }
+
+
+if __name__ == "__main__":
+    json.dump(rules(Path(sys.argv[1] if len(sys.argv) > 1 else ".")), sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")

@@ -1,0 +1,136 @@
+"""```{log-doctor}```: paste or drop a Miles log, and the page answers as ``read_run.py --diagnose`` does.
+
+The rule set is ``miles101.doctor_rules.rules()`` (7.1's symptoms, the reader's thresholds,
+read_run.py's patterns): the build writes it to ``_static/m101-doctor-rules.json`` and copies the
+page's modules (the matching in ``log-doctor-core.js``, a worker, the component) beside it, and loads
+them on the pages that hold the directive and nowhere else. The JavaScript holds no rule of its own.
+
+Outside the web site (EPUB, LaTeX, text) the component cannot run: it becomes a paragraph that says
+what it is, how to get the same answer with read_run.py, and where the web page is.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.osutil import relative_uri
+
+STATIC = Path(__file__).with_name("static")
+FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor.css")
+RULES_FILE = "m101-doctor-rules.json"
+#: The page whose entries the doctor links to (read_run.PAGE_PATH without its suffix).
+PAGE_DOC = "sections/7-1-troubleshoot-by-symptom"
+WHAT = ("The log doctor: paste or drop a Miles log, and it shows each line that matches an entry of 7.1 "
+        "(with the line number, the entry, its check and its fix) and the first ten steps against the "
+        "book's thresholds, read in the page without uploading anything.")
+
+
+class log_doctor(nodes.General, nodes.Element):
+    """The log doctor's mount point."""
+
+
+class LogDoctorDirective(SphinxDirective):
+    """```{log-doctor}``` (no argument, no content)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        node = log_doctor("")
+        self.set_source_info(node)
+        return [node]
+
+
+def _web_page(config: Any) -> str:
+    base = config.html_baseurl or ""
+    return f"{base}{PAGE_DOC}.html" if base else ""
+
+
+def visit_doctor_html(self: Any, node: log_doctor) -> None:
+    here = self.builder.current_docname
+    if self.builder.name.startswith("epub"):
+        web = _web_page(self.builder.config)
+        link = f' <a href="{escape(web)}">{escape(web)}</a>' if web else ""
+        self.body.append(f'<p class="m101-doctor-edition"><em>{escape(WHAT)} It runs in the web edition'
+                         f"{' at' if web else ''}{link}. Here, run <code>python3 read_run.py \"$LOG\" --diagnose</code>.</em></p>\n")
+        raise nodes.SkipNode
+    target = self.builder.get_target_uri(here)
+    rules = relative_uri(target, f"_static/{RULES_FILE}")
+    page = self.builder.get_relative_uri(here, PAGE_DOC)
+    self.body.append(
+        f'<section class="m101-doctor" data-rules="{escape(rules)}" data-page="{escape(page)}" aria-label="Log doctor">'
+        '<p class="m101-doctor-nojs">The log doctor needs JavaScript. Without it, run '
+        '<code>python3 read_run.py "$LOG" --diagnose</code>: it prints the same entries.</p>'
+        '<div class="m101-doctor-app" hidden></div></section>\n')
+    raise nodes.SkipNode
+
+
+class DoctorForEditions(SphinxPostTransform):
+    """LaTeX, text and the other non-HTML writers: the component becomes a paragraph saying what it is."""
+
+    default_priority = 5
+
+    def run(self, **kwargs: Any) -> None:
+        from .domain import domain_of
+
+        if getattr(domain_of(self.env), "edition_writes_html", True):  # EPUB: the HTML visitor's note
+            return
+        web = _web_page(self.config)
+        for node in list(self.document.findall(log_doctor)):
+            para = nodes.paragraph("", "", classes=["m101-doctor-edition"])
+            para += nodes.emphasis("", f"{WHAT} It runs in the web edition")
+            if web:
+                para += nodes.Text(" at ")
+                para += nodes.reference("", web, refuri=web)
+            para += nodes.Text(". Here, run ")
+            para += nodes.literal("", 'python3 read_run.py "$LOG" --diagnose')
+            para += nodes.Text(": it prints the same entries.")
+            node.replace_self(para)
+
+
+def _install(app: Sphinx) -> None:
+    """Copy the modules and write the rule set into the build's _static."""
+    if app.builder.format != "html" or app.builder.name.startswith("epub"):
+        return  # e-readers run no modules: the page says where the web edition is
+    from ..doctor_rules import SYMPTOMS, rules
+
+    if not (Path(app.srcdir) / SYMPTOMS).is_file():
+        return  # a book without 7.1's symptoms has no log doctor to serve
+    out = Path(app.outdir) / "_static"
+    out.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        src, dest = STATIC / name, out / f"m101-{name}"
+        if not dest.is_file() or dest.read_bytes() != src.read_bytes():
+            shutil.copyfile(src, dest)
+    text = json.dumps(rules(Path(app.srcdir)), indent=1, sort_keys=True) + "\n"
+    dest = out / RULES_FILE
+    if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
+        dest.write_text(text, encoding="utf-8")
+
+
+def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Load the component's module and stylesheet on the pages that hold one, and nowhere else."""
+    if doctree is None or doctree.next_node(log_doctor) is None or app.builder.name.startswith("epub"):
+        return
+    app.add_css_file("m101-log-doctor.css")
+    app.add_js_file("m101-log-doctor.js", type="module")
+
+
+def _skip(self: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
+def setup_doctor(app: Sphinx) -> None:
+    """Register the directive, its node, the editions' stand-in, and the asset events."""
+    app.add_node(log_doctor, html=(visit_doctor_html, None), text=(_skip, None), latex=(_skip, None),
+                 man=(_skip, None), texinfo=(_skip, None))
+    app.add_directive("log-doctor", LogDoctorDirective)
+    app.add_post_transform(DoctorForEditions)
+    app.connect("builder-inited", _install, priority=600)
+    app.connect("html-page-context", _page_assets)

@@ -1,0 +1,984 @@
+// Miles 101 log doctor: the matching of capture/lab/read_run.py, ported line for line.
+// No rule lives here: every pattern, key, threshold and symptom comes from the rule set the build
+// writes (miles101/doctor_rules.py: capture/symptoms.json, capture/references/reader.json and
+// read_run.py's own patterns). tests/lab/test_doctor_parity.py runs this file with node and
+// read_run.py over every fixture log and asserts the same answers, line by line.
+// Pure functions only: the page, the worker and node all import it.
+
+// ---------------------------------------------------------------- Python's formatting, mirrored
+const cps = (s, n) => {
+  // s[:n] by code point, as Python slices a str.
+  let out = "";
+  let i = 0;
+  for (const ch of s) {
+    if (i++ >= n) break;
+    out += ch;
+  }
+  return out;
+};
+
+/** Python's `{:.Nf}`: round half to even on exact ties, where JavaScript rounds them up. */
+function fixed(x, n) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  const scaled = x * 10 ** n;
+  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled)) {
+    const down = Math.floor(scaled);
+    const even = down % 2 === 0 ? down : down + 1;
+    const text = (Math.abs(even) / 10 ** n).toFixed(n);
+    return (even < 0 || (even === 0 && x < 0) ? "-" : "") + text;
+  }
+  const text = x.toFixed(n);
+  return text;
+}
+
+/** Python's `{:.Pg}` (general format, trailing zeros removed). */
+function general(x, p = 6) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const [mant, ex] = x.toExponential(p - 1).split("e");
+  const exp = Number(ex);
+  const strip = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
+  if (exp < -4 || exp >= p) {
+    const sign = exp < 0 ? "-" : "+";
+    return `${strip(mant)}e${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  return strip(fixed(x, p - 1 - exp));
+}
+
+const percent = (x, n = 0) => `${fixed(x * 100, n)}%`;
+
+/** Python's max()/min(): the first of equals, and NaN kept or passed over as Python's `>` does. */
+const pyMax = (v) => v.reduce((a, b) => (b > a ? b : a));
+const pyMin = (v) => v.reduce((a, b) => (b < a ? b : a));
+
+function median(v) {
+  const s = [...v].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+// ---------------------------------------------------------------- a logged dict's Python repr
+const NAMES = { nan: NaN, inf: Infinity, True: true, False: false, None: null };
+const ELLIPSIS = Object.freeze({ ellipsis: true });
+const MAX_NESTING = 200; // CPython's tokenizer refuses deeper brackets (a SyntaxError there)
+
+class ReprError extends Error {}
+
+function pyFloat(text) {
+  const t = text.trim().replace(/_/g, "");
+  if (/^[+-]?(nan)$/i.test(t)) return NaN;
+  if (/^[+-]?(inf|infinity)$/i.test(t)) return t.startsWith("-") ? -Infinity : Infinity;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+  throw new ReprError("float() of a non-number");
+}
+
+/** ast.literal-style reader for the subset read_run's _value accepts. */
+class ReprParser {
+  constructor(text) {
+    this.s = text;
+    this.i = 0;
+    this.depth = 0;
+  }
+
+  ws() {
+    while (this.i < this.s.length && " \t\f".includes(this.s[this.i])) this.i++;
+    if (this.s[this.i] === "#") this.i = this.s.length;
+  }
+
+  peek() {
+    this.ws();
+    return this.s[this.i];
+  }
+
+  eat(ch) {
+    if (this.peek() !== ch) throw new ReprError(`expected ${ch}`);
+    this.i++;
+  }
+
+  open(ch) {
+    this.eat(ch);
+    if (++this.depth > MAX_NESTING) throw new ReprError("too deep");
+  }
+
+  close(ch) {
+    this.eat(ch);
+    this.depth--;
+  }
+
+  whole() {
+    const v = this.expr();
+    this.ws();
+    if (this.i !== this.s.length) throw new ReprError("trailing text");
+    return v;
+  }
+
+  expr() {
+    const c = this.peek();
+    if (c === "-" || c === "+") {
+      this.i++;
+      const inner = this.expr();
+      if (typeof inner === "boolean") return c === "-" ? -Number(inner) : Number(inner);
+      if (typeof inner !== "number") throw new ReprError("sign on a non-number");
+      return c === "-" ? -inner : inner;
+    }
+    let node = this.atom();
+    for (;;) {
+      const t = this.peek();
+      if (t === ".") {
+        if (!/[A-Za-z_]/.test(this.s[this.i + 1] || "")) break;
+        this.i++;
+        this.name();
+        node = { attribute: true };
+      } else if (t === "(") {
+        node = this.call();
+      } else break;
+    }
+    if (node && node.name !== undefined) {
+      if (Object.hasOwn(NAMES, node.name)) return NAMES[node.name];
+      throw new ReprError(`name ${node.name}`);
+    }
+    if (node && node.attribute) throw new ReprError("attribute");
+    return node && node.value !== undefined ? node.value : node;
+  }
+
+  call() {
+    this.open("(");
+    const args = [];
+    let kwargs = 0;
+    while (this.peek() !== ")") {
+      const save = this.i;
+      const m = /^[A-Za-z_]\w*\s*=(?!=)/.exec(this.s.slice(this.i));
+      if (m) {
+        this.i += m[0].length;
+        this.expr();
+        kwargs++;
+      } else {
+        if (kwargs) throw new ReprError("positional after keyword");
+        args.push(this.expr());
+      }
+      if (this.peek() === ",") this.i++;
+      else if (this.peek() !== ")") {
+        this.i = save;
+        throw new ReprError("bad call");
+      }
+    }
+    this.close(")");
+    if (args.length !== 1) throw new ReprError("call without one argument");
+    const arg = args[0];
+    return { value: typeof arg === "string" ? pyFloat(arg) : arg };
+  }
+
+  name() {
+    const m = /^[A-Za-z_]\w*/.exec(this.s.slice(this.i, this.i + 256));
+    if (!m) throw new ReprError("name");
+    this.i += m[0].length;
+    return m[0];
+  }
+
+  atom() {
+    const c = this.peek();
+    if (c === undefined) throw new ReprError("end of text");
+    if (c === "{") return { value: this.dict() };
+    if (c === "[") return { value: this.seq("[", "]") };
+    if (c === "(") return { value: this.paren() };
+    if (c === "." && this.s.startsWith("...", this.i)) {
+      this.i += 3;
+      return { value: ELLIPSIS };
+    }
+    if (/[0-9.]/.test(c)) return { value: this.number() };
+    const str = /^([rRbBuU]{0,2})(['"])/.exec(this.s.slice(this.i, this.i + 3));
+    if (str && !/[fF]/.test(str[1])) return { value: this.strings() };
+    if (/[A-Za-z_]/.test(c)) return { name: this.name() };
+    throw new ReprError(`unexpected ${c}`);
+  }
+
+  number() {
+    const rest = this.s.slice(this.i, this.i + 400);
+    let m = /^0[xX](?:_?[0-9a-fA-F])+/.exec(rest);
+    if (m) {
+      this.i += m[0].length;
+      return Number.parseInt(m[0].replace(/_/g, "").slice(2), 16);
+    }
+    m = /^(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?[jJ]?/.exec(rest);
+    if (!m) throw new ReprError("number");
+    this.i += m[0].length;
+    if (/[jJ]$/.test(m[0])) return { complex: true };
+    if (/[A-Za-z_]/.test(this.s[this.i] || "")) throw new ReprError("number followed by a name");
+    return Number(m[0].replace(/_/g, ""));
+  }
+
+  strings() {
+    let out = null;
+    let bytes = null;
+    for (;;) {
+      const m = /^([rRbBuU]{0,2})('''|"""|'|")/.exec(this.s.slice(this.i, this.i + 5));
+      if (!m || /[fF]/.test(m[1])) break;
+      this.ws();
+      const isBytes = /[bB]/.test(m[1]);
+      if (bytes !== null && bytes !== isBytes) throw new ReprError("bytes and str mixed");
+      bytes = isBytes;
+      this.i += m[0].length;
+      const raw = /[rR]/.test(m[1]);
+      const q = m[2];
+      let text = "";
+      for (;;) {
+        if (this.i >= this.s.length) throw new ReprError("unterminated string");
+        if (this.s.startsWith(q, this.i)) {
+          this.i += q.length;
+          break;
+        }
+        const ch = this.s[this.i];
+        if (ch === "\\") {
+          const [piece, len] = raw ? [this.s.slice(this.i, this.i + 2), 2] : this.escape();
+          text += piece;
+          this.i += len;
+        } else {
+          text += ch;
+          this.i++;
+        }
+      }
+      out = (out || "") + text;
+      this.ws();
+    }
+    if (out === null) throw new ReprError("string");
+    return bytes ? { bytes: out } : out;
+  }
+
+  escape() {
+    const s = this.s;
+    const n = s[this.i + 1];
+    const simple = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", v: "\v", 0: "\0" };
+    if (n === "x") {
+      const h = s.slice(this.i + 2, this.i + 4);
+      if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new ReprError("bad \\x escape");
+      return [String.fromCharCode(parseInt(h, 16)), 4];
+    }
+    if (n === "u" || n === "U") {
+      const w = n === "u" ? 4 : 8;
+      const h = s.slice(this.i + 2, this.i + 2 + w);
+      if (!new RegExp(`^[0-9a-fA-F]{${w}}$`).test(h)) throw new ReprError("bad \\u escape");
+      return [String.fromCodePoint(parseInt(h, 16)), 2 + w];
+    }
+    const oct = /^[0-7]{1,3}/.exec(s.slice(this.i + 1, this.i + 4));
+    if (oct) return [String.fromCharCode(parseInt(oct[0], 8)), 1 + oct[0].length];
+    if (n !== undefined && Object.hasOwn(simple, n)) return [simple[n], 2];
+    if (n === "N") throw new ReprError("named escape");
+    return [s.slice(this.i, this.i + 2), 2];
+  }
+
+  dict() {
+    this.open("{");
+    const out = new Map();
+    if (this.peek() === "}") {
+      this.close("}");
+      return out;
+    }
+    for (;;) {
+      const k = this.expr();
+      if (this.peek() !== ":") throw new ReprError("not a dict");
+      this.i++;
+      const v = this.expr();
+      if (k instanceof Map || Array.isArray(k)) throw new ReprError("unhashable key");
+      out.set(typeof k === "number" || typeof k === "boolean" ? String(Number(k)) : k, v);
+      if (this.peek() === ",") {
+        this.i++;
+        if (this.peek() === "}") break;
+      } else break;
+    }
+    this.close("}");
+    return out;
+  }
+
+  seq(a, b) {
+    this.open(a);
+    const out = [];
+    while (this.peek() !== b) {
+      out.push(this.expr());
+      if (this.peek() === ",") this.i++;
+      else break;
+    }
+    this.close(b);
+    return out;
+  }
+
+  paren() {
+    this.open("(");
+    if (this.peek() === ")") {
+      this.close(")");
+      return [];
+    }
+    const first = this.expr();
+    if (this.peek() === ")") {
+      this.close(")");
+      return first;
+    }
+    const out = [first];
+    while (this.peek() === ",") {
+      this.i++;
+      if (this.peek() === ")") break;
+      out.push(this.expr());
+    }
+    this.close(")");
+    return out;
+  }
+}
+
+/** read_run.parse_dict: a Map, or null when the text is not one logged dict. */
+export function parseDict(body) {
+  try {
+    const v = new ReprParser(body).whole();
+    return v instanceof Map ? v : null;
+  } catch (e) {
+    if (e instanceof ReprError || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------- the rule set, compiled
+export function compile(rules) {
+  const p = rules.patterns;
+  const rx = (name) => new RegExp(p[name]);
+  return {
+    rules,
+    LINE: rx("LINE_RE"),
+    LOOKS: rx("LOOKS_LIKE_RE"),
+    ANSI: new RegExp(p.ANSI_RE, "g"),
+    REPEATED: rx("REPEATED_RE"),
+    MEMORY: rx("MEMORY_RE"),
+    ENGINE: rx("ENGINE_RE"),
+    TIMER: rx("TIMER_RE"),
+    BATCH_DUMP: rx("BATCH_DUMP_RE"),
+    cut: rules.cutoffs,
+    symptoms: rules.symptoms.map((s) => ({ ...s, parts: s.grep.map((g) => g.split(" ... ")) })),
+  };
+}
+
+/** read_run.clean: no ANSI colours, no Ray dedup suffix, no trailing newline. */
+export function clean(R, line) {
+  return line.replace(/[\r\n]+$/, "").replace(R.ANSI, "").replace(R.REPEATED, "");
+}
+
+/** str.splitlines(): every line end Python knows, the last line without its end. */
+export function splitLines(text) {
+  const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+const isNum = (x) => typeof x === "number";
+
+export function parseLine(R, raw) {
+  const line = clean(R, raw);
+  let m = R.LINE.exec(line);
+  if (m) {
+    const data = parseDict(m.groups.body);
+    if (data === null) return null;
+    let kind = m.groups.kind;
+    if (kind === "perf") kind = data.has(R.rules.rollout_side_key) ? "perf_rollout" : "perf_train";
+    else if (kind === "step") kind = "train";
+    return [kind, Number(m.groups.id), data];
+  }
+  m = R.MEMORY.exec(line);
+  if (m) {
+    const data = parseDict(m.groups.body);
+    if (data === null) return null;
+    const slug = m.groups.msg.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+    const fields = new Map();
+    for (const [k, v] of data) if (R.rules.memory_fields.includes(k)) fields.set(`memory/${slug}/${k}`, v);
+    return ["memory", null, fields];
+  }
+  m = R.ENGINE.exec(line);
+  if (m) return ["engine", null, new Map([["addr", m.groups.addr]])];
+  return null;
+}
+
+function pyRepr(v) {
+  if (Number.isNaN(v)) return "nan";
+  return v > 0 ? "inf" : "-inf";
+}
+
+const newRow = (rid) => ({ step: rid, rollout: new Map(), perf: new Map(), train: new Map(), eval: new Map() });
+
+/** read_run.StepAssembler, keeping only the first `keep` closed rows (a big log stays small). */
+export class StepAssembler {
+  constructor(R, keep = Infinity) {
+    this.R = R;
+    this.keep = keep;
+    this.rows = new Map();
+    this.current = null;
+    this.anchored = false;
+    this.lineno = 0;
+    this.malformed = [];
+    this.nonfinite = [];
+    this.engineAddr = null;
+    this.out = [];
+    this.total = 0;
+  }
+
+  emit(rows) {
+    for (const r of rows) {
+      this.total++;
+      if (this.out.length < this.keep) this.out.push(r);
+    }
+  }
+
+  row(rid) {
+    if (!this.rows.has(rid)) this.rows.set(rid, newRow(rid));
+    return this.rows.get(rid);
+  }
+
+  feed(line, lineno) {
+    this.lineno = lineno ?? this.lineno + 1;
+    let parsed;
+    try {
+      parsed = parseLine(this.R, line);
+    } catch {
+      parsed = null;
+    }
+    if (parsed === null) {
+      const c = clean(this.R, line);
+      const m = this.R.LOOKS.exec(c);
+      if (m) {
+        this.malformed.push({ line: this.lineno, kind: m.groups.kind, id: Number(m.groups.id),
+                              text: cps(c.slice(m.index), 160) });
+      }
+      return;
+    }
+    let [kind, rid, data] = parsed;
+    if (kind === "engine") {
+      this.engineAddr = this.engineAddr || data.get("addr");
+      return;
+    }
+    for (const [key, value] of data) {
+      if (isNum(value) && !Number.isFinite(value)) this.nonfinite.push({ line: this.lineno, key, value: pyRepr(value) });
+    }
+    if (kind === "memory") {
+      const row = this.row(this.current !== null ? this.current : 0);
+      if (!row.memory) row.memory = new Map();
+      for (const [k, v] of data) row.memory.set(k, v);
+      return;
+    }
+    if (kind === "train" && this.anchored && this.current !== null) rid = this.current;
+    else if (kind !== "train") this.anchored = true;
+    const keys = [...this.rows.keys()].sort((a, b) => a - b).filter((k) => k < rid);
+    const closed = keys.map((k) => {
+      const r = this.rows.get(k);
+      this.rows.delete(k);
+      return r;
+    });
+    const fresh = !this.rows.has(rid);
+    const row = this.row(rid);
+    (row.lines ||= []).push(this.lineno);
+    this.current = rid;
+    if (kind === "eval") {
+      const before = fresh || !(row.rollout.size || row.perf.size || row.train.size);
+      const target = before ? (row.eval_before ||= new Map()) : row.eval;
+      for (const [k, v] of data) target.set(k, v);
+    } else if (kind === "train") {
+      const same = row.train.size && eq(row.train.get("train/step"), data.get("train/step"));
+      if (!same) row.train_steps = (row.train_steps || 0) + 1;
+      row.train = data;
+    } else if (kind === "rollout") {
+      for (const [k, v] of data) row.rollout.set(k, v);
+    } else {
+      for (const [k, v] of data) row.perf.set(k, v);
+    }
+    this.emit(closed);
+  }
+
+  close() {
+    const keys = [...this.rows.keys()].sort((a, b) => a - b);
+    this.emit(keys.map((k) => this.rows.get(k)));
+    this.rows = new Map();
+    return this.out;
+  }
+}
+
+const eq = (a, b) => (a === undefined ? null : a) === (b === undefined ? null : b);
+
+function lookup(row, key) {
+  for (const section of ["rollout", "perf", "train", "eval", "memory", "lab"]) {
+    const part = row[section];
+    if (part && part.has(key)) return part.get(key);
+  }
+  return null;
+}
+
+const num = (x) => (isNum(x) ? x : null);
+
+/** read_run.zero_std_counts: the step's groups without spread by reward key suffix. */
+function zeroStdCounts(R, row) {
+  const prefix = R.rules.zero_std_count;
+  const out = new Map();
+  for (const section of ["rollout", "perf"]) {
+    const part = row[section];
+    if (!part) continue;
+    for (const [key, value] of part) if (key.startsWith(prefix) && isNum(value)) out.set(key.slice(prefix.length), value);
+  }
+  return out;
+}
+
+/** read_run.zero_std_step: count, share (null when unknown) and how, or null when not logged. */
+function zeroStdStep(R, row, groups) {
+  const counts = zeroStdCounts(R, row);
+  const shares = R.rules.zero_std_shares.map((k) => num(lookup(row, k)));
+  if (!counts.size && shares.every((x) => x === null)) return null;
+  const n = [...counts.values()].reduce((a, v) => a + v, 0);
+  if (groups) return { count: n, share: n / groups, how: "counts" };
+  if (!counts.size) return { count: 0, share: 0.0, how: "counts" };
+  if ([...counts.keys()].some((r) => r.includes(".")) && shares.some((x) => x !== null)) {
+    return { count: n, share: shares.reduce((a, x) => a + (x === null ? 0 : x), 0), how: "shares",
+             other: [...counts.keys()].filter((r) => r !== "0.0" && r !== "1.0").sort() };
+  }
+  return { count: n, share: null, how: "counts" };
+}
+
+function signalValue(R, row, keys, groups) {
+  for (const key of keys) {
+    if (key === R.rules.zero_std_signal) {
+      const z = zeroStdStep(R, row, groups);
+      return z === null ? null : z.share;
+    }
+    const v = num(lookup(row, key));
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- the judges (read_run.judge_*)
+function grade(m, badAt, watchAt, bad, watch, ok) {
+  if (m >= badAt) return ["bad", bad];
+  if (m >= watchAt) return ["watch", watch];
+  return ["ok", ok];
+}
+
+const JUDGES = {
+  reward(v) {
+    if (v.every((x) => x === 0)) {
+      return ["bad", "raw reward is 0 in every step: no sample earned a reward (check --rm-type, the label key, the answer format)"];
+    }
+    if (v.length > 1 && pyMax(v) - pyMin(v) === 0) return ["watch", "raw reward does not move at all"];
+    return ["ok", `raw reward ${general(v[0], 3)} → ${general(v.at(-1), 3)}`];
+  },
+  response_length(v, C) {
+    if (v.at(-1) < C["reader.length_shrink"] * v[0]) return ["watch", `responses shrank from ${fixed(v[0], 0)} to ${fixed(v.at(-1), 0)} tokens`];
+    if (v.at(-1) > C["reader.length_grow"] * v[0]) return ["watch", `responses grew from ${fixed(v[0], 0)} to ${fixed(v.at(-1), 0)} tokens`];
+    return ["ok", `mean length ${fixed(v[0], 0)} → ${fixed(v.at(-1), 0)} tokens`];
+  },
+  truncation(v, C) {
+    const m = median(v);
+    return grade(m, C["reader.truncation_bad"], C["reader.truncation_watch"],
+      `median ${percent(m)} of responses hit the length cap (raise --rollout-max-response-len or shorten answers)`,
+      `median ${percent(m)} of responses hit the length cap`, `median ${percent(m)} truncated`);
+  },
+  zero_std(v, C) {
+    const m = median(v);
+    return grade(m, C["reader.zero_std_bad"], C["reader.zero_std_watch"],
+      `median ${percent(m)} of groups have one reward for every sample: GRPO learns nothing from them`,
+      `median ${percent(m)} of groups carry no signal (all samples scored alike)`,
+      `median ${percent(m)} of groups without signal`);
+  },
+  logprob_gap(v, C) {
+    const m = median(v);
+    if (m >= C["reader.logprob_gap_bad"]) {
+      return ["bad", `median gap ${general(m, 3)} between trainer and rollout log-probs: the two sides compute different models`];
+    }
+    const grows = v.length > 2 && v.at(-1) > C["reader.logprob_gap_growth"] * v[0] && v.at(-1) > C["reader.logprob_gap_floor"];
+    if (m >= C["reader.logprob_gap_watch"] || grows) return ["watch", `gap ${general(v[0], 3)} → ${general(v.at(-1), 3)} (small and stable is healthy)`];
+    return ["ok", `median gap ${general(m, 3)}`];
+  },
+  clip_fraction(v, C) {
+    const m = pyMax(v);
+    return grade(m, C["reader.clipfrac_bad"], C["reader.clipfrac_watch"],
+      `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`,
+      `up to ${percent(m)} of tokens clipped`, `at most ${percent(m)} clipped`);
+  },
+  grad_norm(v, C) {
+    if (v.some((x) => !Number.isFinite(x))) return ["bad", "gradient norm is NaN or infinite"];
+    const clip = C["reader.grad_norm_clip"];
+    const over = v.filter((x) => x >= clip).length;
+    const tail = `${over} of ${v.length} steps at or above the default clip of ${general(clip)} (max ${general(pyMax(v), 3)})`;
+    if (over > v.length / 2) return ["bad", tail];
+    if (over) return ["watch", tail];
+    return ["ok", `max ${general(pyMax(v), 3)}`];
+  },
+  step_time(v, C) {
+    const rest = v.length > 1 ? v.slice(1) : v;
+    const m = median(rest);
+    if (rest.length > 2 && pyMax(rest) > C["reader.step_time_spike"] * m) {
+      return ["watch", `a step took ${fixed(pyMax(rest), 0)} s against a median of ${fixed(m, 0)} s`];
+    }
+    return ["ok", `median ${fixed(m, 1)} s after the first step`];
+  },
+};
+
+/** read_run.judge_zero_std_steps: from the shares when every step's is known, else unknown. */
+function judgeZeroStdSteps(zs, C) {
+  if (zs.some((z) => z.share === null)) {
+    const counts = zs.map((z) => general(z.count)).join(", ");
+    return ["unknown", `groups without spread per step: ${counts}; the share needs the number of groups `
+      + "(an integer reward's all_zero/all_one shares stay 0): pass --groups N (your --rollout-batch-size) or --run FILE"];
+  }
+  if (zs.some((z) => z.share > 1)) {
+    const most = pyMax(zs.map((z) => z.count));
+    return ["unknown", `${general(most)} groups without spread in one step, more than the number of groups given: `
+      + "pass the run's --rollout-batch-size as --groups N"];
+  }
+  let [verdict, reason] = JUDGES.zero_std(zs.map((z) => z.share), C);
+  const other = [...new Set(zs.flatMap((z) => z.other || []))].sort();
+  if (other.length) {
+    reason += ` (the logged shares count rewards 0.0 and 1.0 only, not count_${other.join(", count_")}:`
+      + " pass --groups N for all of them)";
+  }
+  return [verdict, reason];
+}
+
+/** read_run.read_run: the table of the first `steps` rows and one verdict per signal. */
+export function readRun(R, rows, steps = 10, groups = null) {
+  rows = rows.slice(0, steps);
+  const signals = R.rules.signals;
+  const table = rows.map((r) => {
+    const t = { step: r.step };
+    for (const s of signals) t[s.name] = signalValue(R, r, s.keys, groups);
+    return t;
+  });
+  const zs = rows.map((r) => zeroStdStep(R, r, groups));
+  table.forEach((t, i) => { t.zero_std_groups = zs[i] === null ? null : zs[i].count; });
+  const verdicts = {};
+  for (const s of signals) {
+    const values = table.map((t) => t[s.name]).filter((x) => x !== null);
+    const judge = JUDGES[s.name];
+    let verdict;
+    let reason;
+    if (s.name === "zero_std" && zs.some((z) => z !== null)) [verdict, reason] = judgeZeroStdSteps(zs.filter((z) => z !== null), R.cut);
+    else if (!judge) [verdict, reason] = ["n/a", `this page does not judge ${s.name} yet`];
+    else if (values.length) [verdict, reason] = judge(values, R.cut);
+    else [verdict, reason] = ["n/a", `not in the log (${s.keys.join(", ")})`];
+    verdicts[s.name] = { verdict, reason };
+  }
+  return { steps: table, verdicts, groups };
+}
+
+/** read_run._cell: a table cell; an unknown zero-std share shows its count as `N of ?`. */
+export function cell(signal, t) {
+  const v = t[signal.name];
+  if (v !== null && v !== undefined) return formatValue(signal.format, v);
+  if (signal.name === "zero_std" && t.zero_std_groups !== null && t.zero_std_groups !== undefined) return `${general(t.zero_std_groups)} of ?`;
+  return "-";
+}
+
+/** A signal's value as read_run's table prints it (`{:.3f}`, `{:.0%}`, ...). */
+export function formatValue(fmt, x) {
+  if (x === null || x === undefined) return "-";
+  const m = /^\{:\.(\d+)([f%g])\}$/.exec(fmt);
+  if (!m) return String(x);
+  const n = Number(m[1]);
+  return m[2] === "f" ? fixed(x, n) : m[2] === "%" ? percent(x, n) : general(x, n);
+}
+
+// ---------------------------------------------------------------- --diagnose
+function finds(line, parts) {
+  let pos = 0;
+  for (const part of parts) {
+    const i = line.indexOf(part, pos);
+    if (i < 0) return false;
+    pos = i + part.length;
+  }
+  return true;
+}
+
+const plain = (title) => title.replace(/\{[a-z-]+\}`([^`]*)`/g, "$1").replaceAll("`", "");
+
+/** Python's str.strip() over the whitespace str.isspace() knows. */
+const PY_SPACE = "[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
+const pyStrip = (s) => s.replace(PY_STRIP, "");
+
+/** The line-by-line half of read_run.diagnose: feed lines, then finish() with the report. */
+export class Diagnoser {
+  constructor(R) {
+    this.R = R;
+    this.found = new Map();
+    this.later = new Map(); // after_step entries: every matching line, judged at finish()
+    this.openTimers = new Map();
+  }
+
+  feed(raw, n) {
+    const line = clean(this.R, raw);
+    const timer = this.R.TIMER.exec(line);
+    if (timer) {
+      if (timer.groups.what === "start") this.openTimers.set(timer.groups.name, [n, cps(pyStrip(line), 200)]);
+      else this.openTimers.delete(timer.groups.name);
+    }
+    for (const sym of this.R.symptoms) {
+      if (sym.parts.some((p) => finds(line, p))) {
+        if (sym.after_step) {
+          if (!this.later.has(sym.id)) this.later.set(sym.id, []);
+          this.later.get(sym.id).push([n, line]);
+          continue;
+        }
+        const hit = this.found.get(sym.id);
+        if (hit === undefined) this.found.set(sym.id, { id: sym.id, line: n, count: 1, text: cps(pyStrip(line), 200) });
+        else hit.count++;
+      }
+    }
+  }
+
+  finish(report) {
+    // Python fills `found` in line order; rebuild that order with the after_step hits put back in.
+    const firstStep = report ? report.first_line ?? null : null;
+    const found = new Map();
+    const byLine = [...this.found.values()].map((h) => [h.line, h]);
+    for (const [id, hits] of this.later) {
+      const kept = firstStep === null ? [] : hits.filter(([n]) => n > firstStep);
+      if (kept.length) byLine.push([kept[0][0], { id, line: kept[0][0], count: kept.length, text: cps(pyStrip(kept[0][1]), 200) }]);
+    }
+    const order = new Map(this.R.symptoms.map((s, i) => [s.id, i]));
+    byLine.sort(([a, x], [b, y]) => a - b || order.get(x.id) - order.get(y.id));
+    for (const [, h] of byLine) found.set(h.id, h);
+    for (const sym of this.R.symptoms) {
+      const ignore = sym.open_timer ? sym.open_timer.ignore : null;
+      const still = ignore ? [...this.openTimers].filter(([k]) => !ignore.includes(k)).map(([, v]) => v) : [];
+      if (still.length && !found.has(sym.id)) {
+        const last = still.reduce((a, v) => (v[0] > a[0] || (v[0] === a[0] && v[1] > a[1]) ? v : a));
+        found.set(sym.id, { id: sym.id, line: last[0], count: still.length, text: last[1] });
+      }
+    }
+    if (report) {
+      for (const sym of this.R.symptoms) {
+        const name = sym.signal;
+        const v = name ? report.verdicts[name] : undefined;
+        if (v && v.verdict === "bad" && !found.has(sym.id)) {
+          found.set(sym.id, { id: sym.id, line: report.first_line ?? null, count: 1, signal: name, text: `${name}: ${v.reason}` });
+        }
+      }
+    }
+    const byId = new Map(this.R.symptoms.map((s) => [s.id, s]));
+    const hits = [...found.values()].map((h, i) => [h, i]);
+    hits.sort(([a, i], [b, j]) => (a.line === null) - (b.line === null) || (a.line || 0) - (b.line || 0) || i - j);
+    return hits.map(([hit]) => {
+      const sym = byId.get(hit.id);
+      return { ...hit, title: plain(sym.title), section: sym.section, url: `${this.R.rules.page_path}#${sym.id}`,
+               check: sym.check, fix: sym.fix };
+    });
+  }
+}
+
+// ---------------------------------------------------------------- the whole reading, streamed
+/** One pass over a log's lines: the diagnosis, the first-steps report, what could not be read. */
+export class Reading {
+  constructor(rules, steps = 10, groups = null) {
+    this.R = compile(rules);
+    this.steps = steps;
+    this.groups = groups; // --groups N; null: the rollout_batch_size line of a Megatron log (groups_in_log)
+    this.groupsInLog = null;
+    this.asm = new StepAssembler(this.R, steps);
+    this.diag = new Diagnoser(this.R);
+    this.n = 0;
+    this.longest = 0;
+  }
+
+  line(text) {
+    this.n++;
+    if (text.length > this.longest) this.longest = text.length;
+    this.asm.feed(text, this.n);
+    this.diag.feed(text, this.n);
+    if (this.groupsInLog === null) {
+      const m = this.R.BATCH_DUMP.exec(clean(this.R, text));
+      if (m) this.groupsInLog = Number(m.groups.n);
+    }
+  }
+
+  finish() {
+    const rows = this.asm.close();
+    let report = null;
+    if (rows.length) {
+      report = readRun(this.R, rows, this.steps, this.groups ?? this.groupsInLog);
+      report.first_line = rows[0].lines ? rows[0].lines[0] : null;
+    }
+    return { matches: this.diag.finish(report), malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,
+             report, lines: this.n, rows: this.asm.total };
+  }
+}
+
+// ---------------------------------------------------------------- bytes to text (read_run.decode_log)
+/** Byte-order marks, longest first (UTF-32's LE mark starts with UTF-16's), as read_run.BOMS. */
+const BOMS = [[[0xff, 0xfe, 0x00, 0x00], "utf-32le"], [[0x00, 0x00, 0xfe, 0xff], "utf-32be"], [[0xef, 0xbb, 0xbf], "utf-8"],
+              [[0xff, 0xfe], "utf-16le"], [[0xfe, 0xff], "utf-16be"]];
+
+/** The encoding a file's first bytes name by a byte-order mark, and the mark's length; else null. */
+export function sniff(bytes) {
+  for (const [mark, codec] of BOMS) if (mark.every((b, i) => bytes[i] === b)) return { codec, skip: mark.length };
+  return null;
+}
+
+class UndecodableError extends Error {}
+
+/** UTF-32, which TextDecoder lacks: strict, streaming over chunks of any length. */
+class Utf32Decoder {
+  constructor(little) {
+    this.little = little;
+    this.rest = new Uint8Array(0);
+  }
+
+  decode(bytes, { stream = false } = {}) {
+    const all = new Uint8Array(this.rest.length + bytes.length);
+    all.set(this.rest);
+    all.set(bytes, this.rest.length);
+    const whole = all.length - (all.length % 4);
+    let out = "";
+    const view = new DataView(all.buffer, all.byteOffset, whole);
+    for (let i = 0; i < whole; i += 4) {
+      const cp = view.getUint32(i, this.little);
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new UndecodableError("not UTF-32");
+      out += String.fromCodePoint(cp);
+    }
+    this.rest = all.slice(whole);
+    if (!stream && this.rest.length) throw new UndecodableError("truncated UTF-32");
+    return out;
+  }
+}
+
+/** A strict decoder (throws on bytes the codec cannot read), or a replacing one for UTF-8. */
+export function decoder(codec, strict = true) {
+  if (codec === "utf-32le" || codec === "utf-32be") return new Utf32Decoder(codec === "utf-32le");
+  return new TextDecoder(codec, { fatal: strict, ignoreBOM: true });
+}
+
+const NAMES_OF = { "utf-8": "UTF-8", "utf-16le": "UTF-16-LE", "utf-16be": "UTF-16-BE", "utf-32le": "UTF-32-LE", "utf-32be": "UTF-32-BE" };
+export const TRIED = "UTF-8, a UTF-16/UTF-32 byte-order mark and UTF-16 without one";
+
+async function* chunks(file, chunk, from = 0) {
+  for (let at = from; at < file.size; at += chunk) {
+    yield [at, new Uint8Array(await file.slice(at, Math.min(at + chunk, file.size)).arrayBuffer())];
+  }
+}
+
+/** Does the whole file decode strictly in `codec` (from byte `from`)? */
+async function decodes(file, codec, chunk, from = 0) {
+  const dec = decoder(codec);
+  try {
+    for await (const [at, bytes] of chunks(file, chunk, from)) dec.decode(bytes, { stream: at + chunk < file.size });
+    if (file.size <= from) dec.decode(new Uint8Array(0));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * read_run.decode_log's choice over a file read in chunks: {codec, skip, strict} to read it with, or
+ * {unreadable} with what was tried. One pass counts NUL bytes and undecodable UTF-8; a second
+ * checks UTF-16 without a mark only where the counts point at it.
+ */
+export async function chooseEncoding(file, chunk = CHUNK) {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  const bom = sniff(head);
+  if (bom) return { codec: bom.codec, skip: bom.skip, strict: true, bom: true };
+  let nulOdd = 0;
+  let nulEven = 0;
+  let replaced = 0;
+  let valid = true;
+  const strict = decoder("utf-8");
+  const loose = decoder("utf-8", false);
+  for await (const [at, bytes] of chunks(file, chunk)) {
+    const more = at + chunk < file.size;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 0) {
+        if ((at + i) % 2) nulOdd++;
+        else nulEven++;
+      }
+    }
+    if (valid) {
+      try {
+        strict.decode(bytes, { stream: more });
+      } catch {
+        valid = false;
+      }
+    }
+    const text = loose.decode(bytes, { stream: more });
+    for (let i = text.indexOf("\ufffd"); i >= 0; i = text.indexOf("\ufffd", i + 1)) replaced++;
+  }
+  const n = file.size;
+  for (const [codec, nuls, others] of [["utf-16le", nulOdd, nulEven], ["utf-16be", nulEven, nulOdd]]) {
+    if (n >= 4 && n % 2 === 0 && nuls > Math.floor(n / 4) && !others && await decodes(file, codec, chunk)) {
+      return { codec, skip: 0, strict: true };
+    }
+  }
+  if (valid) return { codec: "utf-8", skip: 0, strict: true };
+  if (nulOdd + nulEven === 0 && replaced <= Math.max(8, Math.floor(n / 1000))) {
+    return { codec: "utf-8", skip: 0, strict: false, replaced };
+  }
+  return { unreadable: `not text the reader knows: tried UTF-8 (${replaced} undecodable byte(s)), a UTF-16/UTF-32 `
+    + "byte-order mark (none) and UTF-16 without one; save the log as UTF-8 (PowerShell: `| Out-File -Encoding utf8`)" };
+}
+
+/** Line splitting over chunks: a line end cut between two chunks (\r | \n) is kept whole. */
+export class LineSplitter {
+  constructor(onLine) {
+    this.rest = "";
+    this.onLine = onLine;
+  }
+
+  push(text) {
+    let s = this.rest + text;
+    // keep a trailing \r: its \n may be in the next chunk
+    let keep = "";
+    if (s.endsWith("\r")) {
+      keep = "\r";
+      s = s.slice(0, -1);
+    }
+    const parts = s.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+    this.rest = parts.pop() + keep;
+    for (const p of parts) this.onLine(p);
+  }
+
+  end() {
+    const last = this.rest;
+    this.rest = "";
+    if (last === "") return;
+    for (const p of splitLines(last)) this.onLine(p);
+  }
+}
+
+// ---------------------------------------------------------------- reading a file or a paste
+export const CHUNK = 4 * 1024 * 1024;
+
+/** Read pasted text (already decoded) line by line. */
+export function readText(reading, text, progress = () => {}) {
+  const split = new LineSplitter((line) => reading.line(line));
+  for (let i = 0; i < text.length; i += CHUNK) {
+    split.push(text.slice(i, i + CHUNK));
+    progress(Math.min(i + CHUNK, text.length), text.length);
+  }
+  split.end();
+  return { ...reading.finish(), encoding: "text", unreadable: null };
+}
+
+/** Read a File or Blob in chunks, decoded as read_run.decode_log decodes it, line by line. */
+export async function readFile(reading, file, progress = () => {}, chunk = CHUNK) {
+  const how = await chooseEncoding(file, chunk);
+  if (how.unreadable) return { ...reading.finish(), encoding: null, unreadable: how.unreadable };
+  const dec = decoder(how.codec, how.strict);
+  const split = new LineSplitter((line) => reading.line(line));
+  try {
+    for await (const [at, bytes] of chunks(file, chunk, how.skip)) {
+      split.push(dec.decode(bytes, { stream: at + chunk < file.size }));
+      progress(Math.min(at + chunk, file.size), file.size);
+    }
+    if (file.size <= how.skip) {
+      dec.decode(new Uint8Array(0));
+      progress(file.size, file.size);
+    }
+  } catch {
+    split.end();
+    const name = NAMES_OF[how.codec];
+    return { ...reading.finish(), encoding: how.codec,
+             unreadable: `it starts with a ${name} byte-order mark but is not ${name} after line ${reading.n}; save it again as UTF-8` };
+  }
+  split.end();
+  const note = how.replaced ? `${how.replaced} undecodable byte(s) read as \ufffd (read_run.py does the same)` : null;
+  return { ...reading.finish(), encoding: how.codec, unreadable: null, replaced: note };
+}

@@ -1,0 +1,245 @@
+// Miles 101 log doctor: paste or drop a Miles log; the page tells which 7.1 entries its lines point
+// at and reads its first ten steps, as `read_run.py --diagnose` and `read_run.py` do. Everything
+// runs in this page (a worker for big files); nothing is sent anywhere.
+import { Reading, readText, readFile, cell } from "./m101-log-doctor-core.js";
+
+const STEPS = 10;
+const WORKER_URL = new URL("./m101-log-doctor-worker.js", import.meta.url);
+let instances = 0;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+/** Read in a module worker; where a worker cannot start, read here, yielding between chunks. */
+function read(rules, input, onProgress) {
+  return new Promise((resolve, reject) => {
+    let worker = null;
+    try {
+      worker = new Worker(WORKER_URL, { type: "module" });
+    } catch {
+      worker = null;
+    }
+    if (worker === null) {
+      const reading = new Reading(rules, STEPS, input.groups ?? null);
+      const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
+      go.then(resolve, reject);
+      return;
+    }
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === "progress") onProgress(m.done, m.total);
+      else {
+        worker.terminate();
+        if (m.type === "done") resolve(m.result);
+        else reject(new Error(m.message));
+      }
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      e.preventDefault();
+      const reading = new Reading(rules, STEPS, input.groups ?? null);
+      const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
+      go.then(resolve, reject);
+    };
+    worker.postMessage({ rules, steps: STEPS, ...input });
+  });
+}
+
+function entryLink(root, m) {
+  const href = `${root.dataset.page}#${m.id}`;
+  return el("a", { href, class: "m101-doctor-entry" }, `7.1 ${m.section}: ${m.title}`);
+}
+
+function matchItem(root, m) {
+  const where = m.line ? `Line ${m.line}` : "The step values";
+  const seen = m.count > 1 ? ` (seen ${m.count} times)` : "";
+  return el("li", { class: "m101-doctor-match", "data-id": m.id, "data-line": m.line === null ? "" : String(m.line) },
+    el("p", { class: "m101-doctor-where" }, el("strong", { text: `${where}${seen}` }), ": ", el("code", { text: m.text })),
+    el("p", {}, "Entry: ", entryLink(root, m)),
+    el("p", { class: "m101-doctor-label", text: "Check" }),
+    el("pre", { class: "m101-doctor-check" }, el("code", { text: m.check })),
+    el("p", {}, el("span", { class: "m101-doctor-label", text: "Fix: " }), m.fix));
+}
+
+function healthTable(rules, report) {
+  const signals = rules.signals;
+  const head = el("tr", {}, el("th", { scope: "col", text: "step" }),
+    ...signals.map((s) => el("th", { scope: "col", text: s.head })));
+  const body = report.steps.map((t) => el("tr", {}, el("th", { scope: "row", text: String(t.step) }),
+    ...signals.map((s) => el("td", { class: "m101-doctor-num", text: cell(s, t) }))));
+  const table = el("table", { class: "m101-doctor-steps" },
+    el("caption", { text: `The first ${report.steps.length} steps (Miles's rollout ids; read_run.py's columns)` }),
+    el("thead", {}, head), el("tbody", {}, ...body));
+  const verdicts = el("table", { class: "m101-doctor-verdicts" },
+    el("caption", { text: "One verdict per signal, against the book's thresholds (1.3)" }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "signal" }), el("th", { scope: "col", text: "verdict" }),
+      el("th", { scope: "col", text: "why" }))),
+    el("tbody", {}, ...signals.map((s) => {
+      const v = report.verdicts[s.name];
+      return el("tr", { "data-verdict": v.verdict }, el("th", { scope: "row", text: s.head }),
+        el("td", {}, el("span", { class: "m101-doctor-verdict", text: v.verdict })), el("td", { text: v.reason }));
+    })));
+  return el("div", { class: "m101-doctor-scroll", tabindex: "0", role: "region",
+    "aria-label": "The first ten steps and the verdicts (scrolls sideways)" }, table, verdicts);
+}
+
+function render(root, rules, out, result, source) {
+  out.replaceChildren();
+  const steps = result.report ? result.report.steps.length : 0;
+  const summary = `Read ${result.lines.toLocaleString("en")} lines of ${source}: ${result.matches.length} `
+    + `${result.matches.length === 1 ? "entry" : "entries"} of 7.1, ${result.rows.toLocaleString("en")} step`
+    + `${result.rows === 1 ? "" : "s"}.`;
+  out.append(el("p", { class: "m101-doctor-summary", text: summary }));
+
+  out.append(el("h4", { class: "m101-doctor-h", text: "What the lines point at" }));
+  if (result.matches.length) out.append(el("ol", { class: "m101-doctor-matches" }, ...result.matches.map((m) => matchItem(root, m))));
+  else out.append(el("p", { class: "m101-doctor-none", text: "No line of this log matches a symptom of 7.1 (Troubleshoot by symptom). The page's entries cover what they name and nothing else: read the log's last Traceback, and search 7.1 for its last line." }));
+
+  out.append(el("h4", { class: "m101-doctor-h", text: "The first ten steps" }));
+  if (result.report) out.append(healthTable(rules, result.report));
+  else out.append(el("p", { text: "No step lines (perf N: {...}, rollout N: {...}, step N: {...}) in what was read, so there is no table: this is not a run log, or the run stopped before its first step." }));
+
+  const problems = [];
+  if (result.unreadable) problems.push(`Could not read it: ${result.unreadable}.`);
+  if (result.replaced) problems.push(`${result.replaced}.`);
+  for (const b of result.malformed) problems.push(`Line ${b.line}: looks like a \`${b.kind} ${b.id}:\` line but its dict does not parse (cut off?): ${b.text}`);
+  for (const b of result.nonfinite) problems.push(`Line ${b.line}: ${b.key} is ${b.value}`);
+  if (problems.length || steps === 0) {
+    out.append(el("h4", { class: "m101-doctor-h", text: "What it could not read" }));
+    if (problems.length) out.append(el("ul", { class: "m101-doctor-problems" }, ...problems.map((p) => el("li", { text: p }))));
+    else out.append(el("p", { text: "Every line was read; none of them is a step line." }));
+  }
+}
+
+function mount(root, rules) {
+  const n = ++instances;
+  const id = (s) => `m101-doctor-${n}-${s}`;
+  const app = root.querySelector(".m101-doctor-app");
+  const area = el("textarea", { id: id("text"), rows: "8", spellcheck: "false", autocomplete: "off", autocapitalize: "off",
+    "aria-describedby": id("hint"), class: "m101-doctor-text" });
+  const file = el("input", { type: "file", id: id("file"), accept: ".log,.txt,.out,.err,text/plain", class: "m101-doctor-file" });
+  const go = el("button", { type: "button", class: "m101-doctor-go", text: "Read the pasted log" });
+  const groups = el("input", { type: "number", id: id("groups"), min: "1", step: "1", inputmode: "numeric",
+    class: "m101-doctor-groups", "aria-describedby": `${id("groups-hint")} ${id("groups-error")}` });
+  const groupsError = el("span", { id: id("groups-error"), class: "m101-doctor-error", role: "alert" });
+  const clear = el("button", { type: "button", class: "m101-doctor-clear", text: "Clear" });
+  const bar = el("progress", { max: "100", value: "0", id: id("bar"), "aria-label": "Reading the log" });
+  const status = el("p", { role: "status", "aria-live": "polite", class: "m101-doctor-status" });
+  const out = el("div", { class: "m101-doctor-out", tabindex: "-1", role: "region", "aria-label": "What the log doctor found" });
+  const barWrap = el("div", { class: "m101-doctor-progress", hidden: true }, bar);
+  app.append(
+    el("label", { for: id("text"), class: "m101-doctor-lbl", text: "Paste a Miles log, or part of one" }), area,
+    el("p", { id: id("hint"), class: "m101-doctor-hint",
+      text: "Read in this page, offline: nothing is uploaded. Drop a file on this box, or choose one (any size; a big file is read in chunks)." }),
+    el("div", { class: "m101-doctor-actions" }, go, clear,
+      el("label", { for: id("file"), class: "m101-doctor-lbl", text: "Log file:" }), file),
+    el("div", { class: "m101-doctor-field" },
+      el("label", { for: id("groups"), class: "m101-doctor-lbl", text: "Prompt groups per step (optional)" }), groups,
+      el("span", { id: id("groups-hint"), class: "m101-doctor-hint",
+        text: "Your --rollout-batch-size (read_run.py's --groups N). With an integer reward the logged shares of groups without spread stay 0 and only their counts tell, so the share needs it; a Megatron log prints it itself." }),
+      groupsError),
+    barWrap, status, out);
+  root.classList.add("m101-doctor-js");
+  app.hidden = false;
+
+  let busy = false;
+  const groupsValue = () => {
+    const t = groups.value.trim();
+    const ok = t === "" || /^\d+$/.test(t) && Number(t) >= 1;
+    if (ok) groups.removeAttribute("aria-invalid");
+    else groups.setAttribute("aria-invalid", "true");
+    groupsError.textContent = ok ? "" : "Enter a whole number of at least 1 (the run's --rollout-batch-size), or leave it empty.";
+    return ok ? (t === "" ? null : Number(t)) : undefined;
+  };
+  const run = async (input, source) => {
+    if (busy) return;
+    const g = groupsValue();
+    if (g === undefined) {
+      status.textContent = "Fix the number of prompt groups first, or leave it empty.";
+      groups.focus();
+      return;
+    }
+    input = { ...input, groups: g };
+    busy = true;
+    go.disabled = true;
+    barWrap.hidden = false;
+    bar.value = 0;
+    status.textContent = `Reading ${source}…`;
+    const onProgress = (done, total) => {
+      bar.value = total ? Math.round((100 * done) / total) : 100;
+    };
+    try {
+      const result = await read(rules, input, onProgress);
+      render(root, rules, out, result, source);
+      status.textContent = result.matches.length
+        ? `Done: ${result.matches.length} ${result.matches.length === 1 ? "entry" : "entries"} of 7.1 found.`
+        : "Done: no line matches a symptom of 7.1.";
+    } catch (err) {
+      status.textContent = `Could not read ${source}: ${err.message}`;
+    } finally {
+      busy = false;
+      go.disabled = false;
+      barWrap.hidden = true;
+    }
+  };
+  go.addEventListener("click", () => {
+    if (!area.value.trim()) {
+      status.textContent = "Paste a log into the box first, or choose a file.";
+      area.focus();
+      return;
+    }
+    run({ text: area.value }, "the pasted text");
+  });
+  clear.addEventListener("click", () => {
+    area.value = "";
+    file.value = "";
+    out.replaceChildren();
+    status.textContent = "";
+    area.focus();
+  });
+  area.addEventListener("paste", () => setTimeout(() => run({ text: area.value }, "the pasted text"), 0));
+  file.addEventListener("change", () => {
+    if (file.files && file.files[0]) run({ file: file.files[0] }, file.files[0].name);
+  });
+  for (const target of [area, app]) {
+    target.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      app.classList.add("m101-doctor-over");
+    });
+    target.addEventListener("dragleave", () => app.classList.remove("m101-doctor-over"));
+    target.addEventListener("drop", (e) => {
+      e.preventDefault();
+      app.classList.remove("m101-doctor-over");
+      const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+      if (f) run({ file: f }, f.name);
+    });
+  }
+}
+
+async function start() {
+  const roots = [...document.querySelectorAll(".m101-doctor")];
+  if (!roots.length) return;
+  let rules;
+  try {
+    const res = await fetch(roots[0].dataset.rules);
+    rules = await res.json();
+  } catch {
+    for (const root of roots) {
+      root.querySelector(".m101-doctor-nojs").textContent = "The log doctor could not load its rules (open the page from a web server, not a file); use read_run.py --diagnose instead.";
+    }
+    return;
+  }
+  for (const root of roots) mount(root, rules);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

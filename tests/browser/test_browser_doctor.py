@@ -1,0 +1,289 @@
+"""The log doctor on 7.1 and 1.3 in a real Chromium: the same entries as `read_run.py --diagnose`.
+
+Each public fixture log is pasted and the page's entries (id, line) are compared with read_run.py's;
+a run log gives the first-ten-steps table and read_run's verdicts; a log without a symptom says so;
+a UTF-16 file with a byte-order mark and CRLF line ends reads as its UTF-8 twin; a binary file is
+reported unreadable; a 100 MB file is read in a worker with a progress bar while the page keeps
+drawing frames; keyboard only, phone width, dark mode, no request beyond the local server.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from .browser_support import ARTIFACTS, ROOT, Server, is_local, note_screenshot
+
+from miles101.tools import read_run as rr
+
+PAGES = ["sections/7-1-troubleshoot-by-symptom.html", "sections/1-3-read-your-first-ten-steps.html"]
+PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
+
+
+def python_answer(text: str) -> dict[str, Any]:
+    lines = text.splitlines()
+    rows, asm = rr.read_log(lines)
+    report = rr.read_run(rows, 10, rr.groups_in_log(lines)) if rows else None
+    if report is not None:
+        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+    return {"matches": rr.diagnose(lines, report), "report": report}
+
+
+def run_log(steps: int = 12) -> str:
+    out = []
+    for s in range(steps):
+        out += [f"(RolloutManager pid=1) [t] metrics.py:89 - perf {s}: {{'perf/rollout_time': 12.5, "
+                f"'rollout/response_len/mean': {300.0 + s}, 'rollout/truncated_ratio': 0.01, "
+                f"'rollout/zero_std/count_0.0': 8, "
+                f"'rollout/zero_std/all_zero_percentage': 0.95, 'rollout/zero_std/all_one_percentage': 0.0}}",
+                f"[t] log_utils.py:123 - rollout {s}: {{'rollout/raw_reward': {0.2 + s / 50}}}",
+                f"[t] log_utils.py:542 - step {s}: {{'train/step': {s}, 'train/pg_clipfrac': 0.01, "
+                f"'train/grad_norm': 0.3, 'train/train_rollout_logprob_abs_diff': 0.01}}",
+                f"[t] train_metric_utils.py:56 - perf {s}: {{'perf/step_time': {40.0 + s % 3}}}"]
+    return "\n".join(out) + "\n"
+
+
+def _open(tab: Any, server: Server, page_path: str = PAGES[0]) -> Any:
+    page = tab.page
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    page.goto(server.base + page_path, wait_until="load")
+    page.locator(".m101-doctor.m101-doctor-js").wait_for(timeout=10000)
+    page.errors, page.requests = errors, requests
+    return page
+
+
+def _paste(page: Any, text: str) -> dict[str, Any]:
+    doctor = page.locator(".m101-doctor").first
+    doctor.locator("textarea").fill(text)
+    page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
+    doctor.get_by_role("button", name="Read the pasted log").click()
+    return _result(page)
+
+
+def _result(page: Any, timeout: int = 20000) -> dict[str, Any]:
+    page.wait_for_function("() => /^(Done|Could not)/.test(document.querySelector('.m101-doctor-status').textContent)",
+                           timeout=timeout)
+    return page.evaluate("""() => {
+      const d = document.querySelector('.m101-doctor');
+      return {
+        status: d.querySelector('.m101-doctor-status').textContent,
+        matches: [...d.querySelectorAll('.m101-doctor-match')].map(li => ({id: li.dataset.id,
+          line: li.dataset.line === '' ? null : Number(li.dataset.line),
+          href: li.querySelector('a.m101-doctor-entry').getAttribute('href'),
+          check: li.querySelector('.m101-doctor-check').textContent})),
+        none: !!d.querySelector('.m101-doctor-none'),
+        rows: [...d.querySelectorAll('.m101-doctor-steps tbody tr')].map(tr => tr.querySelector('th').textContent),
+        verdicts: Object.fromEntries([...d.querySelectorAll('.m101-doctor-verdicts tbody tr')].map(
+          tr => [tr.querySelector('th').textContent, tr.dataset.verdict])),
+        problems: [...d.querySelectorAll('.m101-doctor-problems li')].map(li => li.textContent),
+        summary: (d.querySelector('.m101-doctor-summary') || {}).textContent,
+      };
+    }""")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PUBLIC.glob("*.log")))
+def test_public_logs_give_read_runs_entries(tabs: dict[str, Any], server: Server, name: str) -> None:
+    text = (PUBLIC / name).read_text(encoding="utf-8", errors="replace")
+    page = _open(tabs["light"], server)
+    got, want = _paste(page, text), python_answer(text)
+    assert [(m["id"], m["line"]) for m in got["matches"]] == [(m["id"], m["line"]) for m in want["matches"]]
+    for m, w in zip(got["matches"], want["matches"]):
+        page_part, _, anchor = m["href"].partition("#")
+        assert page_part in ("", "7-1-troubleshoot-by-symptom.html") and anchor == w["id"], m["href"]
+        assert m["check"] == w["check"]
+    assert got["none"] == (want["matches"] == [])
+    assert len(got["rows"]) == (len(want["report"]["steps"]) if want["report"] else 0)
+    assert page.errors == []
+
+
+def test_entry_links_reach_their_anchors(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    got = _paste(page, (PUBLIC / "slime-1542-403-forbidden.log").read_text(encoding="utf-8"))
+    for m in got["matches"]:
+        assert page.locator(f"[id='{m['id']}']").count() >= 1, m["id"]
+    page.locator("a.m101-doctor-entry").first.click()
+    page.wait_for_function("() => location.hash.length > 1")
+    assert page.evaluate("() => location.hash") == f"#{got['matches'][0]['id']}"
+
+
+def test_run_log_gives_the_first_ten_steps(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server, PAGES[1])
+    text = run_log()
+    got, want = _paste(page, text), python_answer(text)
+    assert got["rows"] == [str(t["step"]) for t in want["report"]["steps"]] and len(got["rows"]) == 10
+    heads = {name: head for name, head, *_ in rr.SIGNALS}
+    assert got["verdicts"] == {heads[k]: v["verdict"] for k, v in want["report"]["verdicts"].items()}
+    assert got["verdicts"]["zero-std"] == "bad"
+    assert [m["id"] for m in got["matches"]] == [m["id"] for m in want["matches"]] == ["reward-zero-std"]
+
+
+def test_a_log_without_symptom_says_so(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    got = _paste(page, "hello\nthe run started\nnothing wrong here\n")
+    assert got["none"] and got["matches"] == [] and got["rows"] == []
+    assert "no line matches" in got["status"]
+
+
+def test_utf16_bom_crlf_reads_as_its_utf8_twin(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    text = (PUBLIC / "slime-1951-logprob-oom.log").read_text(encoding="utf-8") + run_log(3)
+    utf8, utf16 = tmp_path / "twin-utf8.log", tmp_path / "twin-utf16.log"
+    utf8.write_bytes(text.encode("utf-8"))
+    utf16.write_bytes(b"\xff\xfe" + text.replace("\n", "\r\n").encode("utf-16-le"))
+    page = _open(tabs["light"], server)
+    answers = []
+    for f in (utf8, utf16):
+        page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
+        page.locator(".m101-doctor-file").set_input_files(str(f))
+        answers.append(_result(page))
+    assert answers[0]["matches"] == answers[1]["matches"] != []
+    assert answers[0]["rows"] == answers[1]["rows"] != []
+    assert answers[1]["problems"] == []
+
+
+def test_binary_file_is_reported_unreadable(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    f = tmp_path / "core.bin"
+    f.write_bytes(bytes(range(256)) * 64)
+    page = _open(tabs["light"], server)
+    page.locator(".m101-doctor-file").set_input_files(str(f))
+    got = _result(page)
+    assert any("Could not read it" in p and "tried UTF-8" in p for p in got["problems"]), got["problems"]
+    assert got["matches"] == [] and got["rows"] == []
+
+
+def test_a_stray_byte_is_replaced_and_said(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    """As read_run.decode_log: a few undecodable bytes are replaced, many are refused with what was tried."""
+    f = tmp_path / "stray.log"
+    f.write_bytes(b"ok line\n" + "caf\u00e9 Server process terminated unexpectedly.\n".encode("latin-1"))
+    page = _open(tabs["light"], server)
+    page.locator(".m101-doctor-file").set_input_files(str(f))
+    got = _result(page)
+    assert [m["id"] for m in got["matches"]] == ["engine-terminated"]
+    assert any("1 undecodable byte(s)" in p for p in got["problems"]), got["problems"]
+    f = tmp_path / "latin1.log"
+    f.write_bytes(("caf\u00e9 " * 50 + "\n").encode("latin-1") * 40)
+    page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
+    page.locator(".m101-doctor-file").set_input_files(str(f))
+    got = _result(page)
+    assert any("tried UTF-8 (2000 undecodable byte(s))" in p for p in got["problems"]), got["problems"]
+
+
+def test_big_file_in_a_worker_with_progress(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    """A 100 MB log: the worker reads it in chunks; the page keeps drawing and the bar moves."""
+    block = run_log(50) + "".join(f"[t] filler line {i} with some text to make it long enough\n" for i in range(2000))
+    f = tmp_path / "big.log"
+    with open(f, "w", encoding="utf-8") as fh:
+        size = 0
+        while size < 100 * 1024 * 1024:
+            fh.write(block)
+            size += len(block)
+        fh.write("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    page = _open(tabs["light"], server)
+    page.evaluate("""() => {
+      window.__gaps = []; window.__progress = new Set(); let last = performance.now();
+      const bar = document.querySelector('.m101-doctor progress');
+      new MutationObserver(() => window.__progress.add(bar.value)).observe(bar, {attributes: true});
+      const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+      document.querySelector('.m101-doctor-status').textContent = '';
+    }""")
+    page.locator(".m101-doctor-file").set_input_files(str(f))
+    got = _result(page, timeout=240000)
+    stats = page.evaluate("() => { window.__stop = true; return {max: Math.max(...window.__gaps), n: window.__gaps.length,"
+                          " progress: [...window.__progress].length}; }")
+    assert stats["progress"] >= 5, stats
+    assert stats["max"] < 1000, stats  # never a second without a frame
+    assert [m["id"] for m in got["matches"]][-1] in ("mem-oom-mid-run", "mem-torch-oom-switch")
+    assert len(got["rows"]) == 10
+    assert page.errors == []
+
+
+def test_keyboard_only(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    area = page.locator(".m101-doctor textarea")
+    area.focus()
+    page.keyboard.insert_text("Server process terminated unexpectedly.\n")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Read the pasted log"
+    page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
+    page.keyboard.press("Enter")
+    got = _result(page)
+    assert [m["id"] for m in got["matches"]] == ["engine-terminated"]
+    for control in page.locator(".m101-doctor textarea, .m101-doctor input").all():
+        assert page.locator(f'label[for="{control.get_attribute("id")}"]').count() == 1
+    assert page.locator(".m101-doctor-status").get_attribute("role") == "status"
+
+
+def test_phone_width(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["phone"], server)
+    _paste(page, (PUBLIC / "slime-1951-logprob-oom.log").read_text(encoding="utf-8") + run_log(10))
+    widths = page.evaluate("""() => ({page: document.scrollingElement.scrollWidth, view: document.scrollingElement.clientWidth,
+      over: [...document.querySelectorAll('.m101-doctor *')].filter(e => !e.closest('.m101-doctor-scroll')
+        && e.getBoundingClientRect().right > document.scrollingElement.clientWidth + 1).map(e => e.className).slice(0, 5)})""")
+    assert widths["page"] <= widths["view"] + 1, widths
+    assert widths["over"] == [], widths
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "log-doctor-phone.png"
+    page.locator(".m101-doctor-h").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(shot))
+    note_screenshot(shot)
+
+
+def test_dark_mode_uses_the_dark_palette(tabs: dict[str, Any], server: Server) -> None:
+    from miles101.palette import HUES
+
+    page = _open(tabs["dark"], server, PAGES[1])
+    _paste(page, run_log())
+    colour = page.evaluate("""() => getComputedStyle(document.querySelector(
+      '.m101-doctor-verdicts tr[data-verdict="bad"] .m101-doctor-verdict')).borderLeftColor""")
+    ink = HUES["rose"].dark_ink
+    assert colour == "rgb({}, {}, {})".format(*(int(ink[i:i + 2], 16) for i in (1, 3, 5))), colour
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "log-doctor-dark.png"
+    page.locator(".m101-doctor").first.screenshot(path=str(shot))
+    note_screenshot(shot)
+
+
+def test_no_network_and_rules_are_the_readers(tabs: dict[str, Any], server: Server, site: Any) -> None:
+    from miles101.doctor_rules import rules
+
+    page = _open(tabs["light"], server)
+    _paste(page, "Server process terminated unexpectedly.")
+    assert [u for u in page.requests if not is_local(u)] == []
+    built = json.loads((site.outdir / "_static" / "m101-doctor-rules.json").read_text(encoding="utf-8"))
+    assert built == json.loads(json.dumps(rules(ROOT)))
+    with_doctor = sorted(p for p in site.pages if "m101-log-doctor.js" in (site.outdir / p).read_text(encoding="utf-8"))
+    assert with_doctor == sorted(PAGES)
+
+
+def test_javascript_off_says_what_to_run(chromium: Any, server: Server) -> None:
+    context = chromium.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(server.base + PAGES[0], wait_until="load")
+        assert page.locator(".m101-doctor-nojs").is_visible()
+        assert "--diagnose" in page.locator(".m101-doctor-nojs").inner_text()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark", "phone"])
+def test_open_results_pass_axe(tabs: dict[str, Any], server: Server, mode: str) -> None:
+    """The doctor with results open (entries, the steps table, a refused groups value) passes axe-core."""
+    from .axe_support import FAILING, axe_source, run_axe
+
+    source = axe_source()
+    if source is None:
+        pytest.skip("axe-core is not installed (npm ci)")
+    page = _open(tabs[mode], server, PAGES[1])
+    _paste(page, (PUBLIC / "slime-1951-logprob-oom.log").read_text(encoding="utf-8") + run_log(10))
+    page.locator(".m101-doctor-groups").fill("0")
+    page.get_by_role("button", name="Read the pasted log").click()
+    assert page.locator(".m101-doctor-groups").get_attribute("aria-invalid") == "true"
+    found = run_axe(page, source, f"{PAGES[1]} (log doctor open)", mode, include=".m101-doctor")
+    bad = [v for v in found if v.impact in FAILING]
+    assert not bad, "\n".join(v.line() for v in bad)

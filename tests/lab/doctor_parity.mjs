@@ -1,0 +1,20 @@
+// Runs the page's log doctor (log-doctor-core.js) over log files, for tests/lab/test_doctor_parity.py.
+//   node doctor_parity.mjs CORE RULES GROUPS LOG...   → one JSON document: {LOG: reading}
+// GROUPS is read_run.py's --groups N, or "-" for none (then the log's own rollout_batch_size line).
+// Each file is read as the page reads a dropped file (readFile: its encoding from a byte-order mark,
+// in chunks, line ends of every kind); CHUNK=N in the environment makes the chunks small.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const [core, rulesPath, groupsArg, ...logs] = process.argv.slice(2);
+const groups = groupsArg === "-" ? null : Number(groupsArg);
+const { Reading, readFile } = await import(pathToFileURL(core).href);
+const rules = JSON.parse(readFileSync(rulesPath, "utf-8"));
+const out = {};
+for (const log of logs) {
+  const reading = new Reading(rules, 10, groups);
+  const chunk = process.env.CHUNK ? Number(process.env.CHUNK) : undefined;
+  out[log] = await readFile(reading, new Blob([readFileSync(log)]), () => {}, chunk);
+}
+const finite = (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? `float:${v}` : v);
+process.stdout.write(JSON.stringify(out, finite));

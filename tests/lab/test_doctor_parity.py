@@ -1,0 +1,223 @@
+"""The page's log doctor and read_run.py give the same answers, line by line, over every fixture log.
+
+The page's JavaScript (miles101/sphinx_ext/static/log-doctor-core.js) runs under node over the rule
+set the build writes (miles101.doctor_rules); read_run.py runs in-process. Both read the 16 public
+logs of tests/fixtures/public-logs and synthetic logs: one per symptom of capture/symptoms.json (its
+exact string on a line, or a run whose signal is bad), one healthy run, one without any symptom, and
+a few that stress the dict reader. Their diagnoses (entry, line, count, text, title, check, fix), the
+malformed and non-finite lines, and the first-ten-steps table and verdicts must be equal.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from capture.lab import symptoms
+from miles101 import doctor_rules
+from miles101.tools import read_run as rr
+
+pytestmark = pytest.mark.unit
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
+CORE = ROOT / "_ext" / "miles101" / "sphinx_ext" / "static" / "log-doctor-core.js"
+RUNNER = Path(__file__).with_name("doctor_parity.mjs")
+NODE = shutil.which("node")
+
+
+def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
+    """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line)."""
+    try:
+        lines = rr.read_log_file(str(path))
+    except rr.LogUnreadable:
+        return {"unreadable": True}
+    if groups is None:
+        groups = rr.groups_in_log(lines)
+    rows, asm = rr.read_log(lines)
+    report = rr.read_run(rows, 10, groups) if rows else None
+    if report is not None:
+        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+    return {"matches": rr.diagnose(lines, report), "malformed": asm.malformed, "nonfinite": asm.nonfinite,
+            "report": report}
+
+
+def _norm(x: Any) -> Any:
+    if isinstance(x, float) and not math.isfinite(x):
+        return f"float:{'NaN' if math.isnan(x) else ('Infinity' if x > 0 else '-Infinity')}"
+    if isinstance(x, dict):
+        return {k: _norm(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_norm(v) for v in x]
+    return x
+
+
+def _row(step: int, reward: float, length: float, trunc: float, zero: float, gap: float, clip: float,
+         grad: float, time: float) -> list[str]:
+    """One step of a Miles log, in the four lines Miles prints (see read_run.py's docstring)."""
+    pre = "[2026-01-01 00:00:00] "
+    return [
+        f"(RolloutManager pid=1) {pre}metrics.py:89 - perf {step}: {{'perf/rollout_time': 12.5, "
+        f"'rollout/response_len/mean': {length!r}, 'rollout/truncated_ratio': {trunc!r}, "
+        f"'rollout/zero_std/count_0.0': {round(zero * 8)}, "
+        f"'rollout/zero_std/all_zero_percentage': {zero!r}, 'rollout/zero_std/all_one_percentage': 0.0}}",
+        f"{pre}log_utils.py:123 - rollout {step}: {{'rollout/raw_reward': {reward!r}}}",
+        f"{pre}log_utils.py:542 - step {step}: {{'train/step': {step}, 'train/pg_clipfrac': {clip!r}, "
+        f"'train/grad_norm': {grad!r}, 'train/train_rollout_logprob_abs_diff': {gap!r}}}",
+        f"{pre}train_metric_utils.py:56 - perf {step}: {{'perf/step_time': {time!r}}}",
+    ]
+
+
+def synthetic(tmp: Path) -> list[Path]:
+    """Logs written here: one per symptom, a healthy run, a log with no symptom, odd dicts."""
+    out: list[Path] = []
+
+    def write(name: str, lines: list[str]) -> None:
+        p = tmp / name
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.append(p)
+
+    healthy = [ln for s in range(12) for ln in _row(s, 0.2 + s / 50, 300 + s, 0.01, 0.2, 0.01, 0.01, 0.3, 40 + s % 3)]
+    write("healthy-run.log", healthy)
+    bad = {
+        "zero_std": dict(zero=0.95), "truncation": dict(trunc=0.6), "reward": dict(reward=0.0),
+        "logprob_gap": dict(gap=0.5), "clip_fraction": dict(clip=0.7), "grad_norm": dict(grad=5.0),
+    }
+    base = dict(reward=0.3, length=300.0, trunc=0.01, zero=0.2, gap=0.01, clip=0.01, grad=0.3, time=40.0)
+    for name, over in bad.items():
+        write(f"bad-{name}.log", ["starting"] + [ln for s in range(10) for ln in _row(s, **{**base, **over})])
+    write("shrinking.log", [ln for s in range(10) for ln in _row(s, **{**base, "length": 400.0 - 30 * s,
+                                                                       "time": 40.0 if s != 6 else 400.0})])
+    for sym in symptoms.load()["symptoms"]:
+        for i, g in enumerate(sym["grep"]):
+            text = g.replace(" ... ", " (something) ")
+            write(f"sym-{sym['id']}-{i}.log", ["booting", f"\x1b[36m(pid=7)\x1b[0m [2026] x.py:1 - {text}",
+                                              "more", f"again {text} [repeated 3x across cluster]"])
+    for sym in symptoms.load()["symptoms"]:
+        if sym.get("after_step"):  # the same strings before the first step (no match) and after it
+            for i, g in enumerate(sym["grep"]):
+                text = g.replace(" ... ", " (something) ")
+                write(f"after-{sym['id']}-{i}.log", [f"early {text}", *_row(0, **base), *_row(1, **base), f"late {text}",
+                                                     f"later {text}"])
+    t = "[2026] timer.py:31 - Timer"
+    write("timer-open.log", [*_row(0, **base), f"{t} train_wait start", f"{t} update_weights start",
+                             f"{t} update_weights end (elapsed: 1.0s)", f"{t} actor_train start", "GET /metrics 200"])
+    write("timer-closed.log", [f"{t} actor_train start", f"{t} actor_train end (elapsed: 2.0s)", f"{t} train_wait start"])
+    write("timer-nested.log", [f"{t} save_model start", f"{t} inner start", f"{t} save_model end (elapsed: 1s)"])
+    write("no-symptom.log", ["Hello", "nothing to see", "step one is fine"])
+    text = "\n".join(healthy + ["Server process terminated unexpectedly.", "caf\u00e9 \u2713"]) + "\n"
+    variants = {  # the encodings read_run.decode_log reads, and what it refuses (tests/lab/test_read_run_input.py)
+        "utf8-bom": b"\xef\xbb\xbf" + text.encode(), "utf16le-bom": b"\xff\xfe" + text.replace("\n", "\r\n").encode("utf-16-le"),
+        "utf16be-bom": b"\xfe\xff" + text.encode("utf-16-be"), "utf32": text.encode("utf-32"),
+        "utf32be-bom": b"\x00\x00\xfe\xff" + text.encode("utf-32-be"), "utf16le-nomark": text.encode("utf-16-le"),
+        "stray-byte": text.encode() + b"progress \xff\n", "binary": bytes(range(256)) * 64,
+        "nuls": b"\x00\x01\x02\xff" * 1000, "bom-then-bad": b"\xff\xfe" + text.encode("utf-16-le") + b"\x00\xd8",
+        "latin1": ("caf\u00e9 " * 50 + "\n").encode("latin-1") * 40, "empty": b"",
+    }
+    for name, raw in variants.items():
+        p = tmp / f"enc-{name}.log"
+        p.write_bytes(raw)
+        out.append(p)
+    for name, end in (("crlf", "\r\n"), ("cr", "\r")):  # line ends of other systems read as the same lines
+        p = tmp / f"healthy-{name}.log"
+        p.write_bytes(end.join(healthy + ["Server process terminated unexpectedly."]).encode("utf-8") + end.encode())
+        out.append(p)
+    int_reward = [ln.replace("'rollout/zero_std/count_0.0'", "'rollout/zero_std/count_0'")
+                    .replace("'rollout/zero_std/all_zero_percentage': 0.95", "'rollout/zero_std/all_zero_percentage': 0.0")
+                  for s in range(10) for ln in _row(s, **{**base, "zero": 0.95})]
+    write("int-reward-no-groups.log", int_reward)
+    write("int-reward-megatron.log", ["  rollout_batch_size .............................. 8", *int_reward])
+    write("int-reward-other.log", [ln.replace("'rollout/zero_std/count_0'", "'rollout/zero_std/count_0.5': 1, 'rollout/zero_std/count_0'")
+                                   for ln in int_reward])
+    write("odd-dicts.log", [
+        "rollout 0: {'rollout/raw_reward': np.float64(0.5), 'x': tensor(1.0, device='cuda:0'), 'y': nan}",
+        "step 0: {'train/grad_norm': inf, 'train/step': 0, 'z': -inf, 'w': float('nan')}",
+        "perf 0: {'perf/step_time': 1_000.5, 'k': (1, 2), 'l': [True, None], 'm': {'n': \"q\\'s\"}}",
+        "rollout 1: {'rollout/raw_reward': 0.5, 'cut': 'abc",
+        "eval 1: {'eval/x': 1} trailing",
+        "rollout 2: {'rollout/raw_reward': ...}",
+        "critic-step 3: {'train/grad_norm': 2.0}",
+        "perf 2: {'perf/rollout_time': 3, 'rollout/response_len/mean': 2.5e2}",
+        "[Rank 0] Memory-Usage after offload train (cleared before print): {'total_GB': 121.7, 'free_GB': 80, 'x': 1}",
+        "Launch HttpServerEngineAdapter at: 127.0.0.1:30000",
+        "rollout 3: {'rollout/raw_reward': 0.25, 1: 2, 'nested': {'a': [1, (2, 3)]}}",
+        "step 9: {'train/step': 9, 'train/grad_norm': 0.5}",
+    ])
+    return out
+
+
+@pytest.fixture(scope="module")
+def rules_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = tmp_path_factory.mktemp("doctor") / "rules.json"
+    p.write_text(json.dumps(doctor_rules.rules(ROOT)), encoding="utf-8")
+    return p
+
+
+def node_readings(rules: Path, logs: list[Path], groups: int | None = None, chunk: int | None = None) -> dict[str, Any]:
+    env = {**os.environ, **({"CHUNK": str(chunk)} if chunk else {})}
+    res = subprocess.run([NODE, str(RUNNER), str(CORE), str(rules), "-" if groups is None else str(groups), *map(str, logs)],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: int | None = None) -> None:
+    js = node_readings(rules, logs, groups, chunk)
+    for log in logs:
+        py = _norm(python_reading(log, groups))
+        got = js[str(log)]
+        assert bool(got["unreadable"]) == bool(py.get("unreadable")), (log.name, got["unreadable"])
+        if py.get("unreadable"):
+            continue
+        for part in ("matches", "malformed", "nonfinite", "report"):
+            assert got[part] == py[part], (log.name, part, got[part], py[part])
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_public_logs_same_answers(rules_file: Path) -> None:
+    logs = sorted(PUBLIC.glob("*.log"))
+    assert len(logs) >= 16
+    _compare(logs, rules_file)
+    _compare(logs, rules_file, chunk=7)  # lines and UTF-8 sequences cut between chunks read the same
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
+    logs = synthetic(tmp_path)
+    _compare(logs, rules_file)
+    _compare(logs, rules_file, groups=8)
+    _compare(logs, rules_file, groups=3)  # fewer groups than counted: unknown
+    _compare(logs, rules_file, chunk=5)  # every encoding with its characters cut between chunks
+    py = {p.name: python_reading(p) for p in logs}
+    # the synthetic logs are not vacuous: every symptom is found, and a clean log finds none
+    found = {m["id"] for r in py.values() if "matches" in r for m in r["matches"]}
+    unreadable = sorted(n for n, r in py.items() if r.get("unreadable"))
+    assert unreadable == ["enc-binary.log", "enc-bom-then-bad.log", "enc-latin1.log", "enc-nuls.log"], unreadable
+    for name in ("utf8-bom", "utf16le-bom", "utf16be-bom", "utf32", "utf32be-bom", "utf16le-nomark", "stray-byte"):
+        assert py[f"enc-{name}.log"]["report"]["steps"] == py["healthy-run.log"]["report"]["steps"], name
+    assert {s["id"] for s in symptoms.load()["symptoms"] if s["grep"] or s.get("signal")} <= found
+    assert py["no-symptom.log"]["matches"] == [] and py["no-symptom.log"]["report"] is None
+    late = [m for m in py["after-mem-oom-mid-run-0.log"]["matches"] if m["id"] == "mem-oom-mid-run"]
+    assert [(m["line"], m["count"]) for m in late] == [(10, 2)]
+    assert [(m["id"], m["line"]) for m in py["timer-open.log"]["matches"]] == [("engine-open-timer", 8)]
+    assert py["timer-closed.log"]["matches"] == []
+    assert [(m["line"], m["count"]) for m in py["timer-nested.log"]["matches"]] == [(2, 1)]
+    assert py["odd-dicts.log"]["malformed"] and py["odd-dicts.log"]["nonfinite"]
+    zero = {n: py[n]["report"]["verdicts"]["zero_std"]["verdict"] for n in
+            ("int-reward-no-groups.log", "int-reward-megatron.log", "bad-zero_std.log", "healthy-run.log")}
+    assert zero == {"int-reward-no-groups.log": "unknown", "int-reward-megatron.log": "bad", "bad-zero_std.log": "bad",
+                    "healthy-run.log": "ok"}
+
+
+def test_rules_come_from_the_readers_sources() -> None:
+    r = doctor_rules.rules(ROOT)
+    assert r["symptoms"] == symptoms.load()["symptoms"] == json.loads(rr.SYMPTOMS_JSON)["symptoms"]
+    assert r["cutoffs"] == rr.CUTOFFS
+    assert [s["name"] for s in r["signals"]] == [s[0] for s in rr.SIGNALS]
+    assert "(?P<" not in json.dumps(r["patterns"])
