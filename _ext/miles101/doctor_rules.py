@@ -1,6 +1,6 @@
 """The log doctor's rule set: what the page's JavaScript reads, taken from the run reader's own sources.
 
-The browser's log doctor (miles101/sphinx_ext/static/log-doctor-core.js) and read_run.py answer
+The browser's log doctor (_ext/miles101/sphinx_ext/static/log-doctor-core.js) and read_run.py answer
 from one rule set: 7.1's symptoms (capture/symptoms.json), the reader's thresholds
 (capture/references/reader.json), and read_run.py's line patterns, key names and signals. This
 module gathers them into one JSON document; the build writes it to

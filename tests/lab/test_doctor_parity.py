@@ -1,6 +1,6 @@
 """The page's log doctor and read_run.py give the same answers, line by line, over every fixture log.
 
-The page's JavaScript (miles101/sphinx_ext/static/log-doctor-core.js) runs under node over the rule
+The page's JavaScript (_ext/miles101/sphinx_ext/static/log-doctor-core.js) runs under node over the rule
 set the build writes (miles101.doctor_rules); read_run.py runs in-process. Both read the 16 public
 logs of tests/fixtures/public-logs and synthetic logs: one per symptom of capture/symptoms.json (its
 exact string on a line, or a run whose signal is bad), one healthy run, one without any symptom, and

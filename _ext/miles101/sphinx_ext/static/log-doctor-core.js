@@ -1,6 +1,6 @@
-// Miles 101 log doctor: the matching of capture/lab/read_run.py, ported line for line.
+// Miles 101 log doctor: the matching of _ext/miles101/tools/read_run.py, ported line for line.
 // No rule lives here: every pattern, key, threshold and symptom comes from the rule set the build
-// writes (miles101/doctor_rules.py: capture/symptoms.json, capture/references/reader.json and
+// writes (_ext/miles101/doctor_rules.py: capture/symptoms.json, capture/references/reader.json and
 // read_run.py's own patterns). tests/lab/test_doctor_parity.py runs this file with node and
 // read_run.py over every fixture log and asserts the same answers, line by line.
 // Pure functions only: the page, the worker and node all import it.
