@@ -295,6 +295,20 @@ def settle(page: Any, recorder: Recorder, quiet_ms: int = 120, timeout_ms: int =
         quiet = quiet + 20 if not recorder.inflight else 0
 
 
+def open_watched(page: Any, url: str, ready: str, timeout_ms: int = 10000) -> Any:
+    """Open `url`, recording console errors and every request on the page (`page.errors`, `page.requests`),
+    and wait until the component `ready` (a CSS selector) has set itself up."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    page.goto(url, wait_until="load")
+    page.locator(ready).wait_for(timeout=timeout_ms)
+    page.errors, page.requests = errors, requests
+    return page
+
+
 def wait_for_mermaid(page: Any, timeout_ms: int = 15000) -> dict[str, Any]:
     """Wait until every shown mermaid block holds an SVG (or failed); return the final state."""
     state = page.evaluate(JS_MERMAID_STATE)

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from .browser_support import ARTIFACTS, ROOT, Server, Site, is_local, note_screenshot
+from .browser_support import ARTIFACTS, ROOT, Server, Site, is_local, note_screenshot, open_watched
 
 from miles101 import derive
 
@@ -45,16 +45,7 @@ def expected(name: str, s: dict[str, Any]) -> dict[str, Any]:
 
 def _open(tab: Any, server: Server) -> Any:
     tab.recorder.visit = None
-    page = tab.page
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    requests: list[str] = []
-    page.on("request", lambda req: requests.append(req.url))
-    page.goto(server.base + PAGE, wait_until="load")
-    page.locator(".m101-fit.m101-fit-js").wait_for(timeout=10000)
-    page.errors, page.requests = errors, requests
-    return page
+    return open_watched(tab.page, server.base + PAGE, ".m101-fit.m101-fit-js")
 
 
 def _set(page: Any, name: str, s: dict[str, Any]) -> None:

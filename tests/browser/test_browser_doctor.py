@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from .browser_support import ARTIFACTS, ROOT, Server, is_local, note_screenshot
+from .browser_support import ARTIFACTS, ROOT, Server, is_local, note_screenshot, open_watched
 
 from miles101.tools import read_run as rr
 
@@ -45,16 +45,7 @@ def run_log(steps: int = 12) -> str:
 
 
 def _open(tab: Any, server: Server, page_path: str = PAGES[0]) -> Any:
-    page = tab.page
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    requests: list[str] = []
-    page.on("request", lambda req: requests.append(req.url))
-    page.goto(server.base + page_path, wait_until="load")
-    page.locator(".m101-doctor.m101-doctor-js").wait_for(timeout=10000)
-    page.errors, page.requests = errors, requests
-    return page
+    return open_watched(tab.page, server.base + page_path, ".m101-doctor.m101-doctor-js")
 
 
 def _paste(page: Any, text: str) -> dict[str, Any]:
