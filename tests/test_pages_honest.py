@@ -98,3 +98,15 @@ def test_authoring_lists_every_role() -> None:
     text = (ROOT / "AUTHORING.md").read_text(encoding="utf-8")
     missing = [kind for kind in ROLE_KINDS if "{" + kind + "}`" not in text]
     assert not missing, f"AUTHORING.md's table of roles lacks {missing}"
+
+
+def test_authoring_lists_exactly_the_warning_subtypes() -> None:
+    """AUTHORING's table of warnings names each `manual.*` subtype the extension can give, and no other."""
+    import re
+
+    from miles101.problems import Subtype
+
+    text = (ROOT / "AUTHORING.md").read_text(encoding="utf-8")
+    section = text.split("## The warnings, by subtype", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `manual\.([a-z_]+)` \|", section, re.M))
+    assert listed == {s.value for s in Subtype}, f"AUTHORING.md lists {sorted(listed)}; Subtype has {sorted(s.value for s in Subtype)}"

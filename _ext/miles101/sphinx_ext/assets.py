@@ -4,12 +4,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from html import escape
 from pathlib import Path
 
 from sphinx.application import Sphinx
+from sphinxcontrib.mermaid import install_js, mermaid
 
-from .messages import warn
 from ..palette import HUES, stylesheet
+from ..problems import Subtype
+from .base import warn
 
 STATIC = Path(__file__).with_name("static")
 MERMAID_ENTRY = "mermaid/mermaid.esm.min.mjs"
@@ -70,8 +73,6 @@ def compact(text: str) -> str:
 
 def cover(title: str, subtitle: str, edition: str) -> str:
     """The e-book's cover from manual.json: title, subtitle and edition over a band of the palette's hues."""
-    from html import escape
-
     band = "".join(f'<rect x="{i * 1600 // len(HUES)}" y="1900" width="{1600 // len(HUES) + 1}" height="140" '
                    f'fill="{hue.light_ink}"/>' for i, hue in enumerate(HUES.values()))
     words, lines, line = subtitle.split(), [], ""
@@ -127,7 +128,7 @@ def install_mermaid(app: Sphinx) -> None:
         installed = json.loads((package / "package.json").read_text(encoding="utf-8")).get("version")
     if installed is None or installed != pinned:
         found = f"version {installed}" if installed else "nothing"
-        warn("mermaid", f"diagrams need mermaid {pinned} in node_modules/, found {found}.",
+        warn(Subtype.MERMAID, f"diagrams need mermaid {pinned} in node_modules/, found {found}.",
              location="package-lock.json", fix="run `npm ci` in the project root.")
         return
     dest = Path(app.outdir) / "_static" / "mermaid"
@@ -191,10 +192,6 @@ def mermaid_only_where_drawn(app: Sphinx) -> None:
     Jinja templates compiled per page) differs between pages only by the relative URL of mermaid and
     by the diagrams' zoom ids, so it is rendered once for each and replayed on the other pages.
     """
-    try:
-        from sphinxcontrib.mermaid import install_js, mermaid
-    except ImportError:
-        return
     rendered: dict[tuple, list[tuple[tuple, dict]]] = {}
     for listener in list(app.events.listeners.get("html-page-context", [])):
         if listener.handler is install_js:

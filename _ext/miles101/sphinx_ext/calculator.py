@@ -7,9 +7,13 @@ coefficients document, writes it to ``_static/m101-fit-coefficients.json``, embe
 beside a worked sum rendered at build time, and loads the calculator's ES module and stylesheet on
 the pages that use the directive and nowhere else. The JavaScript never holds a constant of its own.
 
+A page holding a calculator notes the dependency `fit:coefficients` (registered with the domain
+through ``domain.register_derived``), so it is read again when the coefficients change, say when a
+cross-check result lands, like any page citing a changed value.
+
 Porting note: everything is reached through ``setup_calculator(app)``; the module depends on the
-extension only through ``domain.domain_of`` / ``capture_of`` and
-``messages.warn``.
+extension only through ``domain`` (``domain_of``, ``capture_of``, ``register_derived``),
+``base.ManualDirective`` and ``values.value_inline``.
 """
 from __future__ import annotations
 
@@ -22,11 +26,14 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
 
-from miles101.derive import UNIT_BYTES
-
+from ..capture import Value, fingerprint
 from ..crosscheck import activation_bytes_per_token, host_gpu
+from ..derive import GIB, UNIT_BYTES, fit_budget
+from ..problems import Subtype
+from .base import ManualDirective, skip_node
+from .domain import capture_of, domain_of, register_derived
+from .values import value_inline
 
 SCHEMA = "m101-fit/1"
 STATIC = Path(__file__).with_name("static")
@@ -134,8 +141,6 @@ def coefficients(capture: Any) -> dict[str, Any]:
 
 def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     """derive.fit_budget over the document's coefficients: what the page and the JavaScript show."""
-    from miles101.derive import fit_budget
-
     activation = model.get("activation") or {}
     return fit_budget(params=model["params"], kv_bytes_per_token=model.get("kv_bytes_per_token"),
                       pool_bytes=doc["pool"]["bytes"], threshold=doc["threshold"]["value"],
@@ -167,8 +172,6 @@ def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] 
 
 def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
     """The page is read again when anything the calculator computes with changes."""
-    from .domain import domain_of
-
     domain = domain_of(env)
     for kind, key in [(POOL_KIND, POOL_KEY), ("fact", THRESHOLD_FACT), ("run", run),
                       *[("flag", f) for f in FLAGS.values()],
@@ -300,12 +303,8 @@ def visit_fit_text(self: Any, node: fit_calculator) -> None:
     raise nodes.SkipNode
 
 
-def _skip(self: Any, node: nodes.Node) -> None:
-    raise nodes.SkipNode
-
-
 # ---------------------------------------------------------------------------------------- directive
-class FitCalculatorDirective(SphinxDirective):
+class FitCalculatorDirective(ManualDirective):
     """```{fit-calculator}``` with :model: (the starting model) and :run: (the run file whose
     --sglang-mem-fraction-static, response length, prompts per step and samples per prompt it starts from)."""
 
@@ -313,16 +312,9 @@ class FitCalculatorDirective(SphinxDirective):
     option_spec: ClassVar = {"model": directives.unchanged_required, "run": directives.unchanged_required}
 
     def _problem(self, message: str, fix: str) -> list[nodes.Node]:
-        from .domain import domain_of
-        from .messages import warn
-
-        warn("unknown_value", message, location=self.get_location(), fix=fix)
-        domain_of(self.env).note_problem(self.env.docname)
-        return []
+        return self.problem(Subtype.UNKNOWN_VALUE, message, fix)
 
     def run(self) -> list[nodes.Node]:
-        from .domain import capture_of, domain_of
-
         capture = capture_of(self.env)
         missing = [o for o in ("model", "run") if not self.options.get(o)]
         if missing:
@@ -341,14 +333,13 @@ class FitCalculatorDirective(SphinxDirective):
         if isinstance(settings, str):
             return self._problem(f"fit-calculator: {settings}", "pick a run file that passes the flag with a value.")
         note_deps(self.env, capture, doc, run)
-        _pages(self.env).add(self.env.docname)
-        self.env.m101_fit_digest = _digest(doc)
+        self.note("fit", "coefficients")
         node = fit_calculator("", doc=doc, model=model, settings=settings, run=run,
                               fit_id=f"m101-fit-{self.env.new_serialno('m101-fit')}")
         return [node]
 
 
-class FitCompareDirective(SphinxDirective):
+class FitCompareDirective(ManualDirective):
     """```{fit-compare} run.value``` with :model: and :term: (trainer, rollout, train or peak): once the run
     is recorded, one line "estimate X GiB · measured Y GiB · measured/estimate Z" at the run file's
     settings; nothing while the value is pending. The ratio is computed here, never typed."""
@@ -360,12 +351,6 @@ class FitCompareDirective(SphinxDirective):
     _problem = FitCalculatorDirective._problem
 
     def run(self) -> list[nodes.Node]:
-        from miles101.derive import GIB
-
-        from ..capture import Value
-        from .domain import capture_of, domain_of
-        from .roles import value_inline
-
         capture = capture_of(self.env)
         key = self.arguments[0].strip()
         run, _, name = key.partition(".")
@@ -417,47 +402,18 @@ class FitCompareDirective(SphinxDirective):
 
 
 # ---------------------------------------------------------------------------------------- events
-def _pages(env: Any) -> set[str]:
-    if not hasattr(env, "m101_fit_pages"):
-        env.m101_fit_pages = set()
-    return env.m101_fit_pages
-
-
-def _digest(doc: dict) -> str:
-    from ..capture import fingerprint
-
-    return fingerprint(doc)
-
-
-def _purge(app: Sphinx, env: Any, docname: str) -> None:
-    _pages(env).discard(docname)
-
-
-def _merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
-    _pages(env).update(_pages(other) & set(docnames))
-    if hasattr(other, "m101_fit_digest"):
-        env.m101_fit_digest = other.m101_fit_digest
-
-
-def _outdated(app: Sphinx, env: Any, added: set, changed: set, removed: set) -> list[str]:
-    """Pages with the calculator re-read when its coefficients change (a cross-check result landing)."""
-    from .domain import capture_of
-
+def coefficients_fingerprint(capture: Any, key: str) -> str:
+    """The `fit:coefficients` dependency: the hash of the coefficients document ('missing' without one)."""
     try:
-        now = _digest(coefficients(capture_of(env)))
+        return fingerprint(coefficients(capture))
     except CalculatorError:
-        now = "missing"
-    if getattr(env, "m101_fit_digest", now) == now:
-        return []
-    return sorted(_pages(env) - set(changed) - set(removed))
+        return "missing"
 
 
 def _install(app: Sphinx) -> None:
     """Copy the module and stylesheet, and write the coefficients, into the build's _static."""
     if app.builder.format != "html":
         return
-    from .domain import capture_of
-
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
     for name in (JS_FILE, CSS_FILE):
@@ -482,14 +438,15 @@ def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, d
     app.add_js_file(f"m101-{JS_FILE}", type="module")
 
 
+DIRECTIVES = {"fit-calculator": FitCalculatorDirective, "fit-compare": FitCompareDirective}
+
+
 def setup_calculator(app: Sphinx) -> None:
     """Register the directive, its node, and the events that load its assets."""
     app.add_node(fit_calculator, html=(visit_fit_html, None), text=(visit_fit_text, None),
-                 latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
-    app.add_directive("fit-calculator", FitCalculatorDirective)
-    app.add_directive("fit-compare", FitCompareDirective)
+                 latex=(skip_node, None), man=(skip_node, None), texinfo=(skip_node, None))
+    for name, directive in DIRECTIVES.items():
+        app.add_directive(name, directive)
     app.connect("builder-inited", _install, priority=600)
     app.connect("html-page-context", _page_assets)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
-    app.connect("env-get-outdated", _outdated)
+    register_derived("fit", coefficients_fingerprint)

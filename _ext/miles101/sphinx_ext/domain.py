@@ -3,11 +3,11 @@
 Everything the extension remembers about a page lives in `data["docs"][docname]`, so
 `clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. The domain object
 also holds this build's book and capture (`book`, `capture`): attributes of the object, not of
-`data`, so they are never pickled (see `build_data`).
+`data`, so they are never pickled (see `loading`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from docutils import nodes
@@ -19,6 +19,16 @@ from sphinx.util.nodes import make_refnode
 
 from ..book import Book
 from ..capture import Capture
+
+
+#: Fingerprints of what a component derives from the capture, by dependency kind (the calculator's
+#: coefficients: `fit`), beside the book's (`book`) and the capture's own kinds (Capture.fingerprint_of).
+DERIVED: dict[str, Callable[[Capture, str], str]] = {}
+
+
+def register_derived(kind: str, fingerprint: Callable[[Capture, str], str]) -> None:
+    """Let pages note `kind:key` dependencies on something a component derives from the capture."""
+    DERIVED[kind] = fingerprint
 
 
 def flag_anchor(name: str) -> str:
@@ -73,10 +83,11 @@ class ManualDomain(Domain):
 
     def __init__(self, env: BuildEnvironment) -> None:
         super().__init__(env)
-        self.book: Book | None = None  # set at builder-inited (build_data.load_into_domain)
+        self.book: Book | None = None  # set at builder-inited (loading.load_into_domain)
         self.capture: Capture | None = None
         self.inconsistencies = 0  # problems found across pages at env-check-consistency
         self._documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
+        self._derived: dict[tuple[str, str], str] = {}  # DERIVED fingerprints, once per build
 
     # -- per-document records ----------------------------------------------------
     def record(self, docname: str) -> dict[str, Any]:
@@ -85,13 +96,23 @@ class ManualDomain(Domain):
     def note_dep(self, docname: str, kind: str, key: str, digest: str) -> None:
         self.record(docname)["deps"][f"{kind}:{key}"] = digest
 
+    def fingerprint_of(self, kind: str, key: str) -> str:
+        """Content hash of what `kind:key` is now: part of the book, something derived, or capture data."""
+        if self.book is None or self.capture is None:
+            raise RuntimeError("miles101: the book and the capture are handed over at builder-inited; "
+                               "nothing may read them before.")
+        if kind == "book":
+            return self.book.fingerprint_of(key)
+        if kind in DERIVED:
+            if (kind, key) not in self._derived:
+                self._derived[kind, key] = DERIVED[kind](self.capture, key)
+            return self._derived[kind, key]
+        return self.capture.fingerprint_of(kind, key)
+
     def note_book(self, docname: str, key: str) -> Book:
         """Note that the page shows what the book holds under `key` (see Book.fingerprint_of); return the book."""
-        book = self.book
-        if book is None:
-            raise RuntimeError("miles101: the book is handed over at builder-inited; nothing may read it before.")
-        self.note_dep(docname, "book", key, book.fingerprint_of(key))
-        return book
+        self.note_dep(docname, "book", key, self.fingerprint_of("book", key))
+        return self.book
 
     def note_cite(self, docname: str, kind: str, key: str, **extra: Any) -> None:
         self.record(docname)["cites"].append({"kind": kind, "key": key, **extra})

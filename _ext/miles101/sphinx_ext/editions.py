@@ -14,27 +14,32 @@ drawings (the tests' text and LaTeX builds).
 from __future__ import annotations
 
 import hashlib
-from html import escape as html_escape
 import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
+from sphinx.util.texescape import escape as tex_escape
+from sphinx_design.shared import is_component
 from sphinxcontrib.mermaid import mermaid
 
 from ..palette import HUES, MEANINGS
+from ..problems import Subtype
+from .base import warn
+from .calculator import VERDICT_TEXT, fit_calculator, worked_sum_rows, worked_sum_verdict
 from .domain import book_of, domain_of
-from .messages import warn
 
 logger = logging.getLogger(__name__)
 
@@ -181,7 +186,7 @@ def draw_stale(app: Sphinx, diagrams: dict[str, tuple[str, str]]) -> None:
     mmdc, chromium = mmdc_path(app), chromium_path()
     if mmdc is None or chromium is None:
         missing = "mermaid's CLI (tools/pdf/node_modules)" if mmdc is None else "Chromium"
-        warn("mermaid", f"drawing the diagrams needs {missing}, which is not installed.",
+        warn(Subtype.MERMAID, f"drawing the diagrams needs {missing}, which is not installed.",
              location="tools/pdf/package.json", fix="run `python3 dev.py draw` (it installs tools/pdf) on a "
              "machine with Debian's Chromium (`apt-get install chromium`).")
         return
@@ -260,7 +265,7 @@ def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
             continue
         why = "has no drawing" if status == "missing" else "was drawn from another version of its source"
         domain.diagram_problems[fig] = why
-        warn("diagram_drawing", f"the diagram {fig} {why}: the PDF and EPUB editions would show a line instead.",
+        warn(Subtype.DIAGRAM_DRAWING, f"the diagram {fig} {why}: the PDF and EPUB editions would show a line instead.",
              location=docname, fix="run `python3 dev.py draw` (mermaid's CLI on Chromium) and commit "
              f"{app.config.m101_drawings}/.")
     if fmt is None or mode == "text":
@@ -312,12 +317,12 @@ def _draw(mmdc: Path, chromium: str, folder: Path, todo: list[tuple[str, str]], 
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            warn("mermaid", f"mermaid's CLI did not run: {exc}.", location="tools/pdf/package.json",
+            warn(Subtype.MERMAID, f"mermaid's CLI did not run: {exc}.", location="tools/pdf/package.json",
                  fix="reinstall it with `python3 dev.py pdf`.")
             return
         if done.returncode:
             tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
-            warn("mermaid", "mermaid's CLI failed: " + " / ".join(tail), location="tools/pdf/package.json",
+            warn(Subtype.MERMAID, "mermaid's CLI failed: " + " / ".join(tail), location="tools/pdf/package.json",
                  fix="run the diagram through the site build to see mermaid's own error.")
             return
         for i, (key, _) in enumerate(todo, start=1):
@@ -400,8 +405,6 @@ class BookAsParts(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs: Any) -> None:
-        from sphinx import addnodes
-
         book = book_of(self.env)
         files = {n["docname"]: n for n in self.document.findall(addnodes.start_of_file)}
         if not files:
@@ -435,15 +438,11 @@ class CalculatorForEditions(SphinxPostTransform):
         domain = domain_of(self.env)
         if getattr(domain, "edition_writes_html", True):  # EPUB shows the HTML sum itself, and where the widget is
             if getattr(domain, "edition", "site") != "site":
-                from .calculator import fit_calculator
-
                 for node in self.document.findall(fit_calculator):
                     node.parent.insert(node.parent.index(node) + 1, web_edition_note(
                         self.env.docname, "The interactive calculator (any model, any setting) needs scripts: "
                         "it is in the web edition"))
             return
-        from .calculator import VERDICT_TEXT, fit_calculator, worked_sum_rows, worked_sum_verdict
-
         for node in list(self.document.findall(fit_calculator)):
             doc, model, settings = node["doc"], node["model"], node["settings"]
             rows, b = worked_sum_rows(doc, model, settings)
@@ -468,8 +467,6 @@ class TabSetsAsHeadedBlocks(SphinxPostTransform):
     builders = ("epub",)
 
     def run(self, **kwargs: Any) -> None:
-        from sphinx_design.shared import is_component
-
         for tab_set in list(self.document.findall(lambda n: is_component(n, "tab-set"))):
             blocks: list[nodes.Node] = []
             for item in tab_set.children:
@@ -573,16 +570,12 @@ URL = re.compile(r"(https?://[^\s<>()]+[^\s<>().,;:])")
 
 
 def _tex(text: str) -> str:
-    from sphinx.util.texescape import escape
-
-    return escape(text)
+    return tex_escape(text)
 
 
 def visit_image_html(self: Any, node: diagram_image) -> None:
-    from html import escape
-
     src = f"{self.builder.imgpath}/{node['file']}"
-    self.body.append(f'<img class="m101-diagram-image" src="{escape(src)}" alt="{escape(node["alt"])}" />\n')
+    self.body.append(f'<img class="m101-diagram-image" src="{html_escape(src)}" alt="{html_escape(node["alt"])}" />\n')
     raise nodes.SkipNode
 
 

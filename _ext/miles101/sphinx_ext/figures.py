@@ -17,9 +17,9 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinxcontrib.mermaid import mermaid
 
-from .directives import ManualDirective
+from ..problems import Subtype
+from .base import ManualDirective, warn
 from .domain import domain_of
-from .messages import warn
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -74,14 +74,14 @@ class DiagramDirective(ManualDirective):
     def run(self) -> list[nodes.Node]:
         fig_id = self.arguments[0].strip()
         if not FIGURE_ID.match(fig_id):
-            return self.problem("bad_reference", f"figure id {fig_id!r} is not a lowercase slug.",
+            return self.problem(Subtype.BAD_REFERENCE, f"figure id {fig_id!r} is not a lowercase slug.",
                                 "use lowercase letters, digits and hyphens, e.g. fig-grpo-step.")
         missing = [o for o in ("title", "caption") if not self.options.get(o)]
         if missing:
-            return self.problem("bad_reference", f"the figure {fig_id} has no :{missing[0]}:.",
+            return self.problem(Subtype.BAD_REFERENCE, f"the figure {fig_id} has no :{missing[0]}:.",
                                 "give every figure a :title: and a :caption: that says what to notice.")
         if not "\n".join(self.content).strip():
-            return self.problem("bad_reference", f"the figure {fig_id} has no diagram.", "add the mermaid code.")
+            return self.problem(Subtype.BAD_REFERENCE, f"the figure {fig_id} has no diagram.", "add the mermaid code.")
         fig = self.figure(fig_id, self.options["title"], self.options["caption"], "\n".join(self.content))
         return [fig] if fig is not None else []
 
@@ -90,7 +90,7 @@ class DiagramDirective(ManualDirective):
         """The figure's node, noted as this page's figure and as a label; None (and a problem) if the id is taken here."""
         record = domain_of(self.env).record(self.env.docname)
         if fig_id in record["figures"]:
-            self.problem("duplicate", f"the figure id {fig_id} is used twice on this page.",
+            self.problem(Subtype.DUPLICATE, f"the figure id {fig_id} is used twice on this page.",
                          "give each figure its own id.")
             return None
         record["figures"][fig_id] = {"title": title, "caption": caption}
@@ -124,7 +124,7 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
     """A figure id names one figure in the whole book: a second page using it is an error there."""
     domain = domain_of(env)
     for fig_id, first, other in domain.duplicate_figures():
-        warn("duplicate", f"the figure id {fig_id} is also used in {first}.", location=(other, None),
+        warn(Subtype.DUPLICATE, f"the figure id {fig_id} is also used in {first}.", location=(other, None),
              fix="give each figure its own id.")
         domain.inconsistencies += 1
 

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from docutils import nodes
 from sphinx.addnodes import pending_xref
-from sphinx.util.docutils import SphinxDirective
 
-from .figures import DiagramDirective
-from .domain import capture_of, domain_of
-from .messages import warn
 from ..palette import HUES, MEANINGS
+from ..problems import Subtype
+from .base import ManualDirective
+from .domain import capture_of, domain_of
+from .figures import DiagramDirective
 from .repository import record_yourself, repository_url
-from .roles import value_inline
+from .values import value_inline
 
 
 def _para(text: str, *classes: str) -> nodes.paragraph:
@@ -28,7 +28,9 @@ def front_book(env):
     return domain_of(env).note_book(env.docname, "front")
 
 
-class BookDirective(SphinxDirective):
+class BookDirective(ManualDirective):
+    """A front-page directive: what it shows comes from manual.json, noted as read by the page."""
+
     @property
     def book(self):
         return front_book(self.env)
@@ -43,9 +45,8 @@ class CoverDirective(BookDirective):
         box += _para(d["subtitle"], "m101-subtitle")
         box += _para(d["summary"], "m101-summary")
         capture = capture_of(self.env)
-        domain = domain_of(self.env)
         for run_id in capture.runs:  # the line below follows every recording
-            domain.note_dep(self.env.docname, "run", run_id, capture.fingerprint_of("run", run_id))
+            self.note("run", run_id)
         done = sum(capture.recorded(run_id) for run_id in capture.runs)
         meta = nodes.paragraph(classes=["m101-edition"])
         meta += nodes.Text(f"Edition {d['edition']} · ")
@@ -92,9 +93,8 @@ class PlateDirective(DiagramDirective):
         plate = self.book.data["plate"]
         code = "\n".join(self.content)
         if not code.strip():
-            warn("bad_reference", "the plate has no diagram.", location=self.get_location(),
-                 fix="write the plate's mermaid code inside {book-plate}.")
-            return []
+            return self.problem(Subtype.BAD_REFERENCE, "the plate has no diagram.",
+                                "write the plate's mermaid code inside {book-plate}.")
         run_id = self.plate_run()
         recorded = run_id is None or capture_of(self.env).recorded(run_id)
         label = "" if recorded else "The run this figure will show, once it is recorded on a DGX Spark:"
@@ -128,17 +128,15 @@ class PlateDirective(DiagramDirective):
         if not runs:
             return None
         run_id, run = runs[0]
-        domain = domain_of(self.env)
-        domain.note_dep(self.env.docname, "run", run_id, capture.fingerprint_of("run", run_id))
+        self.note("run", run_id)
         items = nodes.bullet_list(classes=["m101-plate-values"], m101_run=run_id)
         for name in run["plate"]:
             key = f"{run_id}.{name}"
             value = capture.value("measured", key)
-            domain.note_dep(self.env.docname, "measured", key, capture.fingerprint_of("measured", key))
+            self.note("measured", key)
             if value is None:
-                warn("unknown_value", f"the plate names {name!r}, which {run_id}.yaml does not declare.",
-                     location=self.get_location(), fix=f"declare it under values: in capture/runs/{run_id}.yaml.")
-                domain.note_problem(self.env.docname)
+                self.problem(Subtype.UNKNOWN_VALUE, f"the plate names {name!r}, which {run_id}.yaml does not declare.",
+                             f"declare it under values: in capture/runs/{run_id}.yaml.")
                 continue
             node = value_inline(self.env, value)
             items += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{value.what}: "), node))

@@ -34,7 +34,7 @@ from sphinx.writers.text import TextTranslator
 from ..factcheck import FILE as FACTCHECK_FILE, load_factcheck
 
 from .domain import book_of
-from .elements import value_node
+from .values import value_node
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

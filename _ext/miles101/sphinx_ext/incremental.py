@@ -9,17 +9,17 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ..capture import fingerprint
-from .domain import book_of, capture_of, domain_of
-from .messages import logger
+from ..problems import broken_sources
+from .base import logger
+from .domain import domain_of
 from .reference_tables import table_inputs
 
 
 def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     """Pages whose cited data (or what they read of manual.json) hash differently now, and pages that had problems last time."""
-    capture = capture_of(env)  # loaded at builder-inited, before this event
-    book = book_of(env)
+    domain = domain_of(env)  # holds the book and the capture from builder-inited, before this event
     stale = []
-    for docname, record in domain_of(env).data["docs"].items():
+    for docname, record in domain.data["docs"].items():
         if docname in changed or docname in removed or docname not in env.all_docs:
             continue
         if record["problems"]:
@@ -27,8 +27,7 @@ def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set
             continue
         for dep, digest in record["deps"].items():
             kind, _, key = dep.partition(":")
-            now = book.fingerprint_of(key) if kind == "book" else capture.fingerprint_of(kind, key)
-            if now != digest:
+            if domain.fingerprint_of(kind, key) != digest:
                 stale.append(docname)
                 break
     if stale:
@@ -80,8 +79,6 @@ def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
         return
     count = domain_of(app.env).problem_count()
     if count:
-        from ..problems import broken_sources
-
         broken = sorted(set(broken_sources(domain_of(app.env).capture).values()))
         held = (f"; references that read {', '.join(broken)} are not listed one by one: that file is broken "
                 "(named above), fix it first" if broken else "")

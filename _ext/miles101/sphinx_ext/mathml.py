@@ -10,7 +10,8 @@ from typing import Any
 from docutils import nodes
 from docutils.utils.math import latex2mathml
 
-from .messages import warn
+from ..problems import Subtype
+from .base import warn
 
 
 #: Named entities docutils' MathML writer emits that XHTML does not declare (an EPUB chapter is XHTML,
@@ -25,7 +26,7 @@ def _mathml(self: Any, node: nodes.Element, display: bool) -> str | None:
             out = out.replace(entity, char)
         return out
     except Exception as exc:  # docutils raises SyntaxError and friends for unsupported LaTeX
-        warn("bad_format", f"cannot turn this formula into MathML ({exc}).", location=node,
+        warn(Subtype.BAD_FORMAT, f"cannot turn this formula into MathML ({exc}).", location=node,
              fix="use the LaTeX subset docutils supports (no \\big, \\iff; use (), \\Leftrightarrow).")
         return None
 

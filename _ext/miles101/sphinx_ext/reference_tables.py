@@ -19,24 +19,26 @@ from typing import Any, NamedTuple, Union
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
 
-from .directives import flag_fields
-from .domain import book_of, capture_of, domain_of, flag_anchor
-from .elements import Fact
-from .elements import m101_generated as generated
 from ..text import record_command
+from .base import ManualDirective, skip_node
+from .domain import book_of, capture_of, domain_of, flag_anchor
+from .flags import Fact, flag_fields
 
 KINDS = ("flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index")
 
 
-class GeneratedDirective(SphinxDirective):
+class m101_generated(nodes.General, nodes.Element):
+    """A placeholder for a table built after every page is read (R.1 ... R.5), replaced before writing."""
+
+
+class GeneratedDirective(ManualDirective):
     """```{flags-by-job}``` and friends: a placeholder filled after reading."""
 
     def run(self) -> list[nodes.Node]:
         record = domain_of(self.env).record(self.env.docname)
         record["generated"] = sorted({*record.get("generated", []), self.name})
-        return [generated("", kind=self.name)]
+        return [m101_generated("", kind=self.name)]
 
 
 # -- the tables as data ------------------------------------------------------------------------
@@ -391,7 +393,7 @@ TABLES = {"flags-by-job": flags_by_job, "metrics-table": metrics_table, "lab-not
 
 def fill_generated_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Replace each placeholder with its table, written for this builder (`docname` is the page written)."""
-    placeholders = list(doctree.findall(generated))
+    placeholders = list(doctree.findall(m101_generated))
     if not placeholders:
         return
     # EPUB gets nodes, so its wide tables can be stacked for a small screen (editions.stack_wide_tables).
@@ -428,4 +430,5 @@ def table_inputs(env, kind: str) -> object:
 def setup_reference_tables(app: Sphinx) -> None:
     for name in KINDS:
         app.add_directive(name, GeneratedDirective)
+    app.add_node(m101_generated, **{b: (skip_node, None) for b in ("html", "text", "latex", "man", "texinfo")})
     app.connect("doctree-resolved", fill_generated_tables)

@@ -20,6 +20,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx_design.tabs import sd_tab_input, sd_tab_label
 
 
 def visit_tab_input(self: Any, node: nodes.Element) -> None:
@@ -82,11 +83,6 @@ def wrap_epub_content(app: Sphinx) -> None:
 
 
 def setup_valid_markup(app: Sphinx) -> None:
-    try:
-        from sphinx_design.tabs import sd_tab_input, sd_tab_label
-    except ImportError:  # the book without sphinx-design: nothing to fix
-        sd_tab_input = sd_tab_label = None
-    if sd_tab_input is not None:
-        app.add_node(sd_tab_input, override=True, html=(visit_tab_input, _nothing))
-        app.add_node(sd_tab_label, override=True, html=(visit_tab_label, depart_tab_label))
+    app.add_node(sd_tab_input, override=True, html=(visit_tab_input, _nothing))
+    app.add_node(sd_tab_label, override=True, html=(visit_tab_label, depart_tab_label))
     app.connect("builder-inited", wrap_epub_content)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..markup import escape_html, listed, markup_problems
-from .messages import warn
+from ..problems import Subtype
+from .base import warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -18,10 +19,10 @@ def refuse_markup(app: Sphinx, docname: str, source: list[str]) -> None:
     """Warn for each raw HTML tag and open role in the page; escape the HTML in the text MyST reads."""
     problems = markup_problems(source[0])
     for p in listed(problems):
-        warn("markup", p.message, location=(docname, p.line), fix=p.fix)
+        warn(Subtype.MARKUP, p.message, location=(docname, p.line), fix=p.fix)
     if any(p.html for p in problems):
         source[0] = escape_html(source[0], problems)
 
 
-def setup_markup(app: Sphinx) -> None:
-    app.connect("source-read", refuse_markup, priority=100)  # before the chrome adds its toctrees
+def setup_page_source(app: Sphinx) -> None:
+    app.connect("source-read", refuse_markup, priority=100)  # before parts.add_toctrees adds the toctrees

@@ -19,8 +19,11 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
+
+from ..doctor_rules import SYMPTOMS, rules
+from .base import ManualDirective
+from .domain import domain_of
 
 STATIC = Path(__file__).with_name("static")
 FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor.css")
@@ -36,7 +39,7 @@ class log_doctor(nodes.General, nodes.Element):
     """The log doctor's mount point."""
 
 
-class LogDoctorDirective(SphinxDirective):
+class LogDoctorDirective(ManualDirective):
     """```{log-doctor}``` (no argument, no content)."""
 
     has_content = False
@@ -77,8 +80,6 @@ class DoctorForEditions(SphinxPostTransform):
     default_priority = 5
 
     def run(self, **kwargs: Any) -> None:
-        from .domain import domain_of
-
         if getattr(domain_of(self.env), "edition_writes_html", True):  # EPUB: the HTML visitor's note
             return
         web = _web_page(self.config)
@@ -98,8 +99,6 @@ def _install(app: Sphinx) -> None:
     """Copy the modules and write the rule set into the build's _static."""
     if app.builder.format != "html" or app.builder.name.startswith("epub"):
         return  # e-readers run no modules: the page says where the web edition is
-    from ..doctor_rules import SYMPTOMS, rules
-
     if not (Path(app.srcdir) / SYMPTOMS).is_file():
         return  # a book without 7.1's symptoms has no log doctor to serve
     out = Path(app.outdir) / "_static"
@@ -126,11 +125,15 @@ def _skip(self: Any, node: nodes.Node) -> None:
     raise nodes.SkipNode
 
 
-def setup_doctor(app: Sphinx) -> None:
+DIRECTIVES = {"log-doctor": LogDoctorDirective}
+
+
+def setup_log_doctor(app: Sphinx) -> None:
     """Register the directive, its node, the editions' stand-in, and the asset events."""
     app.add_node(log_doctor, html=(visit_doctor_html, None), text=(_skip, None), latex=(_skip, None),
                  man=(_skip, None), texinfo=(_skip, None))
-    app.add_directive("log-doctor", LogDoctorDirective)
+    for name, directive in DIRECTIVES.items():
+        app.add_directive(name, directive)
     app.add_post_transform(DoctorForEditions)
     app.connect("builder-inited", _install, priority=600)
     app.connect("html-page-context", _page_assets)

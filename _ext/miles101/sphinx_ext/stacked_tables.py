@@ -60,5 +60,5 @@ class StackableTables(SphinxPostTransform):
                             entry.insert(0, nodes.paragraph("", "", label))
 
 
-def setup_tables(app: Sphinx) -> None:
+def setup_stacked_tables(app: Sphinx) -> None:
     app.add_post_transform(StackableTables)

@@ -28,7 +28,8 @@ from ..book import load_book
 from ..capture import load_capture_cached
 from ..validate import capture_problems, validate_capture
 from .domain import domain_of
-from .messages import logger, warn
+from ..problems import Subtype
+from .base import logger, warn
 
 
 def load_book_into_config(app: Sphinx, config: Config) -> None:
@@ -64,7 +65,7 @@ def load_into_domain(app: Sphinx) -> None:
     app.m101_capture_problems = len(problems)
     for problem in problems:
         where = problem.where if ":" in problem.where else f"{problem.where}:1"
-        warn("capture", problem.message, location=where, fix=problem.fix)
+        warn(Subtype.CAPTURE, problem.message, location=where, fix=problem.fix)
 
 
 def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:
@@ -75,7 +76,7 @@ def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:
         app.statuscode = 1
 
 
-def setup_build_data(app: Sphinx) -> None:
+def setup_loading(app: Sphinx) -> None:
     app.add_config_value("m101_book", "manual.json", "env", types=[str])
     app.add_config_value("m101_book_digest", "", "env", types=[str])
     app.add_config_value("m101_reference_docs", {}, "env", types=[dict])

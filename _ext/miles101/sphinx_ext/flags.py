@@ -1,0 +1,211 @@
+"""Flags and metrics: the names Miles has, linked to where the book documents them.
+
+- `{flag}` --name: the flag as code, linked to the section that teaches it (else R.1);
+- `{default}` --name: its extracted default, as code, so prose never types it;
+- `{metric}` key: a metric key Miles logs, linked to its row on R.2;
+- ```{flag} --name```: a flag's block: its extracted facts (one `flag_facts` node, written by every
+  builder) and the author's text. A flag is documented on one page only (`check_flag_blocks`).
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any, NamedTuple
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from ..problems import Problem, Subtype
+from ..resolve import Resolved, resolve
+from .base import ManualDirective, ResolvedRole, warn
+from .domain import capture_of, domain_of, flag_anchor
+
+
+class FlagRole(ResolvedRole):
+    """`{flag}` --name: the flag as code, linked to where it is documented."""
+
+    kind = "flag"
+
+    def render(self, result: Resolved) -> list[nodes.Node]:
+        name, canonical = result.key, result.extra["canonical"]
+        literal = nodes.literal(name, name, classes=["m101-flag"])
+        ref = pending_xref(self.rawtext, literal, refdomain="m101", reftype="flag", reftarget=name,
+                           refdoc=self.env.docname, refexplicit=True, m101_canonical=canonical)
+        domain_of(self.env).note_cite(self.env.docname, "flag", canonical)
+        return [ref]
+
+
+class DefaultRole(ResolvedRole):
+    """`{default}` --name: the flag's extracted default, as code (so prose never types it)."""
+
+    kind = "default"
+
+    def render(self, result: Resolved) -> list[nodes.Node]:
+        return [nodes.literal(self.rawtext, result.extra["text"], classes=["m101-default"])]
+
+
+class MetricRole(ResolvedRole):
+    """`{metric}` rollout/raw_reward: a metric key Miles logs, linked to R.2."""
+
+    kind = "metric"
+
+    def render(self, result: Resolved) -> list[nodes.Node]:
+        key, target = result.key, result.extra["target"]
+        literal = nodes.literal(key, key, classes=["m101-metric"])
+        ref = pending_xref(self.rawtext, literal, refdomain="m101", reftype="metric", reftarget=target,
+                           refdoc=self.env.docname, refexplicit=True)
+        domain_of(self.env).note_cite(self.env.docname, "metric", target)
+        return [ref]
+
+
+class Fact(NamedTuple):
+    """One labelled fact about a flag: shown as code or text, optionally a link."""
+
+    label: str
+    text: str
+    code: bool = False
+    href: str | None = None
+
+    def html(self) -> str:
+        inner = f"<code>{escape(self.text)}</code>" if self.code else escape(self.text)
+        return f'<a class="reference external" href="{escape(self.href)}">{inner}</a>' if self.href else inner
+
+
+class flag_facts(nodes.General, nodes.Element):
+    """A flag's extracted facts: one node (not a field list of dozens), written by each builder."""
+
+
+def _show(value: object) -> str:
+    """A default as Python would print it: None stays None, strings stay bare."""
+    return "None" if value is None else value if isinstance(value, str) and value else json.dumps(value)
+
+
+def flag_fields(rec: dict, capture: Any) -> list[Fact]:
+    """The facts of one flag record, each a `Fact(label, text, code, href)`."""
+    where = Fact("Defined at", f"{rec['file']}:{rec['line']}", href=capture.src_url(rec["file"], rec["line"]))
+    if rec.get("passthrough"):
+        return [Fact("Passed through", f"to the engine's own option (prefix {rec['passthrough']})"), where]
+    if rec.get("default_kind") == "computed":
+        shown = f"computed: {rec.get('default_expr') or 'at run time'}"
+    elif rec.get("required"):
+        shown = "required"
+    else:
+        shown = _show(rec.get("default"))
+    facts = [Fact("Default", shown, code=True)]
+    if rec.get("type"):
+        facts.append(Fact("Type", str(rec["type"])))
+    if rec.get("action") and rec["action"] != "store":
+        facts.append(Fact("Action", str(rec["action"])))
+    if rec.get("choices"):
+        facts.append(Fact("Choices", ", ".join(map(str, rec["choices"])), code=True))
+    if rec.get("aliases"):
+        facts.append(Fact("Also", ", ".join(rec["aliases"]), code=True))
+    facts.append(Fact("Backend", rec.get("backend") or "both"))
+    if rec.get("conditional"):
+        facts.append(Fact("Only", rec["conditional"]))
+    return [*facts, where]
+
+
+class FlagDirective(ManualDirective):
+    """```{flag} --name``` documents a flag: its extracted facts and the author's text."""
+
+    has_content = True
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0].strip()
+        capture = capture_of(self.env)
+        self.note("flag", name)
+        result = resolve(capture, "flag", name)
+        if isinstance(result, Problem):
+            return self.refuse(result)
+        records, canonical = result.value, result.extra["canonical"]
+        record = domain_of(self.env).record(self.env.docname)
+        if canonical in record["flags"]:
+            return self.problem(Subtype.DUPLICATE, f"the flag {canonical} is documented twice on this page.",
+                                "keep one block and use {flag} inline elsewhere.")
+        anchor = flag_anchor(canonical)
+        record["flags"][canonical] = anchor
+        box = nodes.container(classes=["m101-flag-block"], ids=[anchor])
+        box += nodes.paragraph("", "", nodes.literal(canonical, canonical, classes=["m101-flag-name"]))
+        for rec in records:
+            box += flag_facts("", facts=flag_fields(rec, capture))
+        body = nodes.container(classes=["m101-flag-text"])
+        self.state.nested_parse(self.content, self.content_offset, body)
+        box += body
+        domain_of(self.env).note_cite(self.env.docname, "flag", canonical, documented=True)
+        return [box]
+
+
+def check_flag_blocks(app: Sphinx, env: BuildEnvironment) -> None:
+    """A flag is documented in one section only; a second block is a warning on the second page."""
+    for name, first, other in domain_of(env).duplicate_flags():
+        warn(Subtype.DUPLICATE, f"the flag {name} is documented here and in {first}.", location=(other, None),
+             fix="keep the block in the section that teaches the flag; use {flag} inline in the other.")
+
+
+# -- how each builder writes a flag's facts -----------------------------------------------------
+def visit_facts_html(self: Any, node: flag_facts) -> None:
+    rows = "".join(f"<dt>{escape(f.label)}</dt><dd>{f.html()}</dd>" for f in node["facts"])
+    self.body.append(f'<dl class="m101-flag-facts">{rows}</dl>\n')
+    raise nodes.SkipNode
+
+
+def visit_facts_text(self: Any, node: flag_facts) -> None:
+    self.new_state(0)
+    self.add_text("; ".join(f"{f.label}: {f.text}" for f in node["facts"]))
+    self.end_state()
+    raise nodes.SkipNode
+
+
+def visit_facts_latex(self: Any, node: flag_facts) -> None:
+    items = []
+    for f in node["facts"]:
+        text = self.encode(f.text)
+        text = rf"\sphinxcode{{\sphinxupquote{{{text}}}}}" if f.code else text
+        if f.href:
+            text = rf"\sphinxhref{{{self.encode_uri(f.href)}}}{{{text}}}"
+        items.append(rf"\item[{{{self.encode(f.label)}}}] {text}")
+    self.body.append("\n\\begin{description}\n" + "\n".join(items) + "\n\\end{description}\n")
+    raise nodes.SkipNode
+
+
+def visit_facts_texinfo(self: Any, node: flag_facts) -> None:
+    items = []
+    for f in node["facts"]:
+        text = f"@code{{{self.escape_arg(f.text)}}}" if f.code else self.escape(f.text)
+        if f.href:
+            text = f"@uref{{{self.escape_arg(f.href)}, {text}}}"
+        items.append(f"@item {self.escape_arg(f.label)}\n{text}")
+    self.body.append("\n@table @asis\n" + "\n".join(items) + "\n@end table\n")
+    raise nodes.SkipNode
+
+
+def visit_facts_man(self: Any, node: flag_facts) -> None:
+    self.body.append("\n.sp\n")
+    self.visit_Text(nodes.Text("; ".join(f"{f.label}: {f.text}" for f in node["facts"])))
+    self.body.append("\n")
+    raise nodes.SkipNode
+
+
+FACTS_VISITORS = {
+    "html": (visit_facts_html, None),
+    "text": (visit_facts_text, None),
+    "latex": (visit_facts_latex, None),
+    "man": (visit_facts_man, None),
+    "texinfo": (visit_facts_texinfo, None),
+}
+
+ROLES = {"flag": FlagRole(), "default": DefaultRole(), "metric": MetricRole()}
+DIRECTIVES = {"flag": FlagDirective}
+
+
+def setup_flags(app: Sphinx) -> None:
+    for name, role in ROLES.items():
+        app.add_role(name, role)
+    for name, directive in DIRECTIVES.items():
+        app.add_directive(name, directive)
+    app.add_node(flag_facts, **FACTS_VISITORS)
+    app.connect("env-check-consistency", check_flag_blocks)

@@ -1,0 +1,84 @@
+"""Sources: Miles's own code and issues, and the commit the book read them at.
+
+- `{src}` path[:line[-end]] or `text <path:line>`: a link into Miles at the captured commit;
+- `{issue}` owner/repo#N: a link to an issue or pull request, collected for R.4;
+- ```{pin}```: manual.json's pin beside what the capture read; a mismatch is said plainly.
+"""
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from ..resolve import Resolved
+from .base import ManualDirective, ResolvedRole
+from .domain import book_of, capture_of, domain_of
+
+
+class SrcRole(ResolvedRole):
+    """`{src}` path[:line[-end]] or `text <path:line>`: a link into Miles at the captured commit."""
+
+    kind = "src"
+
+    def render(self, result: Resolved) -> list[nodes.Node]:
+        text = result.extra["text"]
+        child: nodes.Node = nodes.Text(text) if result.extra["explicit"] else nodes.literal(text, text)
+        ref = nodes.reference(self.rawtext, "", child, refuri=result.extra["url"], classes=["m101-src"])
+        domain_of(self.env).note_cite(self.env.docname, "src", result.key, line=result.value["start"])
+        return [ref]
+
+
+class IssueRole(ResolvedRole):
+    """`{issue}` owner/repo#N: a link to the issue or pull request, collected for R.4."""
+
+    kind = "issue"
+    follows_data = False  # a link only: nothing in the capture changes it
+
+    def render(self, result: Resolved) -> list[nodes.Node]:
+        ref = nodes.reference(self.rawtext, result.key, refuri=result.extra["url"], classes=["m101-issue"])
+        domain_of(self.env).note_cite(self.env.docname, "issue", result.key)
+        return [ref]
+
+
+class PinDirective(ManualDirective):
+    """```{pin}```: manual.json's pin beside what the capture read; a mismatch is said plainly."""
+
+    def run(self) -> list[nodes.Node]:
+        pin = book_of(self.env).data["pin"]
+        capture = capture_of(self.env)
+        self.note("pin", "capture")
+        read = capture.provenance
+        commit = str(read.get("commit", ""))
+        table = nodes.field_list(classes=["m101-pin"])
+        rows = [
+            ("Miles", f"{pin['subject']} {pin['commit']} ({pin['date']}), {pin['version']}"),
+            ("Checked", pin.get("verified", "—")),
+            ("Read from", f"commit {commit[:10] or 'none yet'} ({read.get('commit_date', '?')})"),
+        ]
+        for label, text in rows:
+            table += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", text)))
+        meaning = nodes.paragraph("", (
+            f"What this means for you: every flag, default and source line in this book is Miles at commit "
+            f"{commit[:10] or pin['commit']}. If you run another Miles, a flag may have moved or changed its default; "
+            "each flag's entry links the line to compare with yours."), classes=["m101-pin-meaning"])
+        out: list[nodes.Node] = [table, meaning]
+        if not commit or not commit.startswith(pin["commit"]):
+            note = nodes.admonition(classes=["m101-pin-mismatch", "note"])
+            note += nodes.title("", "The pin and the capture differ")
+            note += nodes.paragraph("", (
+                f"This edition targets Miles {pin['commit']}, but what it shows was read from "
+                f"{commit[:10] or 'no commit'}: go by the commit that was read. R.4 Sources says how the "
+                "book is brought to the pin."))
+            out.append(note)
+        return out
+
+
+
+ROLES = {"src": SrcRole(), "issue": IssueRole()}
+DIRECTIVES = {"pin": PinDirective}
+
+
+def setup_sources(app: Sphinx) -> None:
+    for name, role in ROLES.items():
+        app.add_role(name, role)
+    for name, directive in DIRECTIVES.items():
+        app.add_directive(name, directive)

@@ -1,0 +1,341 @@
+"""Values: every number a page shows, cited from the capture with where it comes from.
+
+- `{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`, `{crosscheck}` key[:spec]: the
+  number and its unit, a `value_node` whose provenance is reachable by hover and keyboard focus (a
+  pending badge until its run is recorded). Someone else's number carries its tag and source inline.
+- the list that ends every page citing values ("Values on this page"), grouped by source;
+- ```{crosscheck-table} host```: a host's cross-check beside the computed trainer state, labelled
+  with its GPU; the page is read again when either changes.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+
+from ..capture import Value, format_value
+from ..problems import Subtype
+from ..resolve import Resolved
+from ..text import record_command
+from .base import ManualDirective, ResolvedRole
+from .domain import capture_of, domain_of
+from .repository import repository_url
+from .runs import pending_runs
+
+
+class value_node(nodes.General, nodes.Inline, nodes.Element):
+    """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
+
+
+#: The manual's hardware: recordings from anything else are labelled as such.
+HOME_HARDWARE = "GB10"
+
+
+def provenance_text(value: Value, hardware_home: str) -> str:
+    """Where a value comes from, in one sentence: the tooltip and the page's list of values."""
+    d = value.detail
+    if value.kind == "measured":
+        if value.missing:
+            return (f"Not derivable: the run {d['run']!r} is recorded (on {d.get('hardware') or 'unknown hardware'}), "
+                    f"but its recording gives no {d.get('statistic') or 'value'} of {d.get('source') or value.what}: "
+                    f"{value.missing}. Record it again once the cause is fixed "
+                    f"({record_command(d['run'])} --force); R.3 Lab notes lists the run.")
+        if value.pending:
+            return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
+                    f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
+                    f"To record it: {record_command(d['run'])} (on the Spark). "
+                    "R.3 Lab notes lists every pending run.")
+        hw = d.get("hardware") or "unknown hardware"
+        label = "" if hardware_home in str(hw) else " (not the manual's hardware)"
+        return (f"{value.what}: {d.get('statistic')} of {d.get('n')} samples, steps {d.get('steps') or 'all'}. "
+                f"Run {d['run']} on {hw}{label}, Miles {str(d.get('commit'))[:9]}, image {d.get('image')}, {d.get('date')}.")
+    if value.kind == "computed":
+        return f"{value.what}. Computed by {d.get('formula')} from Miles's extracted data."
+    if value.kind == "reference":
+        where = f"measured on {d['hardware']}" if d.get("hardware") else "a rule, not a measurement"
+        return (f"Public reference, not this manual's GB10 measurement. {value.what} "
+                f"({d.get('label')}; {where}; {d.get('setting')}). "
+                f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
+    if value.kind == "threshold":
+        return (f"Our threshold: a cut-off this manual sets itself, not a published number and not a measurement. "
+                f"{value.what} Why this number: {d.get('reasoning')} "
+                f"Used by {d.get('label')}; {d.get('setting')}. Source: {d.get('source_title') or d.get('source')}, "
+                f"{d.get('source')} (read {d.get('read')}).")
+    if value.kind == "crosscheck":
+        return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
+                f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
+                f"{d.get('transformers')}), {d.get('date')}, one GPU, {d.get('tokens')} tokens per step, the model built "
+                f"as Miles's FSDP backend builds it. {d.get('optimizer_note')} Program: python3 -m capture.crosscheck; "
+                f"results: {d['file']}.").replace("  ", " ")
+    return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
+
+
+class ValueRole(ResolvedRole):
+    """`{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`, `{crosscheck}`: key[:spec] → number and unit, with provenance."""
+
+    def render(self, result: Resolved) -> list[nodes.Node]:
+        return [value_inline(self.env, result.value, result.extra["spec"], self.rawtext)]
+
+
+def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
+    """The inline node of a cited value (a pending badge until recorded), noted as a citation of the page.
+
+    A public reference, our threshold or a cross-check carries its tag and source inline, beside the number.
+    """
+    doc = domain_of(env)
+    tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
+    if value.missing:
+        shown, classes = "not derivable", ["m101-pending", "m101-missing"]
+    elif value.pending:
+        shown, classes = "pending", ["m101-pending"]
+    else:
+        shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
+    doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
+    source = tag = None
+    d = value.detail
+    if value.kind == "reference":
+        tag, source = "public ref", f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
+    elif value.kind == "threshold":
+        tag, source = "our threshold", d["label"]
+    elif value.kind == "crosscheck":
+        tag, source = "cross-check", f"{d['gpu']}, not a GB10"
+    return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
+                      classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
+
+
+class MeasuredRole(ValueRole):
+    kind = "measured"
+
+
+class ComputedRole(ValueRole):
+    kind = "computed"
+
+
+class FactRole(ValueRole):
+    kind = "fact"
+
+
+class ReferenceRole(ValueRole):
+    """`{reference}` key: someone else's number or a rule in code, labelled with its source and hardware."""
+
+    kind = "reference"
+
+
+class ThresholdRole(ValueRole):
+    """`{threshold}` key: a cut-off this book sets itself, tagged as ours, with its reasoning on hover."""
+
+    kind = "threshold"
+
+
+class CrosscheckRole(ValueRole):
+    """`{crosscheck}` host.model.field: our program's reading on another GPU, labelled with that GPU."""
+
+    kind = "crosscheck"
+
+
+
+# -- the page's list of values -----------------------------------------------------------------
+#: What a page cites that is not a value (a name or a link): every other kind is listed with its source.
+NOT_VALUES = frozenset({"flag", "metric", "src", "issue"})
+
+
+class ValuesOnPage(SphinxTransform):
+    """End every page that cites values with a list of them and where each comes from."""
+
+    default_priority = 880
+
+    def apply(self, **kwargs) -> None:
+        if not self.env.docname:
+            return
+        cites = [c for c in domain_of(self.env).record(self.env.docname)["cites"]
+                 if c["kind"] not in NOT_VALUES]
+        if not cites:
+            return
+        capture = capture_of(self.env)
+        top = next(iter(self.document.findall(nodes.section)), None)
+        if top is None:
+            return
+        section = nodes.section(ids=["values-on-this-page"], classes=["m101-values-list"])
+        section += nodes.title("", "Values on this page")
+        values = []
+        seen: set[tuple[str, str]] = set()
+        for cite in cites:
+            if (cite["kind"], cite["key"]) in seen:
+                continue
+            seen.add((cite["kind"], cite["key"]))
+            value = capture.value(cite["kind"], cite["key"])
+            if value is not None:
+                values.append((cite, value))
+        section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
+                                repository_url(self.config))
+        groups: dict[str, nodes.bullet_list] = {}
+        for cite, value in values:  # one list per source: a run, a formula; facts each name their own
+            para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
+            grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
+            para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
+            if value.kind == "measured" and value.missing:
+                head = f"Measured by the run {value.detail['run']}, recorded, not derivable from its recording:"
+                para += nodes.Text(f" — {value.what}: {value.missing}.")
+            elif value.kind == "measured" and value.pending:
+                head = f"Measured by the run {value.detail['run']}, pending:"
+                para += nodes.Text(f" — {value.what}.")
+            elif value.kind == "computed":
+                head = f"Computed by {value.detail.get('formula')} from Miles's extracted data:"
+                para += nodes.Text(f" — {cite['shown']}: {value.what}.")
+            else:
+                head = "Other values, each with its source:"
+                para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
+            groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
+        for head, items in groups.items():
+            section += nodes.paragraph("", head, classes=["m101-values-source"])
+            section += items
+        top += section
+
+
+
+# -- a host's cross-check -------------------------------------------------------------------------
+COLUMNS = (
+    ("Model", None),
+    ("Parameters (equal to computed)", "params"),
+    ("Held after the step", "held"),
+    ("Computed (table above)", "computed"),
+    ("Held ÷ computed", "held_ratio"),
+    ("Peak, forward and backward", "peak"),
+    ("… with checkpointing", "peak_ckpt"),
+    ("Peak of the optimizer step", "step_peak"),
+)
+FORMATS = {"params": ",", "held": ".1f", "held_ratio": ".3f", "peak": ".1f", "peak_ckpt": ".1f", "step_peak": ".1f",
+           "computed": ".1f"}
+
+
+class CrosscheckTableDirective(ManualDirective):
+    """```{crosscheck-table} host```: every cell a cited value of the host's results or computed.json."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        host = self.arguments[0].strip()
+        capture = capture_of(self.env)
+        keys = capture.value_keys("crosscheck")
+        for key in keys:
+            self.note("crosscheck", key)
+        models = sorted({k.split(".", 1)[1].rsplit(".", 1)[0] for k in keys if k.startswith(host + ".")},
+                        key=lambda m: capture.value("crosscheck", f"{host}.{m}.params").value)
+        if not models:
+            hosts = sorted({k.split(".", 1)[0] for k in keys})
+            return self.problem(Subtype.UNKNOWN_VALUE, f"no cross-check results for host {host!r} (have: {', '.join(hosts) or 'none'}).",
+                                "run `python3 -m capture.crosscheck` on that host (README: the cross-check).")
+        first = capture.value("crosscheck", f"{host}.{models[0]}.params").detail
+        intro = nodes.paragraph(classes=["m101-crosscheck-intro"])
+        intro += nodes.strong("", f"Checked with PyTorch's allocator on an {first['gpu']}, not a GB10.")
+        versions = ", ".join(f"{name} {first[name]}" for name in ("torch", "transformers") if first.get(name))
+        intro += nodes.Text(f" {first.get('date')}, one GPU, {first.get('tokens')} tokens per step, {versions}; "
+                            f"random weights in Miles's FSDP set-up; sizes in GiB. Data: {first['file']}, "
+                            "made by python3 -m capture.crosscheck and held against capture/computed.json by --check.")
+        table = nodes.table(classes=["m101-crosscheck-table"])
+        group = nodes.tgroup(cols=len(COLUMNS))
+        table += group
+        group.extend(nodes.colspec(colwidth=1) for _ in COLUMNS)
+        head = nodes.thead()
+        head += nodes.row("", *(nodes.entry("", nodes.paragraph("", title)) for title, _ in COLUMNS))
+        group += head
+        body = nodes.tbody()
+        for model in models:
+            row = nodes.row()
+            row += nodes.entry("", nodes.paragraph("", "", nodes.literal("", model)))
+            for _, field in COLUMNS[1:]:
+                kind, key = (("computed", f"trainer_state.{model}") if field == "computed"
+                             else ("crosscheck", f"{host}.{model}.{field}"))
+                value = capture.value(kind, key)
+                cell = nodes.paragraph()
+                if value is not None:
+                    self.note(kind, key)
+                    spec = FORMATS[field]
+                    # plain numbers: the heading carries the provenance once (a tooltip per cell would
+                    # repeat it 77 times); the dependency above still re-reads the page on any change
+                    cell += nodes.Text(f"{format_value(value, spec)} {value.unit}".strip())
+                else:
+                    cell += nodes.Text("—")
+                row += nodes.entry("", cell)
+            body += row
+        group += body
+        return [intro, table]
+
+
+
+# -- how each builder writes a value ----------------------------------------------------------------
+def visit_value_html(self: Any, node: value_node) -> None:
+    tip_id = node["tip_id"]
+    classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
+    source = node.get("source")
+    label = f'<span class="m101-ref-tag">{escape(node.get("tag") or "")}</span> ' if source else ""
+    where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
+    if self.builder.name.startswith("epub"):
+        # No tooltip in an e-book (a reader that drops the CSS would show it mid-sentence): the
+        # page's closing list, "Values on this page", says where each value comes from.
+        self.body.append(f'<span class="{classes}">{label}<span class="m101-shown">{escape(node["text"])}</span>'
+                         f'{where}</span>')
+        raise nodes.SkipNode
+    self.body.append(
+        f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">{label}'
+        f'<span class="m101-shown">{escape(node["text"])}</span>{where}'
+        f'<span class="m101-tip" role="tooltip" id="{tip_id}">{escape(node["tip"])}</span></span>'
+    )
+    raise nodes.SkipNode
+
+
+#: How the short tag of a value that is not ours reads in running text.
+TAG_TEXT = {"public ref": "public reference", "our threshold": "our threshold"}
+
+
+def value_text(node: value_node) -> str:
+    """The value as plain text; someone else's number keeps its tag and source: "(public reference: …)"."""
+    source, tag = node.get("source"), node.get("tag") or ""
+    return f"{node['text']} ({TAG_TEXT.get(tag, tag)}: {source})" if source else node["text"]
+
+
+def visit_value_text(self: Any, node: value_node) -> None:
+    self.add_text(value_text(node))
+    raise nodes.SkipNode
+
+
+def visit_value_latex(self: Any, node: value_node) -> None:
+    self.body.append(self.encode(value_text(node)))
+    raise nodes.SkipNode
+
+
+def visit_value_texinfo(self: Any, node: value_node) -> None:
+    self.body.append(self.escape(value_text(node)))
+    raise nodes.SkipNode
+
+
+def visit_value_man(self: Any, node: value_node) -> None:
+    self.visit_Text(nodes.Text(value_text(node)))  # the man writer's own escaping
+    raise nodes.SkipNode
+
+
+VALUE_VISITORS = {
+    "html": (visit_value_html, None),
+    "text": (visit_value_text, None),
+    "latex": (visit_value_latex, None),
+    "man": (visit_value_man, None),
+    "texinfo": (visit_value_texinfo, None),
+}
+
+
+
+ROLES = {"measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
+         "threshold": ThresholdRole(), "crosscheck": CrosscheckRole()}
+DIRECTIVES = {"crosscheck-table": CrosscheckTableDirective}
+
+
+def setup_values(app: Sphinx) -> None:
+    for name, role in ROLES.items():
+        app.add_role(name, role)
+    for name, directive in DIRECTIVES.items():
+        app.add_directive(name, directive)
+    app.add_node(value_node, **VALUE_VISITORS)
+    app.add_transform(ValuesOnPage)
