@@ -45,10 +45,7 @@ class Cites:
 
     #: The kind of reference a role resolves (`flag`, `measured`, ...); empty for a directive.
     kind = ""
-    env: Any
-
-    def get_location(self) -> str:  # provided by SphinxRole and SphinxDirective
-        raise NotImplementedError
+    env: Any  # `env` and `get_location()` come from SphinxRole / SphinxDirective
 
     def note(self, kind: str, key: str) -> None:
         """The page shows what `kind:key` resolves to: read it again when that changes."""
