@@ -42,7 +42,7 @@ SETS = {
 #: What the PDF needs from Debian or Ubuntu (README lists the same packages; tests/test_hints.py holds them equal).
 #: No Chromium: the editions use the drawings kept in tools/pdf/drawn (only `dev.py draw` needs a browser).
 PDF_APT = "texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk fonts-freefont-otf tex-gyre"
-PIP = ("-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-input")
+PIP = ("install", "-q", "--disable-pip-version-check", "--no-input")
 
 
 def run(*cmd: str | Path, **kw) -> None:
@@ -62,23 +62,42 @@ def ensure_python(needs: str = "docs") -> None:
     """.venv/ with the requirement set `needs` ("docs" or "test") and the project, editable."""
     if sys.version_info < (3, 11):
         sys.exit(f"dev.py: Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
-    if not PY.exists():
-        venv.create(VENV, with_pip=True)
     stamp, digest = _stamp(needs)
-    if stamp.is_file() and stamp.read_text() == digest:
+    if PY.exists() and stamp.is_file() and stamp.read_text() == digest:
         return
+    pip = _pip()
     # One pip run: the pinned set and the project itself (miles101, its Sphinx extension, capture/),
     # editable, so nothing edits sys.path; the project's own dependencies are among the pins.
-    run(PY, *PIP, "-r", ROOT / SETS[needs][0], "-e", ROOT)
+    # --no-compile: Python compiles what it imports, when it first imports it (compiling every
+    # installed module up front costs seconds before the first page, for modules never imported).
+    run(*pip, *PIP, "--no-compile", "-r", ROOT / SETS[needs][0], "-e", ROOT)
     # The test set holds the docs set (`-r requirements.txt`), so installing it brings the docs set too.
     for name in ("docs", needs) if needs == "test" else (needs,):
         path, value = _stamp(name)
         path.write_text(value)
 
 
-def ensure_mermaid() -> None:
-    """`npm ci` when node_modules/ lacks a package of package-lock.json at its pinned version
-    (mermaid, served to readers; axe-core, run by the accessibility test)."""
+def _pip() -> list[str | Path]:
+    """The pip that installs into .venv/ (made here when missing).
+
+    The running Python's own pip, aimed at .venv/ with `--python` (pip 22.3+), spares installing a
+    second pip into it (ensurepip: 5-10 s of a first run); without one, .venv/ gets its own.
+    """
+    if not PY.exists():
+        venv.create(VENV, with_pip=False)
+    if (VENV / "bin" / "pip").exists():
+        return [PY, "-m", "pip"]
+    host = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True, text=True)
+    version = host.stdout.split()[1] if host.returncode == 0 and host.stdout.startswith("pip ") else "0"
+    if tuple(int(p) for p in version.split(".")[:2] if p.isdigit()) >= (22, 3):
+        return [sys.executable, "-m", "pip", "--python", PY]
+    run(PY, "-m", "ensurepip", "--upgrade", "--default-pip")
+    return [PY, "-m", "pip"]
+
+
+def start_mermaid() -> subprocess.Popen | None:
+    """Start `npm ci` when node_modules/ lacks a package of package-lock.json at its pinned version
+    (mermaid, served to readers; axe-core, run by the accessibility test); it runs while pip does."""
     lock = json.loads((ROOT / "package-lock.json").read_text())
     packages = lock["packages"]
     wanted = {**packages[""].get("dependencies", {}), **packages[""].get("devDependencies", {})}
@@ -88,11 +107,19 @@ def ensure_mermaid() -> None:
         if not (installed.is_file() and json.loads(installed.read_text()).get("version") == pinned):
             break
     else:
-        return
+        return None
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("dev.py: npm is needed to install the pinned mermaid and axe-core (install Node.js 18+ with npm).")
-    run(npm, "ci", "--no-fund", "--no-audit", "--ignore-scripts")
+    cmd = [npm, "ci", "--no-fund", "--no-audit", "--ignore-scripts"]
+    print("+", " ".join(cmd), "(alongside pip)", flush=True)
+    return subprocess.Popen(cmd, cwd=ROOT)
+
+
+def finish(job: subprocess.Popen | None) -> None:
+    """Wait for a job started alongside; stop with its exit status if it failed."""
+    if job is not None and job.wait():
+        sys.exit(job.returncode)
 
 
 PDF_TOOLS = ROOT / "tools" / "pdf"
@@ -148,8 +175,9 @@ def main(argv: list[str]) -> int:
     if argv[1:2] in (["--help"], ["-h"]):  # what the command does, before installing anything
         print(command_help(command))
         return 0
+    npm = start_mermaid()
     ensure_python("test" if command == "test" else "docs")
-    ensure_mermaid()
+    finish(npm)
     if command == "docs":
         sphinx(*argv[1:])
     elif command == "test":

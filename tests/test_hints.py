@@ -194,7 +194,7 @@ def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.Mo
     calls: list[tuple] = []
     monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append(cmd))
     monkeypatch.setattr(dev, "ensure_python", lambda *a: None)
-    monkeypatch.setattr(dev, "ensure_mermaid", lambda: None)
+    monkeypatch.setattr(dev, "start_mermaid", lambda: None)
     monkeypatch.setattr(dev.shutil, "which", lambda tool: None if tool in ("xelatex", "latexmk", "chromium",
                                                                            "chromium-browser") else f"/usr/bin/{tool}")
     monkeypatch.delenv("PUPPETEER_EXECUTABLE_PATH", raising=False)
@@ -206,3 +206,31 @@ def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.Mo
     with pytest.raises(SystemExit) as stop:
         dev.ensure_draw_tools()
     assert "needs Chromium" in str(stop.value)
+
+
+def test_docs_installs_only_what_the_build_needs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`dev.py docs` on a fresh clone: one pip run of requirements.txt and the project (no test set, so no
+    torch), without compiling every module up front; the stamp makes the next run install nothing, and
+    `dev.py test` then adds the test set."""
+    dev = _dev()
+    calls: list[list[str]] = []
+    monkeypatch.setattr(dev, "VENV", tmp_path / ".venv")
+    monkeypatch.setattr(dev, "PY", tmp_path / ".venv" / "bin" / "python")
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append([str(c) for c in cmd]))
+
+    def fake_venv(path: Path, with_pip: bool) -> None:
+        assert not with_pip, "no second pip in .venv/ when the running Python has one"
+        (path / "bin").mkdir(parents=True)
+        (path / "bin" / "python").touch()
+
+    monkeypatch.setattr(dev.venv, "create", fake_venv)
+    dev.ensure_python("docs")
+    installs = [c for c in calls if "install" in c]
+    assert len(installs) == 1, calls
+    (install,) = installs
+    assert str(ROOT / "requirements.txt") in install and "-e" in install and "--no-compile" in install
+    assert not any("requirements-test" in part for part in install)
+    dev.ensure_python("docs")
+    assert len([c for c in calls if "install" in c]) == 1, "a current stamp installs nothing"
+    dev.ensure_python("test")
+    assert str(ROOT / "requirements-test.txt") in calls[-1]
