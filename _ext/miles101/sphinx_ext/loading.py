@@ -38,11 +38,11 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
                                valid_cache=Path(app.doctreedir) / "m101-book-valid.txt")
     for p in problems:
         if not p.fatal:
-            warn(p.subtype, p.message, location=p.location, fix=p.fix)
+            warn(Subtype(p.subtype), p.message, location=p.location, fix=p.fix)
     if book is None:
         # A book that cannot be read stops the build with the problems alone: no traceback, exit 2.
         for p in problems:
-            logger.error(f"{p.message} Fix: {p.fix}", type="manual", subtype=p.subtype, location=p.location)
+            logger.error(f"{p.message} Fix: {p.fix}", type="manual", subtype=Subtype(p.subtype).value, location=p.location)
         raise SystemExit(2)
     config._m101_book = book
     config.root_doc = book.root_doc
