@@ -60,6 +60,8 @@ def _refuse_another_checkout() -> None:
 
 def main(argv: list[str]) -> int:
     """Dispatch to the sub-command's module; each module owns its own arguments."""
+    # Imports deferred on purpose: each sub-command loads only its own module, so `--check` starts
+    # without the lab's, and the lab's commands without the extraction's.
     if argv[:1] == ["record"]:
         from capture.lab.record import main as record_main
 

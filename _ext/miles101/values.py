@@ -5,7 +5,7 @@ import math
 import statistics
 from typing import Any
 
-from miles101.tools.read_run import ROLLOUT_SIDE_KEY, lookup
+from miles101.tools.read_run import ROLLOUT_SIDE_KEY, lookup, parse_line
 
 SCHEMA = "values/1"
 
@@ -89,7 +89,6 @@ def samples(steps: list[dict[str, Any]], source: str, lo: int, hi: int, seed: An
 
 def log_problems(lines: list[str]) -> list[str]:
     """Every NaN, inf or negative time in the log's step lines, with its line number (1-based)."""
-    from miles101.tools.read_run import parse_line
 
     found = []
     for n, line in enumerate(lines, 1):

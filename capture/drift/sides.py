@@ -9,6 +9,9 @@ from pathlib import Path
 
 from capture.extract.cli import documents
 from capture.extract.source import Source, SourceError, open_source
+from miles101.derive import derive_all
+
+from .linemap import LineMap
 
 DOC_KEYS = {"flags.json": "flags", "metrics.json": "metrics", "models.json": "models", "files.json": "files"}
 
@@ -62,7 +65,6 @@ class Side:
 
     def linemap(self, other: Side, path: str):
         """The line map of ``path`` from this side to ``other`` (None without both texts); cached."""
-        from .linemap import LineMap
 
         key = (path, id(other))
         if key not in self._maps:
@@ -103,7 +105,6 @@ def read_dir(folder: Path, label: str) -> dict[str, dict]:
 
 def derive(docs: dict[str, dict]) -> tuple[dict | None, str | None]:
     """computed.json's body for these documents, or None and why."""
-    from miles101.derive import derive_all
 
     try:
         return derive_all(docs["models.json"], docs["flags.json"]), None

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from miles101.derive import derive_all
+
 from . import EXTRACTOR_VERSION
 from .files import extract_files
 from .flags import extract_flags
@@ -177,8 +179,6 @@ def main(argv: list[str]) -> int:
         return 2
     docs = documents(source, megatron, Path(args.out) / "miles" / "flags.json", sglang, router)
     print(summary(docs, time.monotonic() - start))
-
-    from miles101.derive import derive_all
 
     computed = derive_all(docs["models.json"], docs["flags.json"])
     print(f"computed values: {len(computed['values'])} ({len(computed['skipped'])} models skipped)")

@@ -27,10 +27,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import yaml
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from capture.lab.progress import clock
 from capture.lab.slots import render, slots, spark_exempt, tally
 from capture.lab.store import UNFINISHED, is_valid
+from miles101.runfiles import resolve_runs
+from miles101.tools.read_run import diagnose as read_diagnose
+from miles101.tools.read_run import read_log, read_run
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_PY = ROOT / "capture" / "run.py"
@@ -63,11 +68,7 @@ def load_runs(runs_dir: Path) -> dict[str, dict[str, Any]]:
         except (OSError, yaml.YAMLError):
             run = None
         out[path.stem] = run if isinstance(run, dict) else {"id": path.stem, "steps": 0, "sections": []}
-    try:
-        from miles101.runfiles import resolve_runs  # run files with `base:` (the run-file bases change)
-    except ImportError:
-        return out
-    resolved, _ = resolve_runs(out)
+    resolved, _ = resolve_runs(out)  # run files with `base:` get their base filled in
     return {run_id: resolved.get(run_id, run) for run_id, run in out.items()}
 
 
@@ -139,8 +140,6 @@ class Display:
         self.last = ""
         self.rich = None
         if self.tty:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.rich = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), TextColumn("{task.fields[note]}"),
@@ -265,8 +264,6 @@ def record_one(run_id: str, run: dict[str, Any], argv: list[str], env: dict[str,
 
 def diagnose(log: Path) -> list[str]:
     """The 7.1 entries read_run --diagnose names for a failed attempt's log."""
-    from miles101.tools.read_run import diagnose as read_diagnose
-    from miles101.tools.read_run import read_log, read_run
 
     try:
         lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
