@@ -714,7 +714,7 @@ SYMPTOMS_JSON = r'''{
     "Server error '500 Internal Server Error' for url"
    ],
    "check": "grep -n 'SGLangEngine' \"$LOG\" | grep -e 'Traceback' -e 'Error' | head -n 20",
-   "fix": "Read the engine's own traceback for the failing request and fix what it names; a 500 is the engine's error, not the network's."
+   "fix": "Read the engine's own traceback for the failing request and fix what it names; a 500 is usually the engine's error, not the network's."
   },
   {
    "id": "engine-abort-failed",
@@ -847,7 +847,7 @@ SYMPTOMS_JSON = r'''{
    ],
    "after_step": true,
    "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
-   "fix": "Lower --max-tokens-per-gpu, --rollout-max-response-len or --sglang-mem-fraction-static for room above the early peak (see 2.1 and 2.2)."
+   "fix": "Lower --max-tokens-per-gpu (it caps a micro-batch only with --use-dynamic-batch-size), --rollout-max-response-len or --sglang-mem-fraction-static for room above the early peak (see 2.1 and 2.2)."
   },
   {
    "id": "mem-illegal-access",
