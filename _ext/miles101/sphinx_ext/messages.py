@@ -12,9 +12,6 @@ from ..problems import Problem, Subtype
 
 logger = logging.getLogger("miles101")
 
-#: The warning subtypes, each `manual.<subtype>`; tests and `suppress_warnings` use these names.
-SUBTYPES = frozenset(s.value for s in Subtype)
-
 
 def warn(subtype: Subtype | str, message: str, *, location: Any = None, fix: str = "") -> None:
     """Log a `manual.<subtype>` warning at `location`, ending with how to fix it."""
