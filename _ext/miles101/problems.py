@@ -81,5 +81,5 @@ SOURCE_OF_KIND = {"flag": "capture/miles/flags.json", "default": "capture/miles/
 
 def broken_sources(capture: object) -> dict[str, str]:
     """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
-    broken = {p.where.split(":", 1)[0] for p in getattr(capture, "problems", [])}
+    broken = {p.file for p in getattr(capture, "problems", [])}
     return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}

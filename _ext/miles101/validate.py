@@ -752,8 +752,7 @@ def capture_problems(result: Validation, capture: Any) -> list[Problem]:
     seen: set[str] = set()
     merged: list[Problem] = []
     for p in [*result.problems, *getattr(capture, "problems", []), *reference_src_problems(capture)]:
-        file = p.where.split(":", 1)[0]
-        key = f"{file}|{p.message}"
+        key = f"{p.file}|{p.message}"
         if key in seen:
             continue
         seen.add(key)
