@@ -86,8 +86,8 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     capture = load_capture(root)  # its own problems are reported by check_capture
     for problem in page_text_problems(root, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
-    for rel, line, message, fix in listing_problems(root, capture, book.page_files):
-        report.fail(f"{rel}:{line}: {message} Fix: {fix} [manual.bad_format]")
+    for problem in listing_problems(root, capture, book.page_files):
+        report.fail(f"{problem} [{problem.subtype}]")
     refs = scan_pages(root, book.page_files)
     broken = broken_sources(capture)
     held: dict[str, int] = {}
@@ -122,8 +122,8 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
     return out
 
 
-def listing_problems(root: Path, capture, files: list[str]) -> list[tuple[str, int, str, str]]:
-    """(page, line, message, fix) of each {listing} of a recorded run whose options its log cannot meet (the build's rule)."""
+def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:
+    """Each {listing} of a recorded run whose options its log cannot meet (the build's rule), at its page and line."""
     from miles101.markup import directive_option_problems, directive_options, listing_lines
 
     out = []
@@ -137,7 +137,7 @@ def listing_problems(root: Path, capture, files: list[str]) -> list[tuple[str, i
                 continue
             _, why = listing_lines(root, run_id, options)
             if why:
-                out.append((rel, line, f"{{listing}} {run_id}: {why[0]}", why[1]))
+                out.append(Problem(Subtype.BAD_FORMAT, f"{{listing}} {run_id}: {why[0]}", why[1], f"{rel}:{line}"))
     return out
 
 
@@ -169,8 +169,8 @@ def check_factcheck(root: Path, capture: Capture, report: Report) -> int:
     except ValueError:
         return 0  # not JSON: the schema check names the line
     pages = book.page_files if book is not None else []
-    for where, what, fix in factcheck_problems(record, pages, capture):
-        report.fail(f"{where}: {what} Fix: {fix} [manual.capture]")
+    for problem in factcheck_problems(record, pages, capture):
+        report.fail(f"{problem} [{problem.subtype}]")
     return len(record.checks)
 
 
