@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from miles101.book import load_book
 from miles101.capture import Capture, load_capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.pages import scan_pages
-from miles101.problems import Problem, broken_sources
+from miles101.problems import Problem, ProblemError, Subtype, broken_sources
 from miles101.resolve import resolve
 from miles101.validate import capture_problems, validate_capture
 
@@ -80,14 +80,14 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     """Resolve every reference in every page of the book against the data (the build's resolver)."""
     book, problems = load_book(root / "manual.json", root)
     for p in problems:
-        report.fail(f"{p} [manual.{p.subtype}]")  # the build warns each; -W fails on it
+        report.fail(f"{p} [{p.subtype}]")  # the build warns each; -W fails on it
     if book is None:
         return 0
     capture = load_capture(root)  # its own problems are reported by check_capture
-    for rel, line, message, fix, subtype in page_text_problems(root, book.page_files):
-        report.fail(f"{rel}:{line}: {message} Fix: {fix} [manual.{subtype}]")
-    for rel, line, message, fix in listing_problems(root, capture, book.page_files):
-        report.fail(f"{rel}:{line}: {message} Fix: {fix} [manual.bad_format]")
+    for problem in page_text_problems(root, book.page_files):
+        report.fail(f"{problem} [{problem.subtype}]")
+    for problem in listing_problems(root, capture, book.page_files):
+        report.fail(f"{problem} [{problem.subtype}]")
     refs = scan_pages(root, book.page_files)
     broken = broken_sources(capture)
     held: dict[str, int] = {}
@@ -103,10 +103,10 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     return len(refs)  # every reference's own src, cited or not: miles101.validate.reference_src_problems
 
 
-def page_text_problems(root: Path, files: list[str]) -> list[tuple[str, int, str, str, str]]:
-    """(page, line, message, fix, subtype): a page that is not a readable UTF-8 file, raw HTML, an open role, a bad option."""
+def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
+    """A page that is not a readable UTF-8 file, raw HTML, an open role, a bad option: each at its page and line."""
     from miles101.markup import page_problems as markup_page_problems
-    from miles101.strict import CaptureError, decode, read_bytes
+    from miles101.strict import decode, read_bytes
 
     out = []
     for rel in files:
@@ -115,16 +115,15 @@ def page_text_problems(root: Path, files: list[str]) -> list[tuple[str, int, str
             continue  # load_book names a missing page
         try:
             text = decode(read_bytes(path, rel, root, "restore the page from git"), rel, "restore it from git")
-        except CaptureError as exc:
-            where, _, line = exc.where.partition(":")
-            out.append((where, int(line or 1), exc.message, exc.fix, "markup"))
+        except ProblemError as exc:
+            out.append(replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location))
             continue
-        out += [(rel, p.line, p.message, p.fix, p.subtype) for p in markup_page_problems(text)]
+        out += markup_page_problems(text, rel)
     return out
 
 
-def listing_problems(root: Path, capture, files: list[str]) -> list[tuple[str, int, str, str]]:
-    """(page, line, message, fix) of each {listing} of a recorded run whose options its log cannot meet (the build's rule)."""
+def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:
+    """Each {listing} of a recorded run whose options its log cannot meet (the build's rule), at its page and line."""
     from miles101.markup import directive_option_problems, directive_options, listing_lines
 
     out = []
@@ -138,7 +137,7 @@ def listing_problems(root: Path, capture, files: list[str]) -> list[tuple[str, i
                 continue
             _, why = listing_lines(root, run_id, options)
             if why:
-                out.append((rel, line, f"{{listing}} {run_id}: {why[0]}", why[1]))
+                out.append(Problem(Subtype.BAD_FORMAT, f"{{listing}} {run_id}: {why[0]}", why[1], f"{rel}:{line}"))
     return out
 
 
@@ -170,8 +169,8 @@ def check_factcheck(root: Path, capture: Capture, report: Report) -> int:
     except ValueError:
         return 0  # not JSON: the schema check names the line
     pages = book.page_files if book is not None else []
-    for where, what, fix in factcheck_problems(record, pages, capture):
-        report.fail(f"{where}: {what} Fix: {fix} [manual.capture]")
+    for problem in factcheck_problems(record, pages, capture):
+        report.fail(f"{problem} [{problem.subtype}]")
     return len(record.checks)
 
 

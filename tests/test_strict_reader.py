@@ -17,9 +17,9 @@ from miles101.markup import (
     markup_problems,
     shell_hazard,
 )
+from miles101.problems import ProblemError, Subtype
 from miles101.strict import (
     MAX_DEPTH,
-    CaptureError,
     parse_json_bytes,
     parse_yaml_bytes,
     read_bytes,
@@ -40,10 +40,10 @@ BOMB = b"".join([b'a: &a ["x","x","x","x","x","x","x","x","x"]\n'] +
     (b'{"a": ', "invalid JSON"),
 ], ids=["deep", "just too deep", "5000 digits", "duplicate key", "utf-16", "latin-1", "truncated"])
 def test_json_is_refused_by_class_with_a_line(raw: bytes, says: str) -> None:
-    with pytest.raises(CaptureError) as exc:
+    with pytest.raises(ProblemError) as exc:
         parse_json_bytes(raw, "capture/x.json", "restore it")
-    assert says in exc.value.message and exc.value.where.startswith("capture/x.json:")
-    assert exc.value.fix
+    assert says in exc.value.problem.message and exc.value.problem.where.startswith("capture/x.json:")
+    assert exc.value.problem.fix
 
 
 def test_json_at_the_depth_limit_and_utf8_bom_read() -> None:
@@ -60,10 +60,10 @@ def test_json_at_the_depth_limit_and_utf8_bom_read() -> None:
 ], ids=["alias bomb", "deep", "5000 digits", "utf-16", "broken"])
 def test_yaml_is_refused_fast_by_class(raw: bytes, says: str) -> None:
     started = time.monotonic()
-    with pytest.raises(CaptureError) as exc:
+    with pytest.raises(ProblemError) as exc:
         parse_yaml_bytes(raw, "capture/runs/x.yaml")
     assert time.monotonic() - started < 2
-    assert says in exc.value.message and exc.value.where.startswith("capture/runs/x.yaml:")
+    assert says in exc.value.problem.message and exc.value.problem.where.startswith("capture/runs/x.yaml:")
 
 
 def test_yaml_aliases_within_the_bound_still_read() -> None:
@@ -84,9 +84,9 @@ def test_only_regular_files_inside_the_root_are_read(tmp_path: Path) -> None:
     assert read_bytes(root / "in.json", "in.json", root) == b"{}"
     for name, says in [("dir.json", "a directory"), ("fifo.json", "a FIFO"), ("loop.json", "cannot read it"),
                        ("out.json", "outside the project"), ("gone.json", "does not exist")]:
-        with pytest.raises(CaptureError) as exc:
+        with pytest.raises(ProblemError) as exc:
             read_bytes(root / name, name, root)
-        assert says in exc.value.message, name
+        assert says in exc.value.problem.message, name
 
 
 @pytest.mark.parametrize("bad", ["../x", "/etc/passwd", "a/b", "A", "-x", "", "a b", "x.yaml"])
@@ -119,13 +119,14 @@ def test_listing_options_are_checked_without_a_recording(options: dict, ok: bool
 def test_markup_finds_raw_html_and_open_roles_outside_code() -> None:
     page = ("# T\n\nHi <img src=x onerror=alert(1)> there.\n\n<div>\nx\n</div>\n\n"
             "Open {flag}`--x here.\n\nFine `<b>` and {flag}`--y` and\n\n```\n<script>\n```\n")
-    found = markup_problems(page)
-    assert [(p.line, p.subtype) for p in found] == [(3, "markup"), (5, "markup"), (9, "markup")]
+    found = markup_problems(page, "p.md")
+    assert [(p.where, p.subtype) for p in found] == [("p.md:3", Subtype.MARKUP), ("p.md:5", Subtype.MARKUP),
+                                                     ("p.md:9", Subtype.MARKUP)]
     assert "raw HTML" in found[0].message and "not closed" in found[2].message
-    escaped = escape_html(page, found)
+    escaped = escape_html(page)
     assert "&lt;img src=x" in escaped and "&lt;div>" in escaped and "`<b>`" in escaped
     assert escaped.count("\n") == page.count("\n")  # line numbers kept
-    assert markup_problems("# T\n\nPlain {flag}`--x` and `<tag>`.\n") == []
+    assert markup_problems("# T\n\nPlain {flag}`--x` and `<tag>`.\n", "p.md") == []
 
 
 def test_directive_options_are_read_in_both_forms() -> None:

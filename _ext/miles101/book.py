@@ -1,48 +1,25 @@
 """The book: manual.json, validated against its JSON Schema and cross-checked.
 
 No Sphinx imports here: `load_book` is used by the extension, by `capture/run.py --check`
-and by the tests alike. Problems come back as `BookProblem`s that name the file, the JSON
-path or line, and the fix.
+and by the tests alike. Problems come back as `miles101.problems.Problem`s that name the file, the
+JSON path or line, and the fix.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .palette import HUES
+from .problems import Problem, ProblemError, Subtype
 
 if TYPE_CHECKING:
     import jsonschema
 
 SCHEMA_PATH = Path(__file__).with_name("manual.schema.json")
-
-
-@dataclass(frozen=True)
-class BookProblem:
-    """One thing wrong with manual.json (or with the pages it lists)."""
-
-    file: str
-    where: str  # a JSON path like "$.parts[1].accent", or "line 12, column 5"
-    message: str
-    fix: str
-    fatal: bool = True
-    subtype: str = "book"
-
-    @property
-    def location(self) -> str:
-        """`file:place` as Sphinx prints it before a warning: `manual.json:$.parts[1].accent`."""
-        m = re.fullmatch(r"line (\d+)(?:, column (\d+))?", self.where)
-        if m:
-            return f"{self.file}:{m[1]}" + (f":{m[2]}" if m[2] else "")
-        return f"{self.file}:{self.where}"
-
-    def __str__(self) -> str:
-        return f"{self.file}: {self.where}: {self.message} Fix: {self.fix}"
 
 
 @dataclass(frozen=True)
@@ -147,18 +124,19 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 
 
-def _schema_problem(file: str, error: jsonschema.ValidationError) -> BookProblem:
+def _schema_problem(file: str, error: jsonschema.ValidationError) -> Problem:
     found = json.dumps(error.instance)
     if len(found) > 60:
         found = found[:57] + "..."
     if error.validator == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
-        return BookProblem(
-            file, error.json_path, f"missing required key {missing[0]!r}.",
-            f"add {missing[0]!r} to the object at {error.json_path}.",
+        return Problem(
+            Subtype.BOOK, f"missing required key {missing[0]!r}.",
+            f"add {missing[0]!r} to the object at {error.json_path}.", f"{file}:{error.json_path}",
         )
     if error.validator == "additionalProperties":
-        return BookProblem(file, error.json_path, error.message + ".", "remove the key or fix its spelling.")
+        return Problem(Subtype.BOOK, error.message + ".", "remove the key or fix its spelling.",
+                       f"{file}:{error.json_path}")
     expected = {
         "type": f"a value of type {error.validator_value}",
         "enum": f"one of {error.validator_value}",
@@ -167,21 +145,22 @@ def _schema_problem(file: str, error: jsonschema.ValidationError) -> BookProblem
         "minLength": "a non-empty string",
         "format": f"a valid {error.validator_value}",
     }.get(str(error.validator), f"{error.validator} {error.validator_value}")
-    return BookProblem(
-        file, error.json_path, f"expected {expected}, found {found}.",
-        f"change the value at {error.json_path}.",
+    return Problem(
+        Subtype.BOOK, f"expected {expected}, found {found}.",
+        f"change the value at {error.json_path}.", f"{file}:{error.json_path}",
     )
 
 
-def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
+def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
     """What the schema cannot say: files exist, ids unique and in order, colours defined."""
-    problems: list[BookProblem] = []
+    problems: list[Problem] = []
     known = ", ".join(HUES)
     for i, entry in enumerate(data["palette"]):
         if entry["hue"] not in HUES:
-            problems.append(BookProblem(
-                file, f"$.palette[{i}].hue", f"the hue {entry['hue']!r} has no colour defined.",
-                f"use one of {known}, or add it to _ext/miles101/palette.py.", fatal=False,
+            problems.append(Problem(
+                Subtype.BOOK, f"the hue {entry['hue']!r} has no colour defined.",
+                f"use one of {known}, or add it to _ext/miles101/palette.py.",
+                f"{file}:$.palette[{i}].hue", fatal=False,
             ))
     groups = [(f"$.parts[{i}]", str(p["number"]), p) for i, p in enumerate(data["parts"])]
     groups.append(("$.reference", "R", data["reference"]))
@@ -189,78 +168,81 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[BookProblem]:
     files: dict[str, str] = {}
     for n, (path, key, part) in enumerate(groups):
         if key != "R" and part["number"] != n + 1:
-            problems.append(BookProblem(
-                file, f"{path}.number", f"part number {part['number']} is out of order (expected {n + 1}).",
-                "number the parts 1, 2, 3 ... in the order they appear.", fatal=False,
+            problems.append(Problem(
+                Subtype.BOOK, f"part number {part['number']} is out of order (expected {n + 1}).",
+                "number the parts 1, 2, 3 ... in the order they appear.", f"{file}:{path}.number", fatal=False,
             ))
         if part["accent"] not in HUES:
-            problems.append(BookProblem(
-                file, f"{path}.accent", f"the accent {part['accent']!r} has no colour defined.",
-                f"use one of {known}, or add it to _ext/miles101/palette.py.", fatal=False,
+            problems.append(Problem(
+                Subtype.BOOK, f"the accent {part['accent']!r} has no colour defined.",
+                f"use one of {known}, or add it to _ext/miles101/palette.py.", f"{file}:{path}.accent", fatal=False,
             ))
         for j, sec in enumerate(part["sections"]):
             spath = f"{path}.sections[{j}]"
             sid = sec["id"]
             if sid in seen:
-                problems.append(BookProblem(
-                    file, f"{spath}.id", f"duplicate section id {sid!r} (first at {seen[sid]}).",
-                    "give each section its own id.", fatal=False,
+                problems.append(Problem(
+                    Subtype.BOOK, f"duplicate section id {sid!r} (first at {seen[sid]}).",
+                    "give each section its own id.", f"{file}:{spath}.id", fatal=False,
                 ))
             seen.setdefault(sid, spath)
             prefix, _, number = sid.partition(".")
             if prefix != key:
-                problems.append(BookProblem(
-                    file, f"{spath}.id", f"section id {sid!r} does not belong to part {key}.",
-                    f"number it {key}.{j + 1}.", fatal=False,
+                problems.append(Problem(
+                    Subtype.BOOK, f"section id {sid!r} does not belong to part {key}.",
+                    f"number it {key}.{j + 1}.", f"{file}:{spath}.id", fatal=False,
                 ))
             elif number != str(j + 1):
-                problems.append(BookProblem(
-                    file, f"{spath}.id", f"section id {sid!r} is out of order (expected {key}.{j + 1}).",
-                    "number the sections of a part 1, 2, 3 ... in order.", fatal=False,
+                problems.append(Problem(
+                    Subtype.BOOK, f"section id {sid!r} is out of order (expected {key}.{j + 1}).",
+                    "number the sections of a part 1, 2, 3 ... in order.", f"{file}:{spath}.id", fatal=False,
                 ))
             page = srcdir / sec["file"]
             if sec["file"] in files:
-                problems.append(BookProblem(
-                    file, f"{spath}.file", f"the file {sec['file']!r} is listed twice (first at {files[sec['file']]}).",
-                    "give each section its own file.", fatal=False,
+                problems.append(Problem(
+                    Subtype.BOOK, f"the file {sec['file']!r} is listed twice (first at {files[sec['file']]}).",
+                    "give each section its own file.", f"{file}:{spath}.file", fatal=False,
                 ))
             files.setdefault(sec["file"], spath)
             unreadable = _unreadable_page(srcdir, sec["file"]) if page.exists() else None
             if unreadable:
                 problems.append(unreadable)
             elif not page.is_file():
-                problems.append(BookProblem(
-                    file, f"{spath}.file", f"the section file {sec['file']!r} does not exist.",
-                    f"create {sec['file']} (a '# Title' line is enough) or fix the path.", fatal=False,
+                problems.append(Problem(
+                    Subtype.BOOK, f"the section file {sec['file']!r} does not exist.",
+                    f"create {sec['file']} (a '# Title' line is enough) or fix the path.",
+                    f"{file}:{spath}.file", fatal=False,
                 ))
             elif not _has_title(page):
-                problems.append(BookProblem(
-                    file, f"{spath}.file", f"the section file {sec['file']!r} has no '# Title' line (empty?).",
-                    f"give {sec['file']} a '# Title' line and its text, or remove the section.", fatal=False,
+                problems.append(Problem(
+                    Subtype.BOOK, f"the section file {sec['file']!r} has no '# Title' line (empty?).",
+                    f"give {sec['file']} a '# Title' line and its text, or remove the section.",
+                    f"{file}:{spath}.file", fatal=False,
                 ))
     for spath, rel in [("$.front", data["front"])] + [(f"{p}.sections[{j}].file", sec["file"])
                                                       for p, _, part in groups for j, sec in enumerate(part["sections"])]:
         why = _outside_problem(srcdir, rel)
         if why:
-            problems.append(BookProblem(file, spath, why, "name a page inside the book's directory, by a relative "
-                                        "path without '..' (and not a symlink out of it)."))
-    if any(p.where.endswith(".file") or p.where == "$.front" for p in problems if p.fatal):
+            problems.append(Problem(Subtype.BOOK, why, "name a page inside the book's directory, by a relative "
+                                    "path without '..' (and not a symlink out of it).",
+                                    f"{file}:{spath}"))
+    if any(p.where.endswith(".file") or p.where == f"{file}:$.front" for p in problems if p.fatal):
         return problems
     front_problem = _unreadable_page(srcdir, data["front"]) if (srcdir / data["front"]).exists() else None
     if front_problem:
         problems.append(front_problem)
     elif not (srcdir / data["front"]).is_file():
-        problems.append(BookProblem(
-            file, "$.front", f"the front page {data['front']!r} does not exist.", "create it or fix the path.",
+        problems.append(Problem(
+            Subtype.BOOK, f"the front page {data['front']!r} does not exist.",
+            "create it or fix the path.", f"{file}:$.front",
         ))
     listed = {s["file"] for _, _, p in groups for s in p["sections"]}
     for page in sorted((srcdir / "sections").glob("*.md")):
         rel = page.relative_to(srcdir).as_posix()
         if rel not in listed:
-            problems.append(BookProblem(
-                rel, "line 1", "this page is not listed in manual.json.",
-                "add it to a part's sections in manual.json, or delete it.", fatal=False,
-                subtype="unlisted_page",
+            problems.append(Problem(
+                Subtype.UNLISTED_PAGE, "this page is not listed in manual.json.",
+                "add it to a part's sections in manual.json, or delete it.", f"{rel}:1", fatal=False,
             ))
     return problems
 
@@ -276,15 +258,14 @@ def _outside_problem(srcdir: Path, rel: str) -> str | None:
     return None
 
 
-def _unreadable_page(srcdir: Path, rel: str) -> BookProblem | None:
+def _unreadable_page(srcdir: Path, rel: str) -> Problem | None:
     """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
-    from .strict import CaptureError, decode, read_bytes
+    from .strict import decode, read_bytes
 
     try:
         decode(read_bytes(srcdir / rel, rel, srcdir, "restore the page from git"), rel, "restore it from git")
-    except CaptureError as exc:
-        place = exc.where.rpartition(":")[2]
-        return BookProblem(rel, f"line {place if place.isdigit() else 1}", exc.message, exc.fix, subtype="markup")
+    except ProblemError as exc:
+        return replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location)
     return None
 
 
@@ -320,7 +301,7 @@ def _remember_valid(cache_file: Path | None, key: str) -> None:
 
 
 def load_book(path: Path, srcdir: Path | None = None,
-              valid_cache: Path | None = None) -> tuple[Book | None, list[BookProblem]]:
+              valid_cache: Path | None = None) -> tuple[Book | None, list[Problem]]:
     """Read, validate and cross-check manual.json. The book is None when it cannot be built.
 
     With `valid_cache` (a file in the build's doctree dir), the JSON Schema check, and the import of
@@ -329,15 +310,13 @@ def load_book(path: Path, srcdir: Path | None = None,
     """
     srcdir = srcdir or path.parent
     file = path.name
-    from .strict import CaptureError, parse_json_bytes, read_bytes
+    from .strict import parse_json_bytes, read_bytes
 
     try:  # the one strict reader (miles101.strict), as for every capture file
         raw = read_bytes(path, file, fix="restore manual.json")
         data = parse_json_bytes(raw, file, "fix the JSON syntax there (a missing comma or quote is the usual cause)")
-    except CaptureError as exc:
-        line, _, column = exc.where.partition(":")[2].partition(":")
-        where = f"line {line or 1}" + (f", column {column}" if column else "")
-        return None, [BookProblem(file, where, exc.message, exc.fix)]
+    except ProblemError as exc:
+        return None, [replace(exc.problem, subtype=Subtype.BOOK, where=exc.problem.location)]
     key = _schema_key(raw)
     if not _known_valid(valid_cache, key):
         errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .crosscheck import crosscheck_values
-from .strict import YAML_LOADER, CaptureError  # noqa: F401 (both re-exported: the readers import them from here)
+from .problems import Problem, ProblemError, capture_problem
 
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
@@ -112,7 +112,7 @@ class Capture:
     runs: dict[str, dict]
     recordings: dict[str, dict]
     attempts: list[dict]
-    problems: list[CaptureError]
+    problems: list[Problem]
     #: Each host's cross-check results (capture/crosscheck/results/<host>.json), less what their schema refuses.
     crosschecks: dict[str, dict] = field(default_factory=dict)
     #: fingerprint_of's answers: the capture never changes once loaded, so each is hashed once a build.
@@ -298,13 +298,13 @@ def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[
 def load_capture(root: Path) -> Capture:
     """Load capture/ under `root` (the project). Problems are collected, not raised."""
     cap_dir = root / "capture"
-    problems: list[CaptureError] = []
+    problems: list[Problem] = []
 
     def get(loader, path: Path, default: Any) -> Any:
         try:
             return loader(path, root)
-        except CaptureError as exc:
-            problems.append(exc)
+        except ProblemError as exc:
+            problems.append(exc.problem)
             return default
 
     def guarded(rel: str, fn, default: Any) -> Any:
@@ -312,9 +312,9 @@ def load_capture(root: Path) -> Capture:
         try:
             return fn()
         except (KeyError, TypeError, AttributeError, ValueError, IndexError, re.error) as exc:
-            problems.append(CaptureError(rel, f"its records do not have the shape the book reads "
-                                         f"({type(exc).__name__}: {exc}).",
-                                         f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
+            problems.append(capture_problem(rel, f"its records do not have the shape the book reads "
+                                            f"({type(exc).__name__}: {exc}).",
+                                            f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
             return default
 
     def clean(path: Path) -> bool:
@@ -331,8 +331,8 @@ def load_capture(root: Path) -> Capture:
 
         doc = get(loader, path, {})
         if not isinstance(doc, dict):
-            problems.append(CaptureError(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
-                                         "restore it from git or re-run `python3 capture/run.py`."))
+            problems.append(capture_problem(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
+                                            "restore it from git or re-run `python3 capture/run.py`."))
             return {}
         return doc if clean(path) else usable(path.relative_to(root).as_posix(), doc)
 
@@ -357,7 +357,7 @@ def load_capture(root: Path) -> Capture:
     runs, base_errors = guarded("capture/runs", lambda: resolve_runs(runs), ({}, []))
     for message in base_errors:  # a run whose base cannot be filled in is not declared at all
         where, _, what = message.partition(": ")
-        problems.append(CaptureError(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
+        problems.append(capture_problem(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
     recordings: dict[str, dict] = {}
     attempts: list[dict] = []
     gpu = cap_dir / "gpu"
@@ -386,9 +386,9 @@ def load_capture(root: Path) -> Capture:
         for key, rec in (doc.get("references") or {}).items():
             known = values.get(("reference", key)) or values.get(("threshold", key))
             if known is not None:
-                problems.append(CaptureError(rel, f"the reference key {key!r} is also defined in "
-                                             f"{known.detail['file']}.",
-                                             "give each reference one key, in one file."))
+                problems.append(capture_problem(rel, f"the reference key {key!r} is also defined in "
+                                                f"{known.detail['file']}.",
+                                                "give each reference one key, in one file."))
                 continue
             kind = REFERENCE_KINDS[rec.get("kind", "public")]
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what", "kind")}

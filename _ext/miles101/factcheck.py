@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .problems import Problem, capture_problem
+
 FILE = "capture/factcheck.json"
 
 
@@ -84,42 +86,46 @@ def load_factcheck(root: Path) -> FactChecks:
     return FactChecks(classes=dict(classes) if isinstance(classes, dict) else {}, checks=tuple(checks))
 
 
-def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> list[tuple[str, str, str]]:
-    """(where, what is wrong, fix) for what the schema cannot check.
+def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> list[Problem]:
+    """What the schema cannot check, each a `manual.capture` problem at its JSON path.
 
     `pages` are the book's page files; `capture` is the loaded capture (its commit and Miles's files).
     A fix's Miles lines are checked only when the check was made against the captured commit;
     a `book:<path>` source must be a file of this project.
     """
-    found: list[tuple[str, str, str]] = []
+    found: list[Problem] = []
+
+    def add(where: str, message: str, fix: str) -> None:
+        found.append(capture_problem(where, message, fix))
+
     captured = str(capture.provenance.get("commit", ""))
     for check in record.checks:
         where = f"{FILE}:$.checks[{check.at}]"
         if check.page not in pages:
-            found.append((f"{where}.page", f"{check.page!r} is not a page of the book.",
-                          "name a page file listed in manual.json (front.md or sections/<file>.md)."))
+            add(f"{where}.page", f"{check.page!r} is not a page of the book.",
+                "name a page file listed in manual.json (front.md or sections/<file>.md).")
         unknown = [c for c in check.classes_checked if c not in record.classes]
         if unknown:
-            found.append((f"{where}.classes_checked", f"unknown class(es) {', '.join(unknown)}.",
-                          f"use one of {', '.join(sorted(record.classes))}, or define it under $.classes."))
+            add(f"{where}.classes_checked", f"unknown class(es) {', '.join(unknown)}.",
+                f"use one of {', '.join(sorted(record.classes))}, or define it under $.classes.")
         if not check.fixed <= check.wrong_found <= check.claims_checked:
-            found.append((where, f"the counts do not add up: {check.fixed} fixed, {check.wrong_found} wrong, "
-                                 f"{check.claims_checked} checked.",
-                          "fixed <= wrong_found <= claims_checked."))
+            add(where, f"the counts do not add up: {check.fixed} fixed, {check.wrong_found} wrong, "
+                       f"{check.claims_checked} checked.",
+                "fixed <= wrong_found <= claims_checked.")
         if check.fixes and len(check.fixes) != check.fixed:
-            found.append((f"{where}.fixes", f"{len(check.fixes)} fix(es) listed but fixed is {check.fixed}.",
-                          "list every fix, or none."))
+            add(f"{where}.fixes", f"{len(check.fixes)} fix(es) listed but fixed is {check.fixed}.",
+                "list every fix, or none.")
         for j, fix in enumerate(check.fixes):
             if fix.get("class") and fix["class"] not in record.classes:
-                found.append((f"{where}.fixes[{j}].class", f"unknown class {fix['class']!r}.",
-                              "use a class defined under $.classes."))
+                add(f"{where}.fixes[{j}].class", f"unknown class {fix['class']!r}.",
+                    "use a class defined under $.classes.")
             for spec in fix.get("src", []):
                 if spec.startswith("book:"):
                     if not (Path(capture.root) / spec[5:]).exists():
-                        found.append((f"{where}.fixes[{j}].src", f"this repository has no {spec[5:]!r}.",
-                                      "name a file of the project after book:."))
+                        add(f"{where}.fixes[{j}].src", f"this repository has no {spec[5:]!r}.",
+                            "name a file of the project after book:.")
                 elif not spec.startswith("https://") and check.commit == captured:
                     why = capture.src_spec_problem(spec)
                     if why:
-                        found.append((f"{where}.fixes[{j}].src", why, "cite lines of Miles at the check's commit."))
+                        add(f"{where}.fixes[{j}].src", why, "cite lines of Miles at the check's commit.")
     return found

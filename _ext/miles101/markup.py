@@ -12,11 +12,12 @@ text hints at HTML or a role left open is tokenized, so `--check` stays fast.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import replace
+from functools import cache, lru_cache
 from typing import Any
 
 from .pages import ANY_ROLE
+from .problems import Problem, ProblemError, Subtype
 
 #: Something that may start HTML: `<tag`, `</tag`, `<!--`, `<?`.
 _HTML_HINT = re.compile(r"<[A-Za-z/!?]")
@@ -32,17 +33,6 @@ MAX_LISTED = 20
 HTML_FIX = ("write it in Markdown, or put it in backticks to show it as code; raw HTML is off in this book "
             "(AUTHORING.md)")
 ROLE_FIX = "close the role with a backtick on the same paragraph: {kind}`text`"
-
-
-@dataclass(frozen=True)
-class MarkupProblem:
-    """One thing in a page's text the book refuses: its line (1-based), what, and the fix."""
-
-    line: int
-    message: str
-    fix: str
-    html: str = ""  # the raw HTML, for the build to escape
-    subtype: str = "markup"
 
 
 @cache
@@ -76,47 +66,58 @@ def _suspect(text: str) -> bool:
     return bool(_HTML_HINT.search(rest) or _ROLE_START.search(rest))
 
 
-def markup_problems(text: str) -> list[MarkupProblem]:
-    """Raw HTML and unclosed roles in a page's Markdown, each with its line."""
+@lru_cache(maxsize=4)
+def _refused(text: str) -> tuple[tuple[int, str, str], ...]:
+    """(line, what, detail) of each raw HTML token ("html", its source) and open role ("role", `{kind}`) in a page."""
     if not _suspect(text):
-        return []
-    out: list[MarkupProblem] = []
+        return ()
+    out: list[tuple[int, str, str]] = []
 
     def walk(tokens: list[Any], line: int) -> None:
         for tok in tokens:
             at = tok.map[0] + 1 if tok.map else line
             if tok.type in ("html_block", "html_inline"):
-                shown = tok.content.strip().splitlines()[0][:60] if tok.content.strip() else tok.content
-                out.append(MarkupProblem(at, f"raw HTML {shown!r} in the page.", HTML_FIX, tok.content))
+                out.append((at, "html", tok.content))
             elif tok.type == "text":
                 m = _ROLE_START.search(tok.content)
                 if m:
-                    kind = m[0][1:-2]
-                    out.append(MarkupProblem(at, f"the role {m[0]} is not closed, so the reader would see it raw.",
-                                             ROLE_FIX.replace("{kind}", "{" + kind + "}")))
+                    out.append((at, "role", m[0]))
             if tok.children:
                 walk(tok.children, at)
 
     walk(_parser().parse(text), 1)
+    return tuple(out)
+
+
+def markup_problems(text: str, rel: str) -> list[Problem]:
+    """Raw HTML and unclosed roles in the Markdown of page `rel`, each at its line (`rel:line`)."""
+    out: list[Problem] = []
+    for line, what, detail in _refused(text):
+        if what == "html":
+            shown = detail.strip().splitlines()[0][:60] if detail.strip() else detail
+            out.append(Problem(Subtype.MARKUP, f"raw HTML {shown!r} in the page.", HTML_FIX, f"{rel}:{line}"))
+        else:
+            out.append(Problem(Subtype.MARKUP, f"the role {detail} is not closed, so the reader would see it raw.",
+                               ROLE_FIX.replace("{kind}", detail[:-1]), f"{rel}:{line}"))
     return out
 
 
-def listed(problems: list[MarkupProblem]) -> list[MarkupProblem]:
+def listed(problems: list[Problem]) -> list[Problem]:
     """The problems to report: the first MAX_LISTED, then one line counting the rest (a page full of tags)."""
     if len(problems) <= MAX_LISTED:
         return problems
     rest = problems[MAX_LISTED]
-    return [*problems[:MAX_LISTED], MarkupProblem(rest.line, f"and {len(problems) - MAX_LISTED} more problem(s) like "
-                                                  "these in this page, from here on.", rest.fix, subtype=rest.subtype)]
+    return [*problems[:MAX_LISTED], replace(rest, message=f"and {len(problems) - MAX_LISTED} more problem(s) like "
+                                            "these in this page, from here on.")]
 
 
-def escape_html(text: str, problems: list[MarkupProblem]) -> str:
+def escape_html(text: str) -> str:
     """The page with each refused HTML tag escaped in place (`<` as `&lt;`), so it shows as text; lines kept."""
     lines = text.split("\n")
-    for p in problems:
-        if not p.html:
+    for line, what, html in _refused(text):
+        if what != "html":
             continue
-        for i in range(p.line - 1, min(len(lines), p.line - 1 + p.html.count("\n") + 1)):
+        for i in range(line - 1, min(len(lines), line - 1 + html.count("\n") + 1)):
             lines[i] = lines[i].replace("<", "&lt;")
     return "\n".join(lines)
 
@@ -209,11 +210,11 @@ def directive_options(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
         if i + 1 < len(lines) and lines[i + 1].strip() == "---":  # options as a YAML block
             end = next((j for j in range(i + 2, len(lines)) if lines[j].strip() == "---"), None)
             if end is not None:
-                from .strict import CaptureError, parse_yaml_bytes
+                from .strict import parse_yaml_bytes
 
                 try:
                     block = parse_yaml_bytes("\n".join(lines[i + 2:end]).encode(), "options")
-                except CaptureError:
+                except ProblemError:
                     block = None  # MyST names a broken options block itself
                 if isinstance(block, dict):
                     options = {str(k): "" if v is None else str(v) for k, v in block.items()}
@@ -226,11 +227,12 @@ def directive_options(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
     return found
 
 
-def page_problems(text: str) -> list[MarkupProblem]:
-    """Everything this module refuses in one page: markup, then directive options."""
-    out = markup_problems(text)
+def page_problems(text: str, rel: str) -> list[Problem]:
+    """Everything this module refuses in page `rel`: markup, then directive options."""
+    out = markup_problems(text, rel)
     for line, name, _arg, options in directive_options(text):
-        out += [MarkupProblem(line, f"{{{name}}} {msg}", fix, subtype="bad_format") for msg, fix in directive_option_problems(name, options)]
+        out += [Problem(Subtype.BAD_FORMAT, f"{{{name}}} {msg}", fix, f"{rel}:{line}")
+                for msg, fix in directive_option_problems(name, options)]
     return listed(out)
 
 
@@ -239,7 +241,7 @@ def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list
 
     The build renders these lines; `--check` asks the same question, so both refuse the same listing.
     """
-    from .strict import CaptureError, read_bytes
+    from .strict import read_bytes
 
     bad = directive_option_problems("listing", options)
     if bad:
@@ -247,8 +249,8 @@ def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list
     log = f"capture/gpu/{run_id}/log.txt"
     try:
         raw = read_bytes(root / log, log, root, f"restore it from git, or record {run_id} again")
-    except CaptureError as exc:
-        return [], (f"{exc.where}: {exc.message}", exc.fix)
+    except ProblemError as exc:
+        return [], (f"{exc.problem.where}: {exc.problem.message}", exc.problem.fix)
     lines = raw.decode("utf-8", "replace").splitlines()
     if "grep" in options:
         pattern = re.compile(options["grep"])

@@ -32,14 +32,44 @@ class Subtype(Enum):
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a reference does not resolve, and how to fix it."""
+    """One thing wrong, where it is, and how to fix it: the one problem type of the book and `--check`.
+
+    `where` is "file", "file:line", "file:line:col" or "file:$.json.path"; it is empty for a page
+    reference, whose place the caller knows. A problem that is not `fatal` lets the build go on.
+    """
 
     subtype: Subtype
     message: str
     fix: str
+    where: str = ""
+    fatal: bool = True
+
+    @property
+    def file(self) -> str:
+        """The file `where` names (`where` less its place)."""
+        return self.where.split(":", 1)[0]
+
+    @property
+    def location(self) -> str:
+        """What Sphinx prints before the warning: `where`, with line 1 when it names a whole file."""
+        return self.where if ":" in self.where or not self.where else f"{self.where}:1"
 
     def __str__(self) -> str:
-        return f"{self.message} Fix: {self.fix}" if self.fix else self.message
+        text = f"{self.message} Fix: {self.fix}" if self.fix else self.message
+        return f"{self.where}: {text}" if self.where else text
+
+
+class ProblemError(Exception):
+    """A reader that cannot go on raises its `problem` (pickled and printed as the problem itself)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+def capture_problem(where: str, message: str, fix: str) -> Problem:
+    """A problem of a capture file (`manual.capture`) at `where`."""
+    return Problem(Subtype.CAPTURE, message, fix, where)
 
 
 #: Which capture file each kind of page reference reads: when that file cannot be read at all, its
@@ -51,5 +81,5 @@ SOURCE_OF_KIND = {"flag": "capture/miles/flags.json", "default": "capture/miles/
 
 def broken_sources(capture: object) -> dict[str, str]:
     """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
-    broken = {p.where.split(":", 1)[0] for p in getattr(capture, "problems", [])}
+    broken = {p.file for p in getattr(capture, "problems", [])}
     return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}

@@ -30,13 +30,14 @@ class RunFileError(Exception):
 
 def _read(path: Path) -> dict[str, Any]:
     """One run file as written, checked against the schema (no base filled in)."""
-    from miles101.strict import CaptureError, parse_yaml_bytes, read_bytes
+    from miles101.problems import ProblemError
+    from miles101.strict import parse_yaml_bytes, read_bytes
 
     name = str(path)
     try:  # the one strict reader: a regular file only (no FIFO, directory or loop), UTF-8, aliases bounded
         run = parse_yaml_bytes(read_bytes(path, name, fix="restore it from git"), name)
-    except CaptureError as e:
-        raise RunFileError([f"{e.where}: cannot read: {e.message} Fix: {e.fix}"]) from None
+    except ProblemError as e:
+        raise RunFileError([f"{e.problem.where}: cannot read: {e.problem.message} Fix: {e.problem.fix}"]) from None
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
     errors = [f"{name}: {'/'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
               for e in sorted(validator.iter_errors(run), key=lambda e: list(map(str, e.absolute_path)))]

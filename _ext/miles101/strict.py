@@ -1,7 +1,7 @@
 """The one strict reader: every JSON and YAML file the book, `--check` and the lab read goes through it.
 
-Bad input never becomes a traceback or a hang; it becomes a `CaptureError` naming the file, the
-place (line, column) and the fix:
+Bad input never becomes a traceback or a hang; it becomes a `ProblemError` whose `Problem` names
+the file, the place (line, column) and the fix:
 
 - only a regular file is read (a directory, a FIFO, a device or a symlink loop is refused, so no
   read blocks), and with `root` given, only one inside it (a symlink out of the project is refused);
@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from .problems import ProblemError, capture_problem
+
 #: libyaml's safe loader when the wheel has it, else PyYAML's.
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: Deepest nesting of objects and lists any capture file, run file or manual.json may have.
@@ -33,15 +35,9 @@ MAX_YAML_NODES = 100_000
 RUN_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
-class CaptureError(Exception):
-    """A file is missing, unreadable, malformed or fails its schema; `where` says file:place."""
-
-    def __init__(self, where: str, message: str, fix: str) -> None:
-        super().__init__(f"{where}: {message} Fix: {fix}")
-        self.where, self.message, self.fix = where, message, fix
-
-    def __reduce__(self) -> tuple:  # pickled with the capture's cache (load_capture_cached)
-        return (type(self), (self.where, self.message, self.fix))
+def _error(where: str, message: str, fix: str) -> ProblemError:
+    """The error a reader raises: a `manual.capture` problem at `where` (file:place)."""
+    return ProblemError(capture_problem(where, message, fix))
 
 
 def run_id_problem(run_id: str) -> str | None:
@@ -53,25 +49,25 @@ def run_id_problem(run_id: str) -> str | None:
 
 
 def read_bytes(path: Path, rel: str, root: Path | None = None, fix: str = "restore it from git") -> bytes:
-    """The bytes of a regular file (inside `root` when given); CaptureError otherwise. Never blocks."""
+    """The bytes of a regular file (inside `root` when given); ProblemError otherwise. Never blocks."""
     try:
         st = os.stat(path)  # follows symlinks; a loop raises ELOOP
     except FileNotFoundError:
-        raise CaptureError(rel, "the file does not exist.", f"{fix}.") from None
+        raise _error(rel, "the file does not exist.", f"{fix}.") from None
     except OSError as exc:  # the place is line 1: the file as a whole
-        raise CaptureError(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
+        raise _error(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
     if not stat.S_ISREG(st.st_mode):
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-        raise CaptureError(f"{rel}:1", f"it is {kind}, not a file; nothing reads it (a FIFO would block).",
-                           f"put a regular file there, or {fix}.")
+        raise _error(f"{rel}:1", f"it is {kind}, not a file; nothing reads it (a FIFO would block).",
+                     f"put a regular file there, or {fix}.")
     if root is not None and outside(path, root):
-        raise CaptureError(f"{rel}:1", "it is a symlink to a file outside the project, which is never read or published.",
-                           f"replace the link with the file itself, or {fix}.")
+        raise _error(f"{rel}:1", "it is a symlink to a file outside the project, which is never read or published.",
+                     f"replace the link with the file itself, or {fix}.")
     try:
         with open(path, "rb") as fh:
             return fh.read()
     except OSError as exc:
-        raise CaptureError(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
+        raise _error(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
 
 
 def outside(path: Path, root: Path) -> bool:
@@ -81,14 +77,14 @@ def outside(path: Path, root: Path) -> bool:
 
 
 def decode(raw: bytes, rel: str, fix: str) -> str:
-    """UTF-8 text (a UTF-8 BOM is allowed), or a CaptureError naming the line of the first bad byte."""
+    """UTF-8 text (a UTF-8 BOM is allowed), or a ProblemError naming the line of the first bad byte."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         what = "UTF-16 text" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "not UTF-8 text"
-        raise CaptureError(f"{rel}:{line}", f"{what} (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}).",
-                           f"save the file as UTF-8, or {fix}.") from None
+        raise _error(f"{rel}:{line}", f"{what} (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}).",
+                     f"save the file as UTF-8, or {fix}.") from None
 
 
 def too_deep(doc: Any, limit: int = MAX_DEPTH) -> bool:
@@ -149,27 +145,27 @@ def _deep_line(text: str) -> int:
 
 
 def parse_json_bytes(raw: bytes, rel: str, fix: str) -> Any:
-    """Strict JSON: UTF-8, no duplicate keys, bounded depth and digits; a CaptureError naming the line otherwise."""
+    """Strict JSON: UTF-8, no duplicate keys, bounded depth and digits; a ProblemError naming the line otherwise."""
     text = decode(raw, rel, fix)
     deep = (f"nests deeper than {MAX_DEPTH} levels", "flatten it; no file the book reads nests that deep")
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_bounded_int)
     except DuplicateKey as exc:
         line = duplicate_key_line(text, exc.key)
-        raise CaptureError(f"{rel}:{line}", f"the key {exc.key!r} appears twice in one object (line {line}); "
-                           "JSON keeps only the last.", "keep one of the two entries.") from None
+        raise _error(f"{rel}:{line}", f"the key {exc.key!r} appears twice in one object (line {line}); "
+                     "JSON keeps only the last.", "keep one of the two entries.") from None
     except json.JSONDecodeError as exc:
-        raise CaptureError(f"{rel}:{exc.lineno}:{exc.colno}", f"invalid JSON ({exc.msg}); the file may be truncated.",
-                           fix + ".") from None
+        raise _error(f"{rel}:{exc.lineno}:{exc.colno}", f"invalid JSON ({exc.msg}); the file may be truncated.",
+                     fix + ".") from None
     except RecursionError:
-        raise CaptureError(f"{rel}:{_deep_line(text)}", f"the JSON {deep[0]}.", f"{deep[1]}, or {fix}.") from None
+        raise _error(f"{rel}:{_deep_line(text)}", f"the JSON {deep[0]}.", f"{deep[1]}, or {fix}.") from None
     except ValueError as exc:  # parse_int's bound
         m = re.search(r"\d{%d,}" % (MAX_DIGITS + 1), text)
         line = _line_of(text, m.start()) if m else 1
-        raise CaptureError(f"{rel}:{line}", f"{exc} (more than {MAX_DIGITS}): no number the book shows is that long.",
-                           f"put the real number there, or {fix}.") from None
+        raise _error(f"{rel}:{line}", f"{exc} (more than {MAX_DIGITS}): no number the book shows is that long.",
+                     f"put the real number there, or {fix}.") from None
     if too_deep(doc):
-        raise CaptureError(f"{rel}:{_deep_line(text)}", f"the JSON {deep[0]}.", f"{deep[1]}, or {fix}.")
+        raise _error(f"{rel}:{_deep_line(text)}", f"the JSON {deep[0]}.", f"{deep[1]}, or {fix}.")
     return doc
 
 
@@ -215,18 +211,18 @@ class BoundedLoader(YAML_LOADER):  # type: ignore[misc, valid-type]
 
 
 def parse_yaml_bytes(raw: bytes, rel: str, fix: str = "fix the YAML there") -> Any:
-    """Safe YAML: UTF-8, bounded alias expansion, depth and digits; a CaptureError naming the line otherwise."""
+    """Safe YAML: UTF-8, bounded alias expansion, depth and digits; a ProblemError naming the line otherwise."""
     text = decode(raw, rel, fix)
     try:
         return yaml.load(text, Loader=BoundedLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else f"{rel}:1"
-        raise CaptureError(where, f"invalid YAML ({getattr(exc, 'problem', None) or exc}).", f"{fix}.") from None
+        raise _error(where, f"invalid YAML ({getattr(exc, 'problem', None) or exc}).", f"{fix}.") from None
     except RecursionError:
-        raise CaptureError(f"{rel}:{_deep_line(text)}", f"the YAML nests deeper than {MAX_DEPTH} levels.",
-                           f"flatten it, or {fix}.") from None
+        raise _error(f"{rel}:{_deep_line(text)}", f"the YAML nests deeper than {MAX_DEPTH} levels.",
+                     f"flatten it, or {fix}.") from None
     except ValueError as exc:  # int("9" * 5000)
         m = re.search(r"\d{%d,}" % (MAX_DIGITS + 1), text)
-        raise CaptureError(f"{rel}:{_line_of(text, m.start()) if m else 1}", f"a value cannot be read ({str(exc)[:80]}).",
-                           f"put the real number there, or {fix}.") from None
+        raise _error(f"{rel}:{_line_of(text, m.start()) if m else 1}", f"a value cannot be read ({str(exc)[:80]}).",
+                     f"put the real number there, or {fix}.") from None

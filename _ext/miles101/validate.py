@@ -1,6 +1,6 @@
 """Validate every capture file the book reads: the one implementation behind the build and `--check`.
 
-Rules, each reported as a `CaptureError` naming the file, the JSON path (or line) and the fix:
+Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON path (or line) and the fix:
 
 1. the file reads, through the one strict reader (`miles101.strict`): a regular file inside the
    project, UTF-8, valid JSON/YAML, no duplicate keys, bounded depth, digits and YAML aliases;
@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .capture import CaptureError
+from .problems import Problem, ProblemError, Subtype, capture_problem
 
 #: Bump when a rule changes: old cache entries then no longer match.
 RULES_VERSION = "3"
@@ -138,14 +138,14 @@ def unit_range(unit: str) -> tuple[float | None, float | None, str] | None:
     return None
 
 
-def _range_problem(rel: str, path: tuple, number: Any, unit: str) -> CaptureError | None:
+def _range_problem(rel: str, path: tuple, number: Any, unit: str) -> Problem | None:
     rng = unit_range(unit)
     if rng is None or not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
         return None
     low, high, why = rng
     if (low is not None and number < low) or (high is not None and number > high):
-        return CaptureError(f"{rel}:{json_path(path)}", f"{number!r} {unit} is out of range ({why}).",
-                            "correct the number (or its unit) from its source.")
+        return capture_problem(f"{rel}:{json_path(path)}", f"{number!r} {unit} is out of range ({why}).",
+                               "correct the number (or its unit) from its source.")
     return None
 
 
@@ -164,30 +164,30 @@ def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
             yield (key, k), rec
 
 
-def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> list[CaptureError]:
+def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> list[Problem]:
     """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
     fix = fix_for(rel)
     try:
         doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
-    except CaptureError as exc:
-        return [exc]
-    problems: list[CaptureError] = []
+    except ProblemError as exc:
+        return [exc.problem]
+    problems: list[Problem] = []
     for path, number in non_finite(doc):
-        problems.append(CaptureError(f"{rel}:{json_path(path)}", f"{number} is not a number a page can show.",
-                                     f"put the real value there, or {fix}."))
+        problems.append(capture_problem(f"{rel}:{json_path(path)}", f"{number} is not a number a page can show.",
+                                        f"put the real value there, or {fix}."))
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for error in errors[:10]:
         found = json.dumps(error.instance, default=str)
         found = found if len(found) <= 60 else found[:57] + "..."
-        problems.append(CaptureError(f"{rel}:{json_path(error.absolute_path)}",
-                                     f"{error.message[:200]} (found {found}; schema {schema_name}).",
-                                     f"change the value at {json_path(error.absolute_path)}, or {fix}."))
+        problems.append(capture_problem(f"{rel}:{json_path(error.absolute_path)}",
+                                        f"{error.message[:200]} (found {found}; schema {schema_name}).",
+                                        f"change the value at {json_path(error.absolute_path)}, or {fix}."))
     for path, rec in value_records(rel, doc):
         low, high = rec.get("low"), rec.get("high")
         if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (low, high)) and low > high:
-            problems.append(CaptureError(f"{rel}:{json_path((*path, 'low'))}", f"low {low!r} is above high {high!r}; "
-                                         "the page would print a range that runs backwards.",
-                                         "swap them, or correct them from the source."))
+            problems.append(capture_problem(f"{rel}:{json_path((*path, 'low'))}", f"low {low!r} is above high {high!r}; "
+                                            "the page would print a range that runs backwards.",
+                                            "swap them, or correct them from the source."))
         for field_name in ("value", "low", "high"):
             p = _range_problem(rel, (*path, field_name), rec.get(field_name), str(rec.get("unit", "")))
             if p:
@@ -195,7 +195,7 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
     return problems
 
 
-def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[CaptureError]:
+def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[Problem]:
     """computed.json must equal derive_all(models.json, flags.json), value for value."""
     from miles101.derive import derive_all
 
@@ -206,11 +206,11 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
         flags = parse_json_bytes(flags_raw, "capture/miles/flags.json", fix)
         committed = parse_json_bytes(computed_raw, rel, fix)
         fresh = derive_all(models, flags)
-    except CaptureError:
+    except ProblemError:
         return []  # the file's own check names it
     except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
-        return [CaptureError(rel, f"cannot be re-derived from models.json and flags.json ({type(exc).__name__}: {exc}).",
-                             "fix the schema problems named for those files first.")]
+        return [capture_problem(rel, f"cannot be re-derived from models.json and flags.json ({type(exc).__name__}: {exc}).",
+                                "fix the schema problems named for those files first.")]
     want = fresh.get("values", {})
     got = committed.get("values", {}) if isinstance(committed, dict) else {}
     got = got if isinstance(got, dict) else {}
@@ -218,14 +218,14 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
     for key in sorted(set(want) | set(got)):
         where = f"{rel}:{json_path(('values', key))}"
         if key not in got:
-            problems.append(CaptureError(where, f"{key} is missing.", f"{fix}."))
+            problems.append(capture_problem(where, f"{key} is missing.", f"{fix}."))
         elif key not in want:
-            problems.append(CaptureError(where, f"{key} is not derived from the extraction (edited by hand?).",
-                                         f"{fix}."))
+            problems.append(capture_problem(where, f"{key} is not derived from the extraction (edited by hand?).",
+                                            f"{fix}."))
         elif got[key] != want[key]:
             g = got[key].get("value") if isinstance(got[key], dict) else got[key]
-            problems.append(CaptureError(where, f"{key} holds {g!r} but the derivation gives {want[key].get('value')!r} "
-                                         "(edited by hand?).", f"{fix}."))
+            problems.append(capture_problem(where, f"{key} holds {g!r} but the derivation gives {want[key].get('value')!r} "
+                                            "(edited by hand?).", f"{fix}."))
     return problems
 
 
@@ -233,7 +233,7 @@ def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) 
 STEP_SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
 
 
-def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> tuple[list[dict], list[CaptureError]]:
+def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> tuple[list[dict], list[Problem]]:
     """steps.jsonl rows; a line that is not a JSON object of numbers is named with its line number.
 
     `lines`, when given, is filled with (step, seed) → line number, for messages about a row.
@@ -245,17 +245,17 @@ def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> t
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        return [], [CaptureError(f"{rel}:{line}", "not UTF-8 text.", fix)]
+        return [], [capture_problem(f"{rel}:{line}", "not UTF-8 text.", fix)]
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             row = parse_json_bytes(line.encode(), f"{rel}:{n}", fix.rstrip("."))
-        except CaptureError as exc:
-            problems.append(CaptureError(f"{rel}:{n}", exc.message, fix))
+        except ProblemError as exc:
+            problems.append(capture_problem(f"{rel}:{n}", exc.problem.message, fix))
             continue
         if not isinstance(row, dict) or not isinstance(row.get("step"), int) or isinstance(row.get("step"), bool):
-            problems.append(CaptureError(f"{rel}:{n}", "a row must be an object with an integer \"step\".", fix))
+            problems.append(capture_problem(f"{rel}:{n}", "a row must be an object with an integer \"step\".", fix))
             continue
         wrong = []
         for section in STEP_SECTIONS:
@@ -268,14 +268,14 @@ def read_steps(raw: bytes, rel: str, lines: dict[tuple, int] | None = None) -> t
             wrong += [f"{section}.{key} = {json.dumps(v)[:40]}" for key, v in part.items()
                       if not (v is None or isinstance(v, (int, float)))]
         if wrong:
-            problems.append(CaptureError(f"{rel}:{n}", f"step {row['step']}: a metric must be a number "
-                                         f"({'; '.join(wrong[:3])}).", fix))
+            problems.append(capture_problem(f"{rel}:{n}", f"step {row['step']}: a metric must be a number "
+                                            f"({'; '.join(wrong[:3])}).", fix))
             continue
         first = seen.setdefault((row["step"], json.dumps(row.get("seed"))), n)
         if first != n:  # a second row of one step would count twice in every median and mean
-            problems.append(CaptureError(f"{rel}:{n}", f"step {row['step']} of seed {row.get('seed')!r} appears "
-                                         f"twice (first at line {first}); each step has one row.",
-                                         "keep one of the two rows, " + fix))
+            problems.append(capture_problem(f"{rel}:{n}", f"step {row['step']} of seed {row.get('seed')!r} appears "
+                                            f"twice (first at line {first}); each step has one row.",
+                                            "keep one of the two rows, " + fix))
             continue
         if lines is not None:
             lines.setdefault((row["step"], row.get("seed")), n)
@@ -306,7 +306,7 @@ def _base_chain(runs_dir: Path, run_yaml: bytes | None) -> tuple[bytes, ...]:
     while raw is not None:
         try:
             base = (parse_yaml_bytes(raw, "a run file") or {}).get("base")
-        except (CaptureError, AttributeError):
+        except (ProblemError, AttributeError):
             break
         if not isinstance(base, str) or base in seen:
             break
@@ -326,7 +326,7 @@ def _base_bytes(path: Path) -> bytes | None:
 
 
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
-                       values: bytes | None, bases: tuple[bytes, ...] = ()) -> list[CaptureError]:
+                       values: bytes | None, bases: tuple[bytes, ...] = ()) -> list[Problem]:
     """A recording: valid status, a run file, readable steps, and values.json = derive_values(steps).
 
     `bases` are the run files of the run's `base` chain, so the run is read with its base filled in.
@@ -336,28 +336,28 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
     base = f"capture/gpu/{run_id}"
     try:
         status = parse_json_bytes(run_json, f"{base}/run.json", "restore it").get("status")
-    except (CaptureError, AttributeError):
+    except (ProblemError, AttributeError):
         return []  # named by the file's own check
     if status != "valid":
-        return [CaptureError(f"{base}/run.json:$.status", f"run.json says {status!r}, but only a valid recording "
-                             "belongs in capture/gpu/<id>/.", "move the attempt to capture/gpu/_attempts/.")]
+        return [capture_problem(f"{base}/run.json:$.status", f"run.json says {status!r}, but only a valid recording "
+                                "belongs in capture/gpu/<id>/.", "move the attempt to capture/gpu/_attempts/.")]
     if run_yaml is None:
-        return [CaptureError(f"{base}/run.json", f"no run file capture/runs/{run_id}.yaml declares this recording.",
-                             f"restore capture/runs/{run_id}.yaml, or remove {base}/.")]
+        return [capture_problem(f"{base}/run.json", f"no run file capture/runs/{run_id}.yaml declares this recording.",
+                                f"restore capture/runs/{run_id}.yaml, or remove {base}/.")]
     if steps is None:
-        return [CaptureError(f"{base}/steps.jsonl", "the file does not exist; values.json cannot be verified.",
-                             f"restore it from git, or record the run again (`python3 capture/run.py record {run_id} --force`).")]
+        return [capture_problem(f"{base}/steps.jsonl", "the file does not exist; values.json cannot be verified.",
+                                f"restore it from git, or record the run again (`python3 capture/run.py record {run_id} --force`).")]
     if values is None:
-        return [CaptureError(f"{base}/values.json", "the file does not exist.",
-                             REDERIVE.format(run=run_id, file=f"{base}/values.json"))]
+        return [capture_problem(f"{base}/values.json", "the file does not exist.",
+                                REDERIVE.format(run=run_id, file=f"{base}/values.json"))]
     lines: dict[tuple, int] = {}
     rows, problems = read_steps(steps, f"{base}/steps.jsonl", lines)
     if problems:
         return problems
     if not rows:
-        return [CaptureError(f"{base}/steps.jsonl:1", "the file holds no step rows, but run.json says the recording "
-                             "is valid.", f"restore it from git, or record the run again "
-                             f"(`python3 capture/run.py record {run_id} --force`).")]
+        return [capture_problem(f"{base}/steps.jsonl:1", "the file holds no step rows, but run.json says the recording "
+                                "is valid.", f"restore it from git, or record the run again "
+                                f"(`python3 capture/run.py record {run_id} --force`).")]
     try:
         run = parse_yaml_bytes(run_yaml, f"capture/runs/{run_id}.yaml")
         if bases and isinstance(run, dict):
@@ -371,18 +371,18 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
                 return []  # named by the loader
         committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
         fresh = derive_values(run, rows)
-    except CaptureError:
+    except ProblemError:
         return []  # named by the file's own check
     except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
-        return [CaptureError(f"{base}/values.json", f"cannot be re-derived from steps.jsonl ({type(exc).__name__}: {exc}).",
-                             f"fix capture/runs/{run_id}.yaml and {base}/steps.jsonl first.")]
+        return [capture_problem(f"{base}/values.json", f"cannot be re-derived from steps.jsonl ({type(exc).__name__}: {exc}).",
+                                f"fix capture/runs/{run_id}.yaml and {base}/steps.jsonl first.")]
     got = committed.get("values", {}) if isinstance(committed, dict) else {}
     got = got if isinstance(got, dict) else {}
     for name in sorted(set(fresh["values"]) | set(got)):
         a, b = got.get(name), fresh["values"].get(name)
         if a != b:
             av = a.get("value") if isinstance(a, dict) else a
-            problems.append(CaptureError(
+            problems.append(capture_problem(
                 f"{base}/values.json:{json_path(('values', name))}",
                 f"{name} is {av!r} but steps.jsonl gives {None if b is None else b.get('value')!r}"
                 f"{_left_out(b, f'{base}/steps.jsonl', lines)} (edited by hand?).",
@@ -390,7 +390,7 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
     return problems
 
 
-def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) -> list[CaptureError]:
+def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) -> list[Problem]:
     """One host's cross-check results held against computed.json (the rule of `miles101.crosscheck`)."""
     from .crosscheck import crosscheck_problems
 
@@ -402,12 +402,12 @@ def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) 
         if not isinstance(results, dict) or not isinstance(computed, dict):
             return []  # named by the files' own checks
         found = crosscheck_problems(results, computed)
-    except CaptureError:
+    except ProblemError:
         return []  # named by the file's own check
     except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
-        return [CaptureError(rel, f"cannot be held against capture/computed.json ({type(exc).__name__}: {exc}).",
-                             "fix the schema problems named for the two files first.")]
-    return [CaptureError(f"{rel}:{json_path(path)}", f"{text}.", f"{fix}.") for path, text in found]
+        return [capture_problem(rel, f"cannot be held against capture/computed.json ({type(exc).__name__}: {exc}).",
+                                "fix the schema problems named for the two files first.")]
+    return [capture_problem(f"{rel}:{json_path(path)}", f"{text}.", f"{fix}.") for path, text in found]
 
 
 def schema_name_for(rel: str) -> str | None:
@@ -464,7 +464,7 @@ def usable(rel: str, doc: Any) -> Any:
 class Validation:
     """What validating capture/ found, with counts for `--check`'s summary."""
 
-    problems: list[CaptureError] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     files: int = 0
     computed: int = 0  # values in computed.json, each compared with its derivation
     recordings: int = 0
@@ -484,15 +484,15 @@ class Cache:
             except (OSError, ValueError):
                 self.old = {}
 
-    def get(self, key: str) -> list[CaptureError] | None:
+    def get(self, key: str) -> list[Problem] | None:
         hit = self.old.get(key)
         if hit is None:
             return None
         self.new[key] = hit
-        return [CaptureError(*p) for p in hit]
+        return [Problem(Subtype(subtype), message, fix, where) for subtype, where, message, fix in hit]
 
-    def put(self, key: str, problems: list[CaptureError]) -> None:
-        self.new[key] = [[p.where, p.message, p.fix] for p in problems]
+    def put(self, key: str, problems: list[Problem]) -> None:
+        self.new[key] = [[p.subtype.value, p.where, p.message, p.fix] for p in problems]
 
     def save(self) -> None:
         if self.path is None or self.new == self.old:
@@ -540,7 +540,7 @@ def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
 RECOVER = "python3 capture/run.py record --recover"
 
 
-def interrupted_commits(cap: Path) -> list[CaptureError]:
+def interrupted_commits(cap: Path) -> list[Problem]:
     """A recorder stopped between the renames of a commit leaves `.old-*`, or a `.tmp-*` that says valid."""
     from .strict import outside
 
@@ -552,14 +552,14 @@ def interrupted_commits(cap: Path) -> list[CaptureError]:
 
             try:
                 status = parse_json_bytes(read_bytes(path / "run.json", path.name, cap), path.name, "").get("status")
-            except (CaptureError, AttributeError):
+            except (ProblemError, AttributeError):
                 status = None
             if status != "valid":
                 continue  # a recording in progress, or a killed attempt: the recorder moves it to _attempts/
         if outside(path, cap):
             continue
         rel = path.relative_to(cap.parent).as_posix()
-        problems.append(CaptureError(
+        problems.append(capture_problem(
             f"{rel}:1", "a recorder was stopped in the middle of committing a recording, so capture/gpu/ may hold the "
             "old recording, the new one or neither.",
             f"run `{RECOVER}` (it finishes the commit, or puts the old recording back); no recorder may be running"))
@@ -577,7 +577,7 @@ def load_catalog(root: Path) -> Any:
         return None
 
 
-def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -> list[CaptureError]:
+def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -> list[Problem]:
     """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
     from miles101.runcheck import RunFileError, load_run
 
@@ -594,13 +594,13 @@ def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -
             m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
             parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
             place = json_path(int(p) if p.isdigit() else p for p in parts)
-            out.append(CaptureError(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
-                                    f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
-                                    "lists every problem; AUTHORING.md), or restore it from git"))
+            out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
+                                       f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
+                                       "lists every problem; AUTHORING.md), or restore it from git"))
         return out
     except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
-        return [CaptureError(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
-                             "correct the run file (AUTHORING.md), or restore it from git")]
+        return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
+                                "correct the run file (AUTHORING.md), or restore it from git")]
     return []
 
 
@@ -619,13 +619,13 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             return None
         try:
             return read_bytes(path, rel, root, fix_for(rel))
-        except CaptureError as exc:
+        except ProblemError as exc:
             if rel not in unreadable:
                 unreadable.add(rel)
-                out.problems.append(exc)
+                out.problems.append(exc.problem)
             return None
 
-    def run(key: str, fn: Callable[[], list[CaptureError]]) -> list[CaptureError]:
+    def run(key: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
         hit = store.get(key)
         if hit is not None:
             out.cached += 1
@@ -637,8 +637,8 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
 
     for rel in REQUIRED:
         if not (cap / rel).exists() and not (cap / rel).is_symlink():
-            out.problems.append(CaptureError(f"capture/{rel}", "the file does not exist.",
-                                             fix_for(f"capture/{rel}") + "."))
+            out.problems.append(capture_problem(f"capture/{rel}", "the file does not exist.",
+                                                fix_for(f"capture/{rel}") + "."))
     sdir = schema_dir()
     for pattern, schema_name in SCHEMAS.items():
         schema_text = (sdir / schema_name).read_text(encoding="utf-8")
@@ -668,7 +668,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         code = b"".join(Path(m.__file__).read_bytes() for m in (miles101.runcheck, miles101.catalog))
         catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
 
-        def held(path: Path, raw: bytes) -> list[CaptureError]:
+        def held(path: Path, raw: bytes) -> list[Problem]:
             if not catalog:
                 catalog.append(load_catalog(root))
             return run_file_problems(root, path, raw, catalog[0]) if catalog[0] is not None else []
@@ -685,7 +685,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         code = Path(miles101.derive.__file__).read_bytes()
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
-        except (CaptureError, AttributeError, TypeError):
+        except (ProblemError, AttributeError, TypeError):
             out.computed = 0
         out.problems += run(_digest("computed", code, models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
@@ -708,8 +708,8 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
 
         why = run_id_problem(run_id)
         if why:
-            out.problems.append(CaptureError(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
-                                             "rename the directory to the run's id, or move it out of capture/gpu/"))
+            out.problems.append(capture_problem(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
+                                                "rename the directory to the run's id, or move it out of capture/gpu/"))
             continue
         import miles101.values
 
@@ -726,7 +726,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     return out
 
 
-def reference_src_problems(capture: Any) -> list[CaptureError]:
+def reference_src_problems(capture: Any) -> list[Problem]:
     """Every reference's own `src`, cited or not, must be a line range of a Miles file (both gates apply it)."""
     from .problems import broken_sources
 
@@ -739,21 +739,20 @@ def reference_src_problems(capture: Any) -> list[CaptureError]:
         src = value.detail.get("src")
         why = capture.src_spec_problem(src) if isinstance(src, str) and src else None
         if why:
-            out.append(CaptureError(f"{value.detail['file']}:{json_path(('references', key, 'src'))}",
-                                    f"reference {key}: {why}", "correct the src from Miles's source (AUTHORING.md)."))
+            out.append(capture_problem(f"{value.detail['file']}:{json_path(('references', key, 'src'))}",
+                                       f"reference {key}: {why}", "correct the src from Miles's source (AUTHORING.md)."))
     return out
 
 
-def capture_problems(result: Validation, capture: Any) -> list[CaptureError]:
+def capture_problems(result: Validation, capture: Any) -> list[Problem]:
     """Validation problems plus the loader's own (a reference key defined twice ...), each once.
 
     Validate before loading: the loader then skips the schema for files found clean (`schema_clean`).
     """
     seen: set[str] = set()
-    merged: list[CaptureError] = []
+    merged: list[Problem] = []
     for p in [*result.problems, *getattr(capture, "problems", []), *reference_src_problems(capture)]:
-        file = p.where.split(":", 1)[0]
-        key = f"{file}|{p.message}"
+        key = f"{p.file}|{p.message}"
         if key in seen:
             continue
         seen.add(key)

@@ -150,9 +150,9 @@ def rederive(ids: list[str], runs_dir: Path, gpu_dir: Path) -> int:
 
     import yaml
 
-    from miles101.values import derive_values
-    from miles101.capture import CaptureError
+    from miles101.problems import ProblemError
     from miles101.validate import parse_yaml_bytes, read_steps
+    from miles101.values import derive_values
 
     rc = 0
     for run_id in ids:
@@ -165,14 +165,14 @@ def rederive(ids: list[str], runs_dir: Path, gpu_dir: Path) -> int:
                 run = load_runs(runs_dir).get(run_id, run)
             rows, problems = read_steps((rec_dir / "steps.jsonl").read_bytes(), str(rec_dir / "steps.jsonl"))
             if problems:
-                raise problems[0]
+                raise ProblemError(problems[0])
             values = derive_values(run, rows)
         except FileNotFoundError as exc:
             print(f"record --rederive: {exc.filename}: no such file; {run_id} has no recording to re-derive.",
                   file=sys.stderr)
             rc = 1
             continue
-        except CaptureError as exc:
+        except ProblemError as exc:
             print(f"record --rederive: {exc}", file=sys.stderr)
             rc = 1
             continue

@@ -10,13 +10,14 @@ import jsonschema
 from miles101.book import load_book
 from miles101.capture import load_capture
 from miles101.factcheck import Check, FactChecks, factcheck_problems, load_factcheck
+from miles101.problems import Problem, Subtype
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = json.loads((ROOT / "capture" / "factcheck.json").read_text(encoding="utf-8"))
 SCHEMA = json.loads((ROOT / "_ext" / "miles101" / "schema" / "factcheck.schema.json").read_text(encoding="utf-8"))
 
 
-def problems_of(doc: dict) -> list[tuple[str, str, str]]:
+def problems_of(doc: dict) -> list[Problem]:
     record = FactChecks(classes=doc["classes"], checks=tuple(Check.from_record(r, i) for i, r in enumerate(doc["checks"])))
     book, _ = load_book(ROOT / "manual.json", ROOT)
     return factcheck_problems(record, book.page_files, load_capture(ROOT))
@@ -51,8 +52,9 @@ def test_problems_a_schema_cannot_see() -> None:
     first["classes_checked"] = [*first["classes_checked"], "vibes"]
     first["wrong_found"] = first["claims_checked"] + 1
     first["fixes"][0]["src"] = ["miles/utils/arguments.py:999999", "book:no/such/file.py"]
-    found = {(where, what) for where, what, _ in problems_of(doc)}
-    text = " | ".join(f"{w}: {m}" for w, m in found)
+    found = problems_of(doc)
+    assert {p.subtype for p in found} == {Subtype.CAPTURE}
+    text = " | ".join(f"{p.where}: {p.message}" for p in found)
     assert "capture/factcheck.json:$.checks[0].page: 'sections/9-9-nowhere.md' is not a page of the book." in text
     assert "unknown class(es) vibes." in text
     assert "the counts do not add up" in text

@@ -28,7 +28,6 @@ from ..book import load_book
 from ..capture import load_capture_cached
 from ..validate import capture_problems, validate_capture
 from .domain import domain_of
-from ..problems import Subtype
 from .base import logger, warn
 
 
@@ -38,11 +37,11 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
                                valid_cache=Path(app.doctreedir) / "m101-book-valid.txt")
     for p in problems:
         if not p.fatal:
-            warn(Subtype(p.subtype), p.message, location=p.location, fix=p.fix)
+            warn(p.subtype, p.message, location=p.location, fix=p.fix)
     if book is None:
         # A book that cannot be read stops the build with the problems alone: no traceback, exit 2.
         for p in problems:
-            logger.error(f"{p.message} Fix: {p.fix}", type="manual", subtype=Subtype(p.subtype).value, location=p.location)
+            logger.error(f"{p.message} Fix: {p.fix}", type="manual", subtype=p.subtype.value, location=p.location)
         raise SystemExit(2)
     config._m101_book = book
     config.root_doc = book.root_doc
@@ -64,8 +63,7 @@ def load_into_domain(app: Sphinx) -> None:
     problems = capture_problems(validation, capture)
     app.m101_capture_problems = len(problems)
     for problem in problems:
-        where = problem.where if ":" in problem.where else f"{problem.where}:1"
-        warn(Subtype.CAPTURE, problem.message, location=where, fix=problem.fix)
+        warn(problem.subtype, problem.message, location=problem.location, fix=problem.fix)
 
 
 def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:

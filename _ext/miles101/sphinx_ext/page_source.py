@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..markup import escape_html, listed, markup_problems
-from ..problems import Subtype
 from .base import warn
 
 if TYPE_CHECKING:
@@ -17,11 +16,11 @@ if TYPE_CHECKING:
 
 def refuse_markup(app: Sphinx, docname: str, source: list[str]) -> None:
     """Warn for each raw HTML tag and open role in the page; escape the HTML in the text MyST reads."""
-    problems = markup_problems(source[0])
+    problems = markup_problems(source[0], str(app.env.doc2path(docname)))
     for p in listed(problems):
-        warn(Subtype.MARKUP, p.message, location=(docname, p.line), fix=p.fix)
-    if any(p.html for p in problems):
-        source[0] = escape_html(source[0], problems)
+        warn(p.subtype, p.message, location=p.location, fix=p.fix)
+    if problems:
+        source[0] = escape_html(source[0])
 
 
 def setup_page_source(app: Sphinx) -> None:
