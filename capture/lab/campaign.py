@@ -35,7 +35,7 @@ from capture.lab.slots import render, slots, spark_exempt, tally
 from capture.lab.store import UNFINISHED, is_valid
 from miles101.runfiles import resolve_runs
 from miles101.tools.read_run import diagnose as read_diagnose
-from miles101.tools.read_run import read_log, read_run
+from miles101.tools.read_run import groups_in_log, report_of
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_PY = ROOT / "capture" / "run.py"
@@ -269,8 +269,7 @@ def diagnose(log: Path) -> list[str]:
         lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return []
-    rows, _ = read_log(lines)  # as `read_run.py LOG --diagnose` does: its lines, then its signals
-    report = read_run(rows) if rows else None
+    _, _, report = report_of(lines, groups=groups_in_log(lines))  # as `read_run.py LOG --diagnose` does
     return [f"7.1 {m['section']} {m['title']} ({'line ' + str(m['line']) if m['line'] else 'step values'})"
             for m in read_diagnose(lines, report)]
 

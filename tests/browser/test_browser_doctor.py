@@ -23,10 +23,7 @@ PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
 
 def python_answer(text: str) -> dict[str, Any]:
     lines = text.splitlines()
-    rows, asm = rr.read_log(lines)
-    report = rr.read_run(rows, 10, rr.groups_in_log(lines)) if rows else None
-    if report is not None:
-        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+    _, _, report = rr.report_of(lines, 10, rr.groups_in_log(lines))
     return {"matches": rr.diagnose(lines, report), "report": report}
 
 

@@ -40,10 +40,7 @@ def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
         return {"unreadable": True}
     if groups is None:
         groups = rr.groups_in_log(lines)
-    rows, asm = rr.read_log(lines)
-    report = rr.read_run(rows, 10, groups) if rows else None
-    if report is not None:
-        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+    _, asm, report = rr.report_of(lines, 10, groups)
     return {"matches": rr.diagnose(lines, report), "malformed": asm.malformed, "nonfinite": asm.nonfinite,
             "report": report}
 
@@ -105,6 +102,8 @@ def synthetic(tmp: Path) -> list[Path]:
                 text = g.replace(" ... ", " (something) ")
                 write(f"after-{sym['id']}-{i}.log", [f"early {text}", *_row(0, **base), *_row(1, **base), f"late {text}",
                                                      f"later {text}"])
+    oom = "torch.OutOfMemoryError: CUDA out of memory"  # in step 0's training: after perf 0, before `step 0:`
+    write("oom-in-step-0.log", [*_row(0, **base)[:2], oom, *_row(0, **base)[2:], *_row(1, **base), f"late {oom}"])
     t = "[2026] timer.py:31 - Timer"
     write("timer-open.log", [*_row(0, **base), f"{t} train_wait start", f"{t} update_weights start",
                              f"{t} update_weights end (elapsed: 1.0s)", f"{t} actor_train start", "GET /metrics 200"])
@@ -205,6 +204,9 @@ def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     assert py["no-symptom.log"]["matches"] == [] and py["no-symptom.log"]["report"] is None
     late = [m for m in py["after-mem-oom-mid-run-0.log"]["matches"] if m["id"] == "mem-oom-mid-run"]
     assert [(m["line"], m["count"]) for m in late] == [(10, 2)]
+    # an OOM while step 0 trains (the rollout's perf 0 line came first) is not "after the first steps ran"
+    in_step_0 = [(m["line"], m["count"]) for m in py["oom-in-step-0.log"]["matches"] if m["id"] == "mem-oom-mid-run"]
+    assert in_step_0 == [(10, 1)], in_step_0  # line 3 (inside step 0) is not counted
     assert [(m["id"], m["line"]) for m in py["timer-open.log"]["matches"]] == [("engine-open-timer", 8)]
     assert py["timer-closed.log"]["matches"] == []
     assert [(m["line"], m["count"]) for m in py["timer-nested.log"]["matches"]] == [(2, 1)]

@@ -158,6 +158,7 @@ class StepAssembler:
         self.rows: dict[int, dict[str, Any]] = {}
         self.current: int | None = None
         self.anchored = False  # a rollout/perf/eval line has been seen
+        self.first_train_line: int | None = None  # the trainer's first `step N:` line: step 0 has trained
         self.finished: list[int] = []
         self.engine_addr: str | None = None
         self.last_reward: float | None = None
@@ -191,6 +192,8 @@ class StepAssembler:
             row = self._row(self.current if self.current is not None else 0)
             row.setdefault("memory", {}).update(data)
             return []
+        if kind == "train" and self.first_train_line is None:
+            self.first_train_line = self.lineno
         if kind == "train" and self.anchored and self.current is not None:
             # `step M:` counts optimizer steps (rollout_id * steps_per_rollout + step_id,
             # log_utils.py:522): it belongs to the rollout the trainer is working on.
@@ -245,6 +248,19 @@ def read_log(lines: Iterable[str]) -> tuple[list[dict[str, Any]], StepAssembler]
     for n, line in enumerate(lines, 1):
         rows.extend(asm.feed(line, n))
     return rows + asm.close(), asm
+
+
+def report_of(lines: list[str], steps: int = 10, groups: int | None = None
+              ) -> tuple[list[dict[str, Any]], StepAssembler, dict[str, Any] | None]:
+    """The rows, the assembler and the report `read_run.py LOG` prints (None without a step), with where
+    the log's first step row starts (`first_line`) and the trainer's first `step N:` line (`first_train_line`)."""
+    rows, asm = read_log(lines)
+    report = read_run(rows, steps, groups) if rows else None
+    if report is not None:
+        report["malformed"], report["nonfinite"] = asm.malformed, asm.nonfinite
+        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+        report["first_train_line"] = asm.first_train_line
+    return rows, asm, report
 
 
 def parse_log(lines: Iterable[str]) -> list[dict[str, Any]]:
@@ -1032,13 +1048,13 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
     """Each 7.1 entry the log points at, in the order of its first line.
 
     A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
-    line after the log's first step line (`report["first_line"]`). An `open_timer` entry matches
+    line after the trainer's first `step N:` line (`report["first_train_line"]`): step 0 has trained. An `open_timer` entry matches
     when the log ends inside a Miles timer not in its `ignore` list (a `Timer NAME start` with no
     `end` after it): the latest such line, `count` the timers still open. A `signal` entry matches when that signal's
     verdict in `report` (from read_run) is bad.
     """
     found: dict[str, dict[str, Any]] = {}
-    first_step = report.get("first_line") if report else None
+    first_step = report.get("first_train_line") if report else None
     open_timers: dict[str, tuple[int, str]] = {}
     for n, raw in enumerate(lines, 1):
         line = clean(raw)
@@ -1298,11 +1314,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if groups is None:
         groups = groups_in_log(lines)
-    rows, asm = read_log(lines)
-    report = read_run(rows, args.steps, groups) if rows else None
-    if report is not None:
-        report["malformed"], report["nonfinite"] = asm.malformed, asm.nonfinite
-        report["first_line"] = rows[0]["lines"][0] if rows[0].get("lines") else None
+    rows, asm, report = report_of(lines, args.steps, groups)
     if args.diagnose:
         matches = diagnose(lines, report)
         if args.json:

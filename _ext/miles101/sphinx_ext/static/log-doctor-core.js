@@ -409,6 +409,7 @@ export class StepAssembler {
     this.rows = new Map();
     this.current = null;
     this.anchored = false;
+    this.firstTrainLine = null; // the trainer's first `step N:` line: step 0 has trained
     this.lineno = 0;
     this.malformed = [];
     this.nonfinite = [];
@@ -460,6 +461,7 @@ export class StepAssembler {
       for (const [k, v] of data) row.memory.set(k, v);
       return;
     }
+    if (kind === "train" && this.firstTrainLine === null) this.firstTrainLine = this.lineno;
     if (kind === "train" && this.anchored && this.current !== null) rid = this.current;
     else if (kind !== "train") this.anchored = true;
     const keys = [...this.rows.keys()].sort((a, b) => a - b).filter((k) => k < rid);
@@ -728,7 +730,7 @@ export class Diagnoser {
 
   finish(report) {
     // Python fills `found` in line order; rebuild that order with the after_step hits put back in.
-    const firstStep = report ? report.first_line ?? null : null;
+    const firstStep = report ? report.first_train_line ?? null : null;
     const found = new Map();
     const byLine = [...this.found.values()].map((h) => [h.line, h]);
     for (const [id, hits] of this.later) {
@@ -796,7 +798,10 @@ export class Reading {
     let report = null;
     if (rows.length) {
       report = readRun(this.R, rows, this.steps, this.groups ?? this.groupsInLog);
+      report.malformed = this.asm.malformed;
+      report.nonfinite = this.asm.nonfinite;
       report.first_line = rows[0].lines ? rows[0].lines[0] : null;
+      report.first_train_line = this.asm.firstTrainLine;
     }
     return { matches: this.diag.finish(report), malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,
              report, lines: this.n, rows: this.asm.total };
