@@ -30,9 +30,9 @@ FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doc
 RULES_FILE = "m101-doctor-rules.json"
 #: The page whose entries the doctor links to (read_run.PAGE_PATH without its suffix).
 PAGE_DOC = "sections/7-1-troubleshoot-by-symptom"
-WHAT = ("The log doctor: paste or drop a Miles log, and it shows each line that matches an entry of 7.1 "
-        "(with the line number, the entry, its check and its fix) and the first ten steps against the "
-        "book's thresholds, read in the page without uploading anything.")
+WHAT = ("The log doctor: paste or drop a Miles log, and it shows each entry of 7.1 the log points at (its "
+        "first matching line, how many lines match, the entry's check and fix) and the first ten steps against "
+        "the cut-offs of 1.3's table (ours and Miles's published ones), read in the page without uploading anything.")
 
 
 class log_doctor(nodes.General, nodes.Element):

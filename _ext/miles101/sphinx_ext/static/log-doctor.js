@@ -80,7 +80,7 @@ function healthTable(rules, report) {
     el("caption", { text: `The first ${report.steps.length} steps (Miles's rollout ids; read_run.py's columns)` }),
     el("thead", {}, head), el("tbody", {}, ...body));
   const verdicts = el("table", { class: "m101-doctor-verdicts" },
-    el("caption", { text: "One verdict per signal, against the book's thresholds (1.3)" }),
+    el("caption", { text: "One verdict per signal, against the cut-offs of 1.3's table (ours and Miles's published ones)" }),
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "signal" }), el("th", { scope: "col", text: "verdict" }),
       el("th", { scope: "col", text: "why" }))),
     el("tbody", {}, ...signals.map((s) => {
