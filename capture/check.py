@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from miles101.book import load_book
-from miles101.capture import Capture, load_capture
+from miles101.data import Capture, load_capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.pages import scan_pages
 from miles101.problems import Problem, ProblemError, Subtype, broken_sources

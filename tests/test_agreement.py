@@ -13,7 +13,7 @@ import pytest
 from buildutil import build
 
 from capture.check import page_problems
-from miles101.capture import load_capture
+from miles101.data import load_capture
 from miles101.pages import scan_pages
 from miles101.text import strip_ansi
 
@@ -100,10 +100,10 @@ def test_build_and_check_agree_on_a_crosscheck(book_copy: Path) -> None:
     from test_fuzz_capture import XC, crosscheck_result
 
     import capture.crosscheck.verify
-    import miles101.crosscheck
+    import miles101.crosscheck_results
 
     # one implementation: the cross-check program's verify is the core's
-    assert capture.crosscheck.verify.verify is miles101.crosscheck.verify
+    assert capture.crosscheck.verify.verify is miles101.crosscheck_results.verify
     doc = crosscheck_result(book_copy)
     doc["models"]["qwen3-tiny"]["runs"][1]["held_bytes"] *= 2
     doc["models"]["qwen3-tiny"]["params"] += 1

@@ -1,6 +1,6 @@
 """What Miles accepts and logs, read from the extraction (capture/miles/flags.json, metrics.json).
 
-The index is the core's (`miles101.capture.index_flags`, `index_metrics`, `passthrough_family`): the
+The index is the core's (`miles101.data.index_flags`, `index_metrics`, `passthrough_family`): the
 build, --check and the lab read flags.json one way. `Catalog.from_capture` reuses a loaded capture.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from miles101.capture import Capture, closest_family, index_flags, index_metrics, passthrough_family
+from miles101.data import Capture, closest_family, index_flags, index_metrics, passthrough_family
 
 # Sources the lab itself measures or parses beside Miles's metric keys (see run.schema.json).
 LAB_SOURCES = {
@@ -54,7 +54,7 @@ class Catalog:
     def family(self, opt: str) -> dict[str, Any] | None:
         """The passthrough family (--sglang-*, --router-*, ...) an option belongs to, if any.
 
-        Membership is the core's rule (`miles101.capture.passthrough_family`, the one the build
+        Membership is the core's rule (`miles101.data.passthrough_family`, the one the build
         uses); for a non-member the family whose prefix it carries comes back, so the caller
         can say why it is refused (skipped by Miles, or not among the members).
         """

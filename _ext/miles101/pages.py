@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .capture import VALUE_KINDS
+from .data import VALUE_KINDS
 
 #: Every role the book defines (the extension registers exactly these; the benchmark strips them).
 ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "threshold", "crosscheck",

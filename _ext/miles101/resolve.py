@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .capture import VALUE_KINDS, Capture, Value, format_value, suggest
+from .data import VALUE_KINDS, Capture, Value, format_value, suggest
 from .pages import EXPLICIT, role_key
 from .problems import Problem, Subtype
 

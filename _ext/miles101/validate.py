@@ -13,7 +13,7 @@ Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON
 5. derived values equal their inputs: computed.json = miles101.derive.derive_all(models.json,
    flags.json); each recording's values.json = miles101.values.derive_values(run file, steps.jsonl);
 6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
-   (`miles101.crosscheck.crosscheck_problems`: parameter counts equal, held bytes within 2%);
+   (`miles101.crosscheck_results.crosscheck_problems`: parameter counts equal, held bytes within 2%);
 7. each run file whose schema passed names only flags Miles has, with valid values
    (`miles101.runcheck`, the rules of `record`), so a page never publishes a command Miles refuses;
 8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
@@ -391,8 +391,8 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
 
 
 def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) -> list[Problem]:
-    """One host's cross-check results held against computed.json (the rule of `miles101.crosscheck`)."""
-    from .crosscheck import crosscheck_problems
+    """One host's cross-check results held against computed.json (the rule of `miles101.crosscheck_results`)."""
+    from .crosscheck_results import crosscheck_problems
 
     fix = ("re-run `python3 capture/run.py crosscheck` on that host, or find why _ext/miles101/derive.py and the "
            "allocator disagree")
@@ -690,9 +690,9 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         out.problems += run(_digest("computed", code, models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
     if computed is not None:
-        import miles101.crosscheck
+        import miles101.crosscheck_results
 
-        code = Path(miles101.crosscheck.__file__).read_bytes()
+        code = Path(miles101.crosscheck_results.__file__).read_bytes()
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
             rel, results = path.relative_to(root).as_posix(), _read(path)
             if results is None:

@@ -6,7 +6,7 @@ random weights, sets it up as Miles's FSDP backend does, runs two optimizer step
 count and records what PyTorch's allocator holds -- one subprocess per model and setting, so that
 memory from an earlier model never corrupts a reading. One JSON per host lands in
 capture/crosscheck/results/<host>.json (schema _ext/miles101/schema/crosscheck.schema.json);
-``capture.crosscheck.verify.verify`` (the rule of ``miles101.crosscheck``) holds it against computed.json.
+``capture.crosscheck.verify.verify`` (the rule of ``miles101.crosscheck_results``) holds it against computed.json.
 
 Modules: ``miles_fsdp`` (Miles's FSDP settings with their sites), ``shapes`` (models.json record ->
 transformers config), ``measure`` (one model in one process), ``driver`` (the host run), ``verify``.

@@ -24,7 +24,7 @@ def command(host: str, image: str | None, extra: list[str]) -> list[str]:
     if image is None:
         return [sys.executable, *inner[1:]]
     return ["docker", "run", "--rm", "--gpus", "all", "--ipc", "host", "-v", f"{ROOT}:/work", "-w", "/work",
-            "--label", "miles101.crosscheck=1", image, *inner]
+            "--label", "miles101.crosscheck_results=1", image, *inner]
 
 
 def main(argv: list[str]) -> int:

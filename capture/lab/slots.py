@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from miles101.book import load_book
-from miles101.capture import Capture, load_capture
+from miles101.data import Capture, load_capture
 from miles101.pages import scan_pages
 
 

@@ -27,8 +27,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
-from ..capture import Value, fingerprint
-from ..crosscheck import activation_bytes_per_token, host_gpu
+from ..data import Value, fingerprint
+from ..crosscheck_results import activation_bytes_per_token, host_gpu
 from ..derive import GIB, UNIT_BYTES, fit_budget
 from ..problems import Subtype
 from .base import ManualDirective, skip_node
@@ -84,7 +84,7 @@ def _flag_default(capture: Any, name: str) -> Any:
 def activation_coefficients(capture: Any) -> dict[str, dict]:
     """Activation bytes per token per model from the cross-checks the capture holds (validated), when present.
 
-    `miles101.crosscheck.activation_bytes_per_token` reads each host's results; the first host (by
+    `miles101.crosscheck_results.activation_bytes_per_token` reads each host's results; the first host (by
     name) that measured a model gives its coefficient, labelled with that host's GPU.
     """
     out: dict[str, dict] = {}

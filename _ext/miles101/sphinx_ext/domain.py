@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import make_refnode
 
 from ..book import Book
-from ..capture import Capture
+from ..data import Capture
 
 
 #: Fingerprints of what a component derives from the capture, by dependency kind (the calculator's

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..capture import fingerprint
+from ..data import fingerprint
 from ..problems import broken_sources
 from .base import logger
 from .domain import domain_of

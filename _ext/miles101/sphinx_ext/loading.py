@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 from ..book import load_book
-from ..capture import load_capture_cached
+from ..data import load_capture_cached
 from ..validate import capture_problems, validate_capture
 from .domain import domain_of
 from .base import logger, warn

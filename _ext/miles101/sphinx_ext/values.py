@@ -16,7 +16,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
-from ..capture import Value, format_value
+from ..data import Value, format_value
 from ..problems import Subtype
 from ..resolve import Resolved
 from ..text import record_command

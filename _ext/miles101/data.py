@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .crosscheck import crosscheck_values
+from .crosscheck_results import crosscheck_values
 from .problems import Problem, ProblemError, capture_problem
 
 GITHUB = "https://github.com/radixark/miles"
