@@ -21,9 +21,12 @@ from pathlib import Path
 from miles101.book import load_book
 from miles101.data import Capture, load_capture
 from miles101.factcheck import factcheck_problems, load_factcheck
+from miles101.markup import directive_option_problems, directive_options, listing_lines
+from miles101.markup import page_problems as markup_page_problems
 from miles101.pages import scan_pages
 from miles101.problems import Problem, ProblemError, Subtype, broken_sources
 from miles101.resolve import resolve
+from miles101.strict import decode, read_bytes
 from miles101.validate import capture_problems, validate_capture
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,9 +108,6 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
 
 def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
     """A page that is not a readable UTF-8 file, raw HTML, an open role, a bad option: each at its page and line."""
-    from miles101.markup import page_problems as markup_page_problems
-    from miles101.strict import decode, read_bytes
-
     out = []
     for rel in files:
         path = root / rel
@@ -124,8 +124,6 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
 
 def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:
     """Each {listing} of a recorded run whose options its log cannot meet (the build's rule), at its page and line."""
-    from miles101.markup import directive_option_problems, directive_options, listing_lines
-
     out = []
     for rel in files:
         try:
@@ -137,7 +135,7 @@ def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:
                 continue
             _, why = listing_lines(root, run_id, options)
             if why:
-                out.append(Problem(Subtype.BAD_FORMAT, f"{{listing}} {run_id}: {why[0]}", why[1], f"{rel}:{line}"))
+                out.append(replace(why, where=f"{rel}:{line}"))
     return out
 
 

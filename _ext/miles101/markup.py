@@ -18,6 +18,7 @@ from typing import Any
 
 from .pages import ANY_ROLE
 from .problems import Problem, ProblemError, Subtype
+from .strict import read_bytes
 
 #: Something that may start HTML: `<tag`, `</tag`, `<!--`, `<?`.
 _HTML_HINT = re.compile(r"<[A-Za-z/!?]")
@@ -169,8 +170,8 @@ def shell_hazard(text: str) -> str | None:
     return "an unclosed quote" if quote else None
 
 
-def directive_option_problems(name: str, options: dict[str, str]) -> list[tuple[str, str]]:
-    """(message, fix) for each option of a data directive that cannot be right, whatever the data says."""
+def directive_option_problems(name: str, options: dict[str, str], where: str = "") -> list[Problem]:
+    """Each option of a data directive that cannot be right, whatever the data says (at `where`, the page's line)."""
     out: list[tuple[str, str]] = []
     if name == "listing":
         if "lines" in options:
@@ -195,7 +196,7 @@ def directive_option_problems(name: str, options: dict[str, str]) -> list[tuple[
                 out.append((f":{key}: {value.strip()[:60]!r} holds {why}; pasted into the copyable command it "
                             "could run something else.",
                             f"keep :{key}: to words, quotes, pipes and redirections, or write that step as its own block."))
-    return out
+    return [Problem(Subtype.BAD_FORMAT, f"{{{name}}} {message}", fix, where) for message, fix in out]
 
 
 def directive_options(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
@@ -231,18 +232,19 @@ def page_problems(text: str, rel: str) -> list[Problem]:
     """Everything this module refuses in page `rel`: markup, then directive options."""
     out = markup_problems(text, rel)
     for line, name, _arg, options in directive_options(text):
-        out += [Problem(Subtype.BAD_FORMAT, f"{{{name}}} {msg}", fix, f"{rel}:{line}")
-                for msg, fix in directive_option_problems(name, options)]
+        out += directive_option_problems(name, options, f"{rel}:{line}")
     return listed(out)
 
 
-def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list[str], tuple[str, str] | None]:
-    """The lines a {listing} of a recorded run shows, or ([], (message, fix)) when its options cannot be met.
+def _listing_problem(run_id: str, message: str, fix: str) -> Problem:
+    return Problem(Subtype.BAD_FORMAT, f"{{listing}} {run_id}: {message}", fix)
+
+
+def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list[str], Problem | None]:
+    """The lines a {listing} of a recorded run shows, or ([], the problem) when its options cannot be met.
 
     The build renders these lines; `--check` asks the same question, so both refuse the same listing.
     """
-    from .strict import read_bytes
-
     bad = directive_option_problems("listing", options)
     if bad:
         return [], bad[0]
@@ -250,7 +252,7 @@ def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list
     try:
         raw = read_bytes(root / log, log, root, f"restore it from git, or record {run_id} again")
     except ProblemError as exc:
-        return [], (f"{exc.problem.where}: {exc.problem.message}", exc.problem.fix)
+        return [], _listing_problem(run_id, f"{exc.problem.where}: {exc.problem.message}", exc.problem.fix)
     lines = raw.decode("utf-8", "replace").splitlines()
     if "grep" in options:
         pattern = re.compile(options["grep"])
@@ -259,12 +261,13 @@ def listing_lines(root: Any, run_id: str, options: dict[str, str]) -> tuple[list
         start, _, end = options["lines"].strip().partition("-")
         first, last = int(start), int(end or start)
         if last > len(lines):
-            return [], (f":lines: {options['lines']} is past the end of {log} ({len(lines)} line(s)"
-                        f"{' matching :grep:' if 'grep' in options else ''}).", "give :lines: a range inside the log.")
+            return [], _listing_problem(run_id, f":lines: {options['lines']} is past the end of {log} ({len(lines)} "
+                                        f"line(s){' matching :grep:' if 'grep' in options else ''}).",
+                                        "give :lines: a range inside the log.")
         lines = lines[first - 1: last]
     if "head" in options:
         lines = lines[: int(options["head"])]
     if not lines:
-        return [], (f"the options leave no line of {log} to show.",
-                    "fix :grep:, :lines: or :head: so the listing shows the lines it is about.")
+        return [], _listing_problem(run_id, f"the options leave no line of {log} to show.",
+                                    "fix :grep:, :lines: or :head: so the listing shows the lines it is about.")
     return lines, None

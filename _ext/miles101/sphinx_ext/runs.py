@@ -19,7 +19,7 @@ from sphinx.application import Sphinx
 
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
-from ..problems import Problem, Subtype
+from ..problems import Problem
 from ..resolve import Resolved, resolve
 from ..runfiles import launch_script, ray_start
 from ..text import record_command
@@ -54,7 +54,7 @@ class ListingDirective(ManualDirective):
             return self.refuse(result)
         bad = option_problems("listing", self.options)  # checked while the run is pending too
         if bad:
-            return self.problem(Subtype.BAD_FORMAT, f"{{listing}} {bad[0][0]}", bad[0][1])
+            return self.refuse(bad[0])
         recording = capture.recordings.get(run_id)
         if recording is None:
             box = nodes.container(classes=["m101-listing", "m101-pending-box"])
@@ -66,7 +66,7 @@ class ListingDirective(ManualDirective):
             return [box]
         lines, why = listing_lines(capture.root, run_id, self.options)
         if why:
-            return self.problem(Subtype.BAD_FORMAT, f"{{listing}} {run_id}: {why[0]}", why[1])
+            return self.refuse(why)
         text = "\n".join(lines)
         block = nodes.literal_block(text, text, classes=["m101-listing"])
         block["language"] = "text"
@@ -97,7 +97,7 @@ class RunCommandDirective(ManualDirective):
             return self.refuse(result)
         bad = option_problems("run-command", self.options)  # nothing unquoted reaches a copyable command
         if bad:
-            return self.problem(Subtype.BAD_FORMAT, f"{{run-command}} {bad[0][0]}", bad[0][1])
+            return self.refuse(bad[0])
         prefix = self.options.get("prefix")
         text = launch_script(result.value, prefix=None if prefix is None else prefix.strip().splitlines(),
                              program_line=self.options.get("program"), suffix=self.options.get("suffix"),
