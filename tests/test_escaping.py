@@ -18,7 +18,7 @@ import yaml
 from buildutil import build
 
 from miles101.book import _validator as book_validator
-from miles101.validate import SCHEMAS, schema_dir
+from miles101.schemas import SCHEMAS, schema_dir
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 

@@ -99,9 +99,9 @@ def test_a_changed_schema_reloads_the_cached_capture(book_copy: Path, tmp_path: 
     """
     import shutil
 
-    import miles101.validate
+    import miles101.schemas
 
-    real = miles101.validate.schema_dir()
+    real = miles101.schemas.schema_dir()
     strict = tmp_path / "schema"
     shutil.copytree(real, strict)
     schema = json.loads((strict / "facts.schema.json").read_text())
@@ -109,7 +109,7 @@ def test_a_changed_schema_reloads_the_cached_capture(book_copy: Path, tmp_path: 
     (strict / "facts.schema.json").write_text(json.dumps(schema))
 
     def build_with(schema_dir: Path):
-        monkeypatch.setattr(miles101.validate, "schema_dir", lambda: schema_dir)
+        monkeypatch.setattr(miles101.schemas, "schema_dir", lambda: schema_dir)
         return build(book_copy)
 
     refused = build_with(strict)

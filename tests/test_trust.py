@@ -151,7 +151,8 @@ def test_build_and_check_refuse_it(book_copy: Path, case: str) -> None:
 def test_loader_skips_the_schema_only_for_bytes_found_clean(book_copy: Path) -> None:
     """Validating first lets the loader skip the schema for a clean file, and only for those exact bytes."""
     from miles101.data import load_capture
-    from miles101.validate import schema_clean, validate_capture
+    from miles101.schemas import schema_clean
+    from miles101.validate import validate_capture
 
     rel = "capture/facts.json"
     raw = (book_copy / rel).read_bytes()

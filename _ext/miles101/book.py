@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .palette import HUES
 from .problems import Problem, ProblemError, Subtype
+from .strict import decode, outside, parse_json_bytes, read_bytes
 
 if TYPE_CHECKING:
     import jsonschema
@@ -249,8 +250,6 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
 
 def _outside_problem(srcdir: Path, rel: str) -> str | None:
     """Why a page path of manual.json does not name a file inside the source directory, or None."""
-    from .strict import outside
-
     if Path(rel).is_absolute() or ".." in Path(rel).parts or "\\" in rel:
         return f"the page {rel!r} lies outside the book's directory."
     if (srcdir / rel).exists() and outside(srcdir / rel, srcdir):
@@ -260,8 +259,6 @@ def _outside_problem(srcdir: Path, rel: str) -> str | None:
 
 def _unreadable_page(srcdir: Path, rel: str) -> Problem | None:
     """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
-    from .strict import decode, read_bytes
-
     try:
         decode(read_bytes(srcdir / rel, rel, srcdir, "restore the page from git"), rel, "restore it from git")
     except ProblemError as exc:
@@ -310,8 +307,6 @@ def load_book(path: Path, srcdir: Path | None = None,
     """
     srcdir = srcdir or path.parent
     file = path.name
-    from .strict import parse_json_bytes, read_bytes
-
     try:  # the one strict reader (miles101.strict), as for every capture file
         raw = read_bytes(path, file, fix="restore manual.json")
         data = parse_json_bytes(raw, file, "fix the JSON syntax there (a missing comma or quote is the usual cause)")

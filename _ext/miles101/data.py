@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import copy
 import difflib
+import gc
 import hashlib
 import json
+import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import miles101.derive
+
+from . import schemas
 from .crosscheck_results import crosscheck_values
 from .problems import Problem, ProblemError, capture_problem
+from .runfiles import resolve_runs
+from .schemas import schema_clean, usable
+from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
 
 GITHUB = "https://github.com/radixark/miles"
 #: The kinds of cited number, each with its own role and its own look on the page.
@@ -33,7 +41,6 @@ _PARSED: dict[str, tuple[str, bytes]] = {}
 
 
 def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
-    import pickle
 
     digest = hashlib.sha256(raw).hexdigest()
     known = _PARSED.get(rel)
@@ -46,8 +53,6 @@ def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
 
 def _read_json(path: Path, root: Path) -> Any:
     """Strict JSON through the one reader (`miles101.strict`): a regular file in the project, UTF-8, bounded."""
-    from .strict import parse_json_bytes, read_bytes
-
     rel = path.relative_to(root).as_posix()
     fix = "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`"
     raw = read_bytes(path, rel, root, fix)
@@ -55,8 +60,6 @@ def _read_json(path: Path, root: Path) -> Any:
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
-    from .strict import parse_yaml_bytes, read_bytes
-
     rel = path.relative_to(root).as_posix()
     raw = read_bytes(path, rel, root, "correct the run file, or restore it from git")
     return _parsed(rel, raw, lambda: parse_yaml_bytes(raw, rel))
@@ -77,7 +80,6 @@ def fingerprint(obj: Any) -> str:
 @dataclass
 class Value:
     """A number a page can cite: measured (maybe pending), computed, fact, a public reference, our threshold or a cross-check."""
-
     kind: str  # measured | computed | fact | reference | threshold | crosscheck
     key: str
     value: float | int | None  # None = pending
@@ -99,7 +101,6 @@ class Value:
 @dataclass
 class Capture:
     """Everything under capture/ that pages may cite."""
-
     root: Path
     provenance: dict[str, Any]
     flags: dict[str, list[dict]]  # every option string (name and aliases) → its records
@@ -319,16 +320,12 @@ def load_capture(root: Path) -> Capture:
 
     def clean(path: Path) -> bool:
         """miles101.validate found nothing wrong in the bytes just parsed from this file."""
-        from .validate import schema_clean
-
         rel = path.relative_to(root).as_posix()
         parsed = _PARSED.get(rel)  # (sha256 of the bytes, ...) of the file as `get` just read it
         return parsed is not None and schema_clean(rel, parsed[0])
 
     def obj(loader, path: Path) -> dict:
         """The file's object, less the records its schema refuses (miles101.validate reports them)."""
-        from .validate import usable
-
         doc = get(loader, path, {})
         if not isinstance(doc, dict):
             problems.append(capture_problem(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
@@ -347,12 +344,9 @@ def load_capture(root: Path) -> Capture:
     for path in sorted((cap_dir / "runs").glob("*.yaml")):
         run = get(_read_yaml, path, None)
         if isinstance(run, dict):
-            from .validate import usable
-
             # a run file its schema refuses is not declared at all (miles101.validate names why)
             if clean(path) or usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
                 runs[path.stem] = run
-    from .runfiles import resolve_runs
 
     runs, base_errors = guarded("capture/runs", lambda: resolve_runs(runs), ({}, []))
     for message in base_errors:  # a run whose base cannot be filled in is not declared at all
@@ -366,8 +360,6 @@ def load_capture(root: Path) -> Capture:
             continue  # .tmp-* / .old-*: a recording being written or committed (miles101.validate names a stuck one)
         run_rec = get(_read_json, run_json, None)
         if isinstance(run_rec, dict):
-            from .validate import usable
-
             run_rec = run_rec if clean(run_json) else usable(run_json.relative_to(root).as_posix(), run_rec)
         if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
             rec_dir = run_json.parent
@@ -464,13 +456,9 @@ CAPTURE_INPUTS = (
 def shaping_code() -> list[Path]:
     """The code and schemas that shape a loaded capture: the core package (its Sphinx extension aside),
     the formulas it imports, and the JSON Schemas `miles101.validate` prunes refused records by."""
-    import miles101.derive
-
-    from .validate import schema_dir
-
     core = Path(__file__).resolve().parent
     files = [p for p in sorted(core.rglob("*.py")) if "sphinx_ext" not in p.relative_to(core).parts]
-    return [*files, Path(miles101.derive.__file__).resolve(), *sorted(schema_dir().glob("*.json"))]
+    return [*files, Path(miles101.derive.__file__).resolve(), *sorted(schemas.schema_dir().glob("*.json"))]
 
 
 def capture_digest(root: Path) -> str:
@@ -494,9 +482,6 @@ def load_capture_cached(root: Path, cache_file: Path | None) -> Capture:
     A build whose capture is byte for byte the last one's unpickles it instead of parsing the JSON
     and YAML again; any change to an input (or to this code) loads it afresh.
     """
-    import gc
-    import pickle
-
     key = capture_digest(root)
     files_cache = None if cache_file is None else cache_file.with_name(cache_file.stem + "-files.pickle")
     if cache_file is not None:

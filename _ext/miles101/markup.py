@@ -18,7 +18,7 @@ from typing import Any
 
 from .pages import ANY_ROLE
 from .problems import Problem, ProblemError, Subtype
-from .strict import read_bytes
+from .strict import parse_yaml_bytes, read_bytes
 
 #: Something that may start HTML: `<tag`, `</tag`, `<!--`, `<?`.
 _HTML_HINT = re.compile(r"<[A-Za-z/!?]")
@@ -38,6 +38,8 @@ ROLE_FIX = "close the role with a backtick on the same paragraph: {kind}`text`"
 
 @cache
 def _parser() -> Any:
+    # MyST's own parser, deferred on purpose: `--check` and the build load this module, and only a page
+    # with something to check needs the parser.
     from markdown_it.renderer import RendererHTML
     from myst_parser.config.main import MdParserConfig
     from myst_parser.parsers.mdit import create_md_parser
@@ -211,8 +213,6 @@ def directive_options(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
         if i + 1 < len(lines) and lines[i + 1].strip() == "---":  # options as a YAML block
             end = next((j for j in range(i + 2, len(lines)) if lines[j].strip() == "---"), None)
             if end is not None:
-                from .strict import parse_yaml_bytes
-
                 try:
                     block = parse_yaml_bytes("\n".join(lines[i + 2:end]).encode(), "options")
                 except ProblemError:

@@ -11,6 +11,8 @@ from typing import Any
 import jsonschema
 
 from miles101.catalog import Catalog
+from miles101.problems import ProblemError
+from miles101.strict import parse_yaml_bytes, read_bytes
 from miles101.values import step_range
 from miles101.tools.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
 from miles101.runfiles import BaseError, resolve_run
@@ -30,9 +32,6 @@ class RunFileError(Exception):
 
 def _read(path: Path) -> dict[str, Any]:
     """One run file as written, checked against the schema (no base filled in)."""
-    from miles101.problems import ProblemError
-    from miles101.strict import parse_yaml_bytes, read_bytes
-
     name = str(path)
     try:  # the one strict reader: a regular file only (no FIFO, directory or loop), UTF-8, aliases bounded
         run = parse_yaml_bytes(read_bytes(path, name, fix="restore it from git"), name)

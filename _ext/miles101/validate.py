@@ -33,27 +33,26 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .problems import Problem, ProblemError, Subtype, capture_problem
+import miles101.catalog
+import miles101.crosscheck_results
+import miles101.derive
+import miles101.runcheck
+import miles101.values
+
+from . import schemas
+from .catalog import Catalog
+from .crosscheck_results import crosscheck_problems
+from .derive import derive_all
+from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
+from .runcheck import RunFileError, load_run
+from .runfiles import BaseError, resolve_run
+from .schemas import SCHEMAS, non_finite, schema_clean
+from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
+from .values import derive_values
 
 #: Bump when a rule changes: old cache entries then no longer match.
 RULES_VERSION = "3"
 
-#: capture file glob (relative to capture/) → its schema file.
-SCHEMAS = {
-    "miles/flags.json": "flags.schema.json",
-    "miles/metrics.json": "metrics.schema.json",
-    "miles/models.json": "models.schema.json",
-    "miles/files.json": "files.schema.json",
-    "computed.json": "computed.schema.json",
-    "facts.json": "facts.schema.json",
-    "references/*.json": "references.schema.json",
-    "factcheck.json": "factcheck.schema.json",
-    "crosscheck/results/*.json": "crosscheck.schema.json",
-    "runs/*.yaml": "run.schema.json",
-    "gpu/*/run.json": "recording.schema.json",
-    "gpu/*/host.json": "recording.schema.json",
-    "gpu/*/values.json": "recording.schema.json",
-}
 #: Files that must exist for the book to be checked at all.
 REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "miles/files.json",
             "computed.json", "facts.json")
@@ -79,24 +78,6 @@ def fix_for(rel: str) -> str:
     return REGENERATE.format(file=rel)
 
 
-def schema_dir() -> Path:
-    """The JSON Schemas: rules of the book, shipped with the core package, not part of the data under test."""
-    return Path(__file__).resolve().parent / "schema"
-
-
-# ---------------------------------------------------------------------------------- reading
-
-
-# The one strict reader (miles101.strict): its names stay importable from here.
-from .strict import (  # noqa: E402,F401
-    DuplicateKey,
-    _no_duplicates,
-    duplicate_key_line,
-    parse_json_bytes,
-    parse_yaml_bytes,
-)
-
-
 # ---------------------------------------------------------------------------------- rules
 
 
@@ -110,18 +91,6 @@ def json_path(parts: Iterable[Any]) -> str:
         else:
             out += f"[{json.dumps(str(p))}]"
     return out
-
-
-def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:
-    """(path, number) for every NaN or infinity in a parsed document."""
-    if isinstance(doc, float) and not math.isfinite(doc):
-        yield path, doc
-    elif isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from non_finite(v, (*path, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from non_finite(v, (*path, i))
 
 
 def unit_range(unit: str) -> tuple[float | None, float | None, str] | None:
@@ -197,8 +166,6 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
 
 def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[Problem]:
     """computed.json must equal derive_all(models.json, flags.json), value for value."""
-    from miles101.derive import derive_all
-
     rel = "capture/computed.json"
     fix = "run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore it from git"
     try:
@@ -331,8 +298,6 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
 
     `bases` are the run files of the run's `base` chain, so the run is read with its base filled in.
     """
-    from miles101.values import derive_values
-
     base = f"capture/gpu/{run_id}"
     try:
         status = parse_json_bytes(run_json, f"{base}/run.json", "restore it").get("status")
@@ -361,7 +326,6 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
     try:
         run = parse_yaml_bytes(run_yaml, f"capture/runs/{run_id}.yaml")
         if bases and isinstance(run, dict):
-            from .runfiles import BaseError, resolve_run
 
             chain = [parse_yaml_bytes(b, f"capture/runs/{run_id}.yaml: base") for b in bases]
             raw = {r.get("id"): r for r in chain if isinstance(r, dict)}
@@ -392,8 +356,6 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
 
 def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) -> list[Problem]:
     """One host's cross-check results held against computed.json (the rule of `miles101.crosscheck_results`)."""
-    from .crosscheck_results import crosscheck_problems
-
     fix = ("re-run `python3 capture/run.py crosscheck` on that host, or find why _ext/miles101/derive.py and the "
            "allocator disagree")
     try:
@@ -410,60 +372,12 @@ def crosscheck_file_problems(rel: str, results_raw: bytes, computed_raw: bytes) 
     return [capture_problem(f"{rel}:{json_path(path)}", f"{text}.", f"{fix}.") for path, text in found]
 
 
-def schema_name_for(rel: str) -> str | None:
-    """The schema file of a capture file (`capture/...` path), or None."""
-    from fnmatch import fnmatchcase
-
-    sub = rel.removeprefix("capture/")
-    return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
-
-
-#: (path under the root, sha256 of its bytes) of each capture file `validate_capture` found no problem in,
-#: in this process: `schema_clean` lets the loader skip running the schema again over the same bytes.
-_CLEAN: set[tuple[str, str]] = set()
-
-
-def schema_clean(rel: str, sha256: str) -> bool:
-    """True when `validate_capture` found nothing wrong in the bytes of `rel` with this sha256 (so `usable` is a no-op)."""
-    return (rel, sha256) in _CLEAN
-
-
-def usable(rel: str, doc: Any) -> Any:
-    """`doc` less what fails its schema or is not finite, so no reader meets a record of the wrong shape.
-
-    A bad record (`$.flags[3]`, `$.values["k"]`, `$.models.m`) is dropped, a bad top-level field too;
-    a document that is not an object becomes {}. The problems themselves are `file_problems`'s to report.
-    """
-    name = schema_name_for(rel)
-    if name is None or not isinstance(doc, dict):
-        return doc if name is None else {}
-    text = (schema_dir() / name).read_text(encoding="utf-8")
-    validator = _validator(name, text)
-    for _ in range(50):  # each pass drops at least one thing
-        bad = {tuple(e.absolute_path)[:2] for e in validator.iter_errors(doc)
-               if tuple(e.absolute_path) or e.validator not in ("required", "additionalProperties")}
-        bad |= {tuple(path)[:2] for path, _ in non_finite(doc)}
-        if not bad:
-            return doc
-        if () in bad:
-            return {}
-        for path in sorted(bad, key=lambda p: [str(x) if not isinstance(x, int) else f"{x:012d}" for x in p],
-                           reverse=True):
-            parent = doc if len(path) == 1 else doc.get(path[0])
-            try:
-                del parent[path[-1]]
-            except (KeyError, IndexError, TypeError):
-                pass
-    return {}
-
-
 # ---------------------------------------------------------------------------------- driver
 
 
 @dataclass
 class Validation:
     """What validating capture/ found, with counts for `--check`'s summary."""
-
     problems: list[Problem] = field(default_factory=list)
     files: int = 0
     computed: int = 0  # values in computed.json, each compared with its derivation
@@ -475,7 +389,6 @@ class Validation:
 
 class Cache:
     """digest → problems, kept in a small JSON file (the build's doctree dir) or only in memory."""
-
     def __init__(self, path: Path | None = None) -> None:
         self.path, self.old, self.new = path, {}, {}
         if path is not None:
@@ -521,13 +434,6 @@ def _digest(*parts: bytes | str | None) -> str:
     return h.hexdigest()
 
 
-@cache
-def _validator(schema_file: str, schema_text: str):
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(json.loads(schema_text))
-
-
 def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
     """A file under capture/gpu/.tmp-* or .old-*: a recording being written or committed, never data."""
     try:
@@ -542,14 +448,11 @@ RECOVER = "python3 capture/run.py record --recover"
 
 def interrupted_commits(cap: Path) -> list[Problem]:
     """A recorder stopped between the renames of a commit leaves `.old-*`, or a `.tmp-*` that says valid."""
-    from .strict import outside
-
     problems = []
     gpu = cap / "gpu"
     for path in sorted(gpu.glob(".old-*")) + sorted(gpu.glob(".tmp-*")):
         if path.name.startswith(".tmp-"):
-            from .strict import read_bytes
-
+        
             try:
                 status = parse_json_bytes(read_bytes(path / "run.json", path.name, cap), path.name, "").get("status")
             except (ProblemError, AttributeError):
@@ -568,8 +471,6 @@ def interrupted_commits(cap: Path) -> list[Problem]:
 
 def load_catalog(root: Path) -> Any:
     """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
-    from miles101.catalog import Catalog
-
     miles = root / "capture" / "miles"
     try:
         return Catalog.load(miles / "flags.json", miles / "metrics.json")
@@ -579,8 +480,6 @@ def load_catalog(root: Path) -> Any:
 
 def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -> list[Problem]:
     """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
-    from miles101.runcheck import RunFileError, load_run
-
     rel = path.relative_to(root).as_posix()
     catalog = catalog if catalog is not None else load_catalog(root)
     if catalog is None:
@@ -606,8 +505,6 @@ def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -
 
 def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
     """Validate capture/ under `root`; every problem names its file, place and fix."""
-    from .strict import read_bytes
-
     cap, out = root / "capture", Validation()
     store = Cache(cache_file)
     unreadable: set[str] = set()
@@ -639,7 +536,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         if not (cap / rel).exists() and not (cap / rel).is_symlink():
             out.problems.append(capture_problem(f"capture/{rel}", "the file does not exist.",
                                                 fix_for(f"capture/{rel}") + "."))
-    sdir = schema_dir()
+    sdir = schemas.schema_dir()
     for pattern, schema_name in SCHEMAS.items():
         schema_text = (sdir / schema_name).read_text(encoding="utf-8")
         for path in sorted(cap.glob(pattern)):
@@ -651,19 +548,13 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
                 continue
             out.files += 1
             found = run(_digest("file", rel, schema_text, raw),
-                        lambda: file_problems(rel, raw, _validator(schema_name, schema_text), schema_name))
-            clean = (rel, hashlib.sha256(raw).hexdigest())
-            if found:  # clean under an earlier schema, perhaps: no longer
-                _CLEAN.discard(clean)
-            else:
-                _CLEAN.add(clean)
+                        lambda: file_problems(rel, raw, schemas.validator(schema_name, schema_text), schema_name))
+            schemas.mark_clean(rel, hashlib.sha256(raw).hexdigest(), not found)
             out.problems += found
     out.problems += interrupted_commits(cap)
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     metrics = _read(cap / "miles" / "metrics.json")
     if flags is not None and metrics is not None:
-        import miles101.catalog
-        import miles101.runcheck
 
         code = b"".join(Path(m.__file__).read_bytes() for m in (miles101.runcheck, miles101.catalog))
         catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
@@ -680,7 +571,6 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
                 continue  # its schema problems are named already
             out.problems += run(_digest("runfile", rel, code, raw, flags, metrics), lambda: held(path, raw))
     if models is not None and flags is not None and computed is not None:
-        import miles101.derive
 
         code = Path(miles101.derive.__file__).read_bytes()
         try:  # how many values the derivation covers, for --check's summary
@@ -690,7 +580,6 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         out.problems += run(_digest("computed", code, models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
     if computed is not None:
-        import miles101.crosscheck_results
 
         code = Path(miles101.crosscheck_results.__file__).read_bytes()
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
@@ -704,14 +593,12 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         if _in_gpu_dot_dir(run_json, cap):
             continue
         run_id = run_json.parent.name
-        from .strict import run_id_problem
 
         why = run_id_problem(run_id)
         if why:
             out.problems.append(capture_problem(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
                                                 "rename the directory to the run's id, or move it out of capture/gpu/"))
             continue
-        import miles101.values
 
         code = Path(miles101.values.__file__).read_bytes()
         paths = (run_json, cap / "runs" / f"{run_id}.yaml", run_json.parent / "steps.jsonl", run_json.parent / "values.json")
@@ -728,8 +615,6 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
 
 def reference_src_problems(capture: Any) -> list[Problem]:
     """Every reference's own `src`, cited or not, must be a line range of a Miles file (both gates apply it)."""
-    from .problems import broken_sources
-
     out = []
     value_keys = getattr(capture, "value_keys", None)
     if value_keys is None or "src" in broken_sources(capture):

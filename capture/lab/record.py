@@ -151,7 +151,8 @@ def rederive(ids: list[str], runs_dir: Path, gpu_dir: Path) -> int:
     import yaml
 
     from miles101.problems import ProblemError
-    from miles101.validate import parse_yaml_bytes, read_steps
+    from miles101.strict import parse_yaml_bytes
+    from miles101.validate import read_steps
     from miles101.values import derive_values
 
     rc = 0

@@ -1,0 +1,114 @@
+"""The JSON Schemas of the capture: which schema each file follows, and what of a document survives it.
+
+The schemas (`schema/*.json`) are rules of the book, shipped with the core package, not part of the
+data under test. `miles101.validate` reports what a file breaks; the loader (`miles101.data`) reads
+only what `usable` keeps, so no reader meets a record of the wrong shape. A file `validate_capture`
+found clean in this process (`mark_clean`) is read as it is (`schema_clean`).
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from fnmatch import fnmatchcase
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import jsonschema
+
+#: capture file glob (relative to capture/) → its schema file.
+SCHEMAS = {
+    "miles/flags.json": "flags.schema.json",
+    "miles/metrics.json": "metrics.schema.json",
+    "miles/models.json": "models.schema.json",
+    "miles/files.json": "files.schema.json",
+    "computed.json": "computed.schema.json",
+    "facts.json": "facts.schema.json",
+    "references/*.json": "references.schema.json",
+    "factcheck.json": "factcheck.schema.json",
+    "crosscheck/results/*.json": "crosscheck.schema.json",
+    "runs/*.yaml": "run.schema.json",
+    "gpu/*/run.json": "recording.schema.json",
+    "gpu/*/host.json": "recording.schema.json",
+    "gpu/*/values.json": "recording.schema.json",
+}
+
+
+def schema_dir() -> Path:
+    """The JSON Schemas: rules of the book, shipped with the core package, not part of the data under test."""
+    return Path(__file__).resolve().parent / "schema"
+
+
+def schema_name_for(rel: str) -> str | None:
+    """The schema file of a capture file (`capture/...` path), or None."""
+    sub = rel.removeprefix("capture/")
+    return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
+
+
+@cache
+def validator(schema_file: str, schema_text: str) -> jsonschema.Draft202012Validator:
+    """The compiled validator of one schema's text (once per process)."""
+    import jsonschema  # deferred on purpose: a build whose capture is unchanged validates nothing
+
+    return jsonschema.Draft202012Validator(json.loads(schema_text))
+
+
+def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:
+    """(path, number) for every NaN or infinity in a parsed document."""
+    if isinstance(doc, float) and not math.isfinite(doc):
+        yield path, doc
+    elif isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from non_finite(v, (*path, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from non_finite(v, (*path, i))
+
+
+#: (path under the root, sha256 of its bytes) of each capture file `validate_capture` found no problem in,
+#: in this process: `schema_clean` lets the loader skip running the schema again over the same bytes.
+_CLEAN: set[tuple[str, str]] = set()
+
+
+def mark_clean(rel: str, sha256: str, clean: bool) -> None:
+    """Note what `validate_capture` found of these bytes (a file clean under an earlier schema may no longer be)."""
+    if clean:
+        _CLEAN.add((rel, sha256))
+    else:
+        _CLEAN.discard((rel, sha256))
+
+
+def schema_clean(rel: str, sha256: str) -> bool:
+    """True when `validate_capture` found nothing wrong in the bytes of `rel` with this sha256 (so `usable` is a no-op)."""
+    return (rel, sha256) in _CLEAN
+
+
+def usable(rel: str, doc: Any) -> Any:
+    """`doc` less what fails its schema or is not finite, so no reader meets a record of the wrong shape.
+
+    A bad record (`$.flags[3]`, `$.values["k"]`, `$.models.m`) is dropped, a bad top-level field too;
+    a document that is not an object becomes {}. The problems themselves are `file_problems`'s to report.
+    """
+    name = schema_name_for(rel)
+    if name is None or not isinstance(doc, dict):
+        return doc if name is None else {}
+    text = (schema_dir() / name).read_text(encoding="utf-8")
+    compiled = validator(name, text)
+    for _ in range(50):  # each pass drops at least one thing
+        bad = {tuple(e.absolute_path)[:2] for e in compiled.iter_errors(doc)
+               if tuple(e.absolute_path) or e.validator not in ("required", "additionalProperties")}
+        bad |= {tuple(path)[:2] for path, _ in non_finite(doc)}
+        if not bad:
+            return doc
+        if () in bad:
+            return {}
+        for path in sorted(bad, key=lambda p: [str(x) if not isinstance(x, int) else f"{x:012d}" for x in p],
+                           reverse=True):
+            parent = doc if len(path) == 1 else doc.get(path[0])
+            try:
+                del parent[path[-1]]
+            except (KeyError, IndexError, TypeError):
+                pass
+    return {}
