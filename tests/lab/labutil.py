@@ -27,6 +27,8 @@ def in_process(main: Callable[[list[str]], int], *args: str) -> subprocess.Compl
             rc = main(list(args))
         except SystemExit as e:  # argparse: --help, or a usage error (already printed to stderr)
             rc = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+            if isinstance(e.code, str):  # sys.exit("message"): Python prints it to stderr
+                print(e.code, file=err)
     return subprocess.CompletedProcess(list(args), rc, out.getvalue(), err.getvalue())
 
 

@@ -1,6 +1,6 @@
 """The rehearsal (capture/run.py rehearse): every measured slot a page cites fills from a Miles-shaped log.
 
-The first test is the CI gate: a page that cites a value whose key no recording can hold fails it.
+The first test is the CI gate (CI runs every marker): a page that cites a value whose key no recording can hold fails it.
 The first two tests are marked `slow` (the full suite runs them; `-m unit` does not): each is the
 author's whole campaign end to end in processes (a copy of the project, the preflight, the recorder
 against stand-in docker for each run, the re-derivation and `--check` of the copy), 30 s for every
