@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -11,7 +12,12 @@ from labutil import STANDINS
 
 @pytest.fixture
 def smi(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{STANDINS}{os.pathsep}{os.environ['PATH']}")
+    # The stand-in (`#!/usr/bin/env python3`) runs under this Python, as in the lab's sandbox: a version
+    # manager's shim first on PATH costs a quarter of a second a call, and collect() calls it several times.
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.symlink_to(sys.executable)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(STANDINS), str(python.parent), os.environ["PATH"]]))
     monkeypatch.setenv("FAKE_GPU_TEMPS", str(tmp_path / "temps.txt"))
 
     def mode(name: str) -> None:

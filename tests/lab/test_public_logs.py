@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
@@ -12,15 +11,16 @@ import pytest
 
 from miles101.tools import read_run as rr
 from capture.lab import symptoms
+from labutil import in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures" / "public-logs"
 INDEX = json.loads((FIX / "index.json").read_text(encoding="utf-8"))["fixtures"]
-SCRIPT = ROOT / "_ext" / "miles101" / "tools" / "read_run.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=30)
+    """read_run.py's main in this process (tests/test_hints.py and test_read_run.py start the file itself)."""
+    return in_process(rr.main, *args)
 
 
 def test_every_fixture_is_cited_and_indexed():

@@ -1,6 +1,10 @@
 """The rehearsal (capture/run.py rehearse): every measured slot a page cites fills from a Miles-shaped log.
 
-The first test is the CI gate: a page that cites a value whose key no recording can hold fails it.
+The first test is the CI gate (CI runs every marker): a page that cites a value whose key no recording can hold fails it.
+The first two tests are marked `slow` (the full suite runs them; `-m unit` does not): each is the
+author's whole campaign end to end in processes (a copy of the project, the preflight, the recorder
+against stand-in docker for each run, the re-derivation and `--check` of the copy), 30 s for every
+run and 5 s for one. The rest test the campaign's parts in this process, and stay `unit`.
 """
 from __future__ import annotations
 
@@ -34,6 +38,7 @@ def rehearse(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
+@pytest.mark.slow  # the whole campaign end to end (see the module's docstring)
 def test_the_rehearsal_fills_every_measured_slot_the_pages_cite():
     gpu = ROOT / "capture" / "gpu"
     before = sorted(gpu.rglob("*")) if gpu.exists() else None
@@ -53,6 +58,7 @@ def test_the_rehearsal_fills_every_measured_slot_the_pages_cite():
     assert recorded and len(recorded) + len(apart) == len(list(RUNS.glob("*.yaml")))
 
 
+@pytest.mark.slow  # the whole campaign end to end (see the module's docstring)
 def test_a_key_miles_never_writes_stays_pending_and_a_spark_exempt_run_is_counted_apart(tmp_path):
     project = tmp_path / "project"
     project.mkdir()

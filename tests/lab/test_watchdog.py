@@ -34,7 +34,8 @@ def engine():
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A short poll: shutdown() waits for serve_forever to look (0.5 s by default, on every test that uses it).
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     state["addr"] = f"127.0.0.1:{server.server_address[1]}"
     yield state
     server.shutdown()
