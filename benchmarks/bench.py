@@ -30,7 +30,7 @@ from typing import Any
 
 from miles101.book import load_book
 from miles101.pages import ANY_ROLE, FENCE, ROLE
-from miles101.text import strip_ansi
+from sphinx.util.console import strip_escape_sequences as strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

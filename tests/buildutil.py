@@ -14,7 +14,7 @@ import sphinx.util.logging
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.logging import NAMESPACE, WarningLogRecordTranslator, is_suppressed_warning
 
-from miles101.text import strip_ansi
+from sphinx.util.console import strip_escape_sequences as strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a copy of the manual leaves out (builds, environments, the tests themselves, Git history).

@@ -15,7 +15,7 @@ from buildutil import build
 from capture.check import page_problems
 from miles101.data import load_capture
 from miles101.pages import scan_pages
-from miles101.text import strip_ansi
+from sphinx.util.console import strip_escape_sequences as strip_ansi
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from miles101.text import strip_ansi
+from sphinx.util.console import strip_escape_sequences as strip_ansi
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path

@@ -21,8 +21,7 @@ from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
 from ..problems import Problem
 from ..resolve import Resolved, resolve
-from ..runfiles import launch_script, ray_start
-from ..text import record_command
+from ..runfiles import launch_script, ray_start, record_command
 from .base import ManualDirective, ResolvedRole
 from .domain import capture_of
 from .repository import record_yourself, repository_url

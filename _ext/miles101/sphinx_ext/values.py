@@ -19,7 +19,7 @@ from sphinx.transforms import SphinxTransform
 from ..data import Value, format_value
 from ..problems import Subtype
 from ..resolve import Resolved
-from ..text import record_command
+from ..runfiles import record_command
 from .base import ManualDirective, ResolvedRole
 from .domain import capture_of, domain_of
 from .repository import repository_url
