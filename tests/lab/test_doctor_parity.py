@@ -208,6 +208,11 @@ def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     in_step_0 = [(m["line"], m["count"]) for m in py["oom-in-step-0.log"]["matches"] if m["id"] == "mem-oom-mid-run"]
     assert in_step_0 == [(10, 1)], in_step_0  # line 3 (inside step 0) is not counted
     assert [(m["id"], m["line"]) for m in py["timer-open.log"]["matches"]] == [("engine-open-timer", 8)]
+    # the count of an open-timer match is the timers still open, and the reader's text says so
+    open_text = rr.render_diagnosis(py["timer-open.log"]["matches"], [], [])
+    assert "line 8 (a timer still open):" in open_text, open_text  # train_wait is on the entry's ignore list
+    two = rr.render_diagnosis([{**py["timer-open.log"]["matches"][0], "count": 2}], [], [])
+    assert "line 8 (the last of 2 timers still open):" in two and "seen" not in two, two
     assert py["timer-closed.log"]["matches"] == []
     assert [(m["line"], m["count"]) for m in py["timer-nested.log"]["matches"]] == [(2, 1)]
     assert py["odd-dicts.log"]["malformed"] and py["odd-dicts.log"]["nonfinite"]

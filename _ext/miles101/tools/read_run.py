@@ -1050,7 +1050,7 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
     A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
     line after the trainer's first `step N:` line (`report["first_train_line"]`): step 0 has trained. An `open_timer` entry matches
     when the log ends inside a Miles timer not in its `ignore` list (a `Timer NAME start` with no
-    `end` after it): the latest such line, `count` the timers still open. A `signal` entry matches when that signal's
+    `end` after it): the latest such line, `count` the timers still open (`open_timers` set). A `signal` entry matches when that signal's
     verdict in `report` (from read_run) is bad.
     """
     found: dict[str, dict[str, Any]] = {}
@@ -1078,7 +1078,8 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
         still = [v for k, v in open_timers.items() if ignore is not None and k not in ignore]
         if still and sym["id"] not in found:
             n, text = max(still)
-            found[sym["id"]] = {"id": sym["id"], "line": n, "count": len(still), "text": text}
+            found[sym["id"]] = {"id": sym["id"], "line": n, "count": len(still), "open_timers": True,
+                                "text": text}
     if report:
         first_line = None
         for sym in SYMPTOMS:
@@ -1097,6 +1098,14 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
     return out
 
 
+def _how_often(match: dict[str, Any]) -> str:
+    """" (seen N times)" for a message; for open timers, how many are still open."""
+    if match.get("open_timers"):
+        n = match["count"]
+        return f" (the last of {n} timers still open)" if n > 1 else " (a timer still open)"
+    return f" (seen {match['count']} times)" if match["count"] > 1 else ""
+
+
 def _plain(title: str) -> str:
     """A MyST heading as plain text: roles and backticks dropped."""
     return re.sub(r"\{[a-z-]+\}`([^`]*)`", r"\1", title).replace("`", "")
@@ -1109,7 +1118,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         out.append("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom).")
     for m in matches:
         where = f"line {m['line']}" if m["line"] else "step values"
-        seen = f" (seen {m['count']} times)" if m["count"] > 1 else ""
+        seen = _how_often(m)
         out.append(f"{where}{seen}: {m['text']}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
         out.append(f"  {m['url']}")

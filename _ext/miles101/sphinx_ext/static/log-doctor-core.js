@@ -745,7 +745,7 @@ export class Diagnoser {
       const still = ignore ? [...this.openTimers].filter(([k]) => !ignore.includes(k)).map(([, v]) => v) : [];
       if (still.length && !found.has(sym.id)) {
         const last = still.reduce((a, v) => (v[0] > a[0] || (v[0] === a[0] && v[1] > a[1]) ? v : a));
-        found.set(sym.id, { id: sym.id, line: last[0], count: still.length, text: last[1] });
+        found.set(sym.id, { id: sym.id, line: last[0], count: still.length, open_timers: true, text: last[1] });
       }
     }
     if (report) {

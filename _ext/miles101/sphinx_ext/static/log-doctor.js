@@ -59,9 +59,15 @@ function entryLink(root, m) {
   return el("a", { href, class: "m101-doctor-entry" }, `7.1 ${m.section}: ${m.title}`);
 }
 
+/** read_run._how_often: " (seen N times)" for a message; for open timers, how many are still open. */
+function howOften(m) {
+  if (m.open_timers) return m.count > 1 ? ` (the last of ${m.count} timers still open)` : " (a timer still open)";
+  return m.count > 1 ? ` (seen ${m.count} times)` : "";
+}
+
 function matchItem(root, m) {
   const where = m.line ? `Line ${m.line}` : "The step values";
-  const seen = m.count > 1 ? ` (seen ${m.count} times)` : "";
+  const seen = howOften(m);
   return el("li", { class: "m101-doctor-match", "data-id": m.id, "data-line": m.line === null ? "" : String(m.line) },
     el("p", { class: "m101-doctor-where" }, el("strong", { text: `${where}${seen}` }), ": ", el("code", { text: m.text })),
     el("p", {}, "Entry: ", entryLink(root, m)),
