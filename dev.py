@@ -41,7 +41,7 @@ SETS = {
 }
 #: What the PDF needs from Debian or Ubuntu (README lists the same packages; tests/test_hints.py holds them equal).
 #: No Chromium: the editions use the drawings kept in tools/pdf/drawn (only `dev.py draw` needs a browser).
-PDF_APT = "texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk fonts-freefont-otf tex-gyre"
+PDF_APT = "texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk xindy fonts-freefont-otf tex-gyre"
 PIP = ("install", "-q", "--disable-pip-version-check", "--no-input")
 
 
@@ -144,7 +144,7 @@ def ensure_draw_tools() -> None:
 
 
 def ensure_latex() -> None:
-    missing = [tool for tool in ("xelatex", "latexmk") if shutil.which(tool) is None]
+    missing = [tool for tool in ("xelatex", "latexmk", "xindy") if shutil.which(tool) is None]
     if missing:
         sys.exit(f"dev.py: the PDF needs {', '.join(missing)}; on Debian or Ubuntu: apt-get install {PDF_APT}")
 

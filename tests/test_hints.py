@@ -131,6 +131,7 @@ def test_readme_lists_the_pdf_packages_dev_py_asks_for() -> None:
     listed = re.search(r"apt-get install ([^`]+)`", lines[0])[1].split()
     assert sorted(listed) == sorted(_dev().PDF_APT.split())
     assert "texlive-fonts-recommended" in listed  # only a Recommends of texlive-latex-extra on Debian 12
+    assert "xindy" in listed  # Sphinx sorts a XeLaTeX index with xindy (latex_use_xindy); latexmk stops without it
 
 
 def test_hinted_tox_environments_exist() -> None:
@@ -195,13 +196,13 @@ def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.Mo
     monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append(cmd))
     monkeypatch.setattr(dev, "ensure_python", lambda *a: None)
     monkeypatch.setattr(dev, "start_mermaid", lambda: None)
-    monkeypatch.setattr(dev.shutil, "which", lambda tool: None if tool in ("xelatex", "latexmk", "chromium",
+    monkeypatch.setattr(dev.shutil, "which", lambda tool: None if tool in ("xelatex", "latexmk", "xindy", "chromium",
                                                                            "chromium-browser") else f"/usr/bin/{tool}")
     monkeypatch.delenv("PUPPETEER_EXECUTABLE_PATH", raising=False)
     assert dev.main(["epub"]) == 0 and any("epub" in map(str, c) for c in calls)
     with pytest.raises(SystemExit) as stop:
         dev.main(["pdf"])
-    assert "the PDF needs xelatex, latexmk" in str(stop.value) and dev.PDF_APT in str(stop.value)
+    assert "the PDF needs xelatex, latexmk, xindy" in str(stop.value) and dev.PDF_APT in str(stop.value)
     assert "chromium" not in dev.PDF_APT
     with pytest.raises(SystemExit) as stop:
         dev.ensure_draw_tools()
