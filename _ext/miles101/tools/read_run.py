@@ -158,7 +158,7 @@ class StepAssembler:
         self.rows: dict[int, dict[str, Any]] = {}
         self.current: int | None = None
         self.anchored = False  # a rollout/perf/eval line has been seen
-        self.first_train_line: int | None = None  # the trainer's first `step N:` line: step 0 has trained
+        self.first_train_line: int | None = None  # the trainer's first `step N:` line: a step has trained
         self.finished: list[int] = []
         self.engine_addr: str | None = None
         self.last_reward: float | None = None
@@ -1048,7 +1048,7 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
     """Each 7.1 entry the log points at, in the order of its first line.
 
     A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
-    line after the trainer's first `step N:` line (`report["first_train_line"]`): step 0 has trained. An `open_timer` entry matches
+    line after the trainer's first `step N:` line (`report["first_train_line"]`): a step has trained. An `open_timer` entry matches
     when the log ends inside a Miles timer not in its `ignore` list (a `Timer NAME start` with no
     `end` after it): the latest such line, `count` the timers still open (`open_timers` set). A `signal` entry matches when that signal's
     verdict in `report` (from read_run) is bad.

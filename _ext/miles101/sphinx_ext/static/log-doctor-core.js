@@ -409,7 +409,7 @@ export class StepAssembler {
     this.rows = new Map();
     this.current = null;
     this.anchored = false;
-    this.firstTrainLine = null; // the trainer's first `step N:` line: step 0 has trained
+    this.firstTrainLine = null; // the trainer's first `step N:` line: a step has trained
     this.lineno = 0;
     this.malformed = [];
     this.nonfinite = [];
