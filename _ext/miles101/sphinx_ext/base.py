@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
+from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
@@ -92,7 +93,25 @@ class ManualDirective(Cites, SphinxDirective):
         self.report(problem)
         return []
 
+    def resolved_argument(self, kind: str) -> Resolved | None:
+        """What the argument names as a `kind` (the page now follows it); None once its problem is reported."""
+        key = self.arguments[0].strip()
+        self.note(kind, key)
+        result = resolve(capture_of(self.env), kind, key)
+        if isinstance(result, Problem):
+            self.report(result)
+            return None
+        return result
+
 
 def skip_node(self: Any, node: nodes.Node) -> None:
     """A visitor for a node a builder does not write."""
     raise nodes.SkipNode
+
+
+def add_markup(app: Sphinx, roles: dict[str, Any], directives: dict[str, type]) -> None:
+    """Register a component's roles and directives under their names."""
+    for name, role in roles.items():
+        app.add_role(name, role)
+    for name, directive in directives.items():
+        app.add_directive(name, directive)

@@ -17,10 +17,18 @@ from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..problems import Problem, Subtype
-from ..resolve import Resolved, resolve
-from .base import ManualDirective, ResolvedRole, warn
+from ..problems import Subtype
+from ..resolve import Resolved
+from .base import ManualDirective, ResolvedRole, add_markup, warn
 from .domain import capture_of, domain_of, flag_anchor
+
+
+def code_link(role: ResolvedRole, reftype: str, text: str, target: str, cited: str, **attributes: Any) -> pending_xref:
+    """`text` as code (class m101-<reftype>), linked to `target` in the m101 domain; the page is noted as citing `cited`."""
+    domain_of(role.env).note_cite(role.env.docname, reftype, cited)
+    literal = nodes.literal(text, text, classes=[f"m101-{reftype}"])
+    return pending_xref(role.rawtext, literal, refdomain="m101", reftype=reftype, reftarget=target,
+                        refdoc=role.env.docname, refexplicit=True, **attributes)
 
 
 class FlagRole(ResolvedRole):
@@ -30,11 +38,7 @@ class FlagRole(ResolvedRole):
 
     def render(self, result: Resolved) -> list[nodes.Node]:
         name, canonical = result.key, result.extra["canonical"]
-        literal = nodes.literal(name, name, classes=["m101-flag"])
-        ref = pending_xref(self.rawtext, literal, refdomain="m101", reftype="flag", reftarget=name,
-                           refdoc=self.env.docname, refexplicit=True, m101_canonical=canonical)
-        domain_of(self.env).note_cite(self.env.docname, "flag", canonical)
-        return [ref]
+        return [code_link(self, "flag", name, name, cited=canonical, m101_canonical=canonical)]
 
 
 class DefaultRole(ResolvedRole):
@@ -52,12 +56,8 @@ class MetricRole(ResolvedRole):
     kind = "metric"
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        key, target = result.key, result.extra["target"]
-        literal = nodes.literal(key, key, classes=["m101-metric"])
-        ref = pending_xref(self.rawtext, literal, refdomain="m101", reftype="metric", reftarget=target,
-                           refdoc=self.env.docname, refexplicit=True)
-        domain_of(self.env).note_cite(self.env.docname, "metric", target)
-        return [ref]
+        target = result.extra["target"]
+        return [code_link(self, "metric", result.key, target, cited=target)]
 
 
 class Fact(NamedTuple):
@@ -115,12 +115,10 @@ class FlagDirective(ManualDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
-        name = self.arguments[0].strip()
+        result = self.resolved_argument("flag")
+        if result is None:
+            return []
         capture = capture_of(self.env)
-        self.note("flag", name)
-        result = resolve(capture, "flag", name)
-        if isinstance(result, Problem):
-            return self.refuse(result)
         records, canonical = result.value, result.extra["canonical"]
         record = domain_of(self.env).record(self.env.docname)
         if canonical in record["flags"]:
@@ -203,9 +201,6 @@ DIRECTIVES = {"flag": FlagDirective}
 
 
 def setup_flags(app: Sphinx) -> None:
-    for name, role in ROLES.items():
-        app.add_role(name, role)
-    for name, directive in DIRECTIVES.items():
-        app.add_directive(name, directive)
+    add_markup(app, ROLES, DIRECTIVES)
     app.add_node(flag_facts, **FACTS_VISITORS)
     app.connect("env-check-consistency", check_flag_blocks)

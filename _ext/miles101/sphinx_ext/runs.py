@@ -19,10 +19,9 @@ from sphinx.application import Sphinx
 
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
-from ..problems import Problem
-from ..resolve import Resolved, resolve
+from ..resolve import Resolved
 from ..runfiles import launch_script, ray_start, record_command
-from .base import ManualDirective, ResolvedRole
+from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of
 from .repository import record_yourself, repository_url
 
@@ -45,12 +44,10 @@ class ListingDirective(ManualDirective):
                              "lines": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        run_id = self.arguments[0].strip()
-        capture = capture_of(self.env)
-        self.note("run", run_id)
-        result = resolve(capture, "run", run_id)
-        if isinstance(result, Problem):
-            return self.refuse(result)
+        result = self.resolved_argument("run")
+        if result is None:
+            return []
+        run_id, capture = self.arguments[0].strip(), capture_of(self.env)
         bad = option_problems("listing", self.options)  # checked while the run is pending too
         if bad:
             return self.refuse(bad[0])
@@ -88,12 +85,10 @@ class RunCommandDirective(ManualDirective):
                              "suffix": directives.unchanged, "start-ray": directives.flag}
 
     def run(self) -> list[nodes.Node]:
+        result = self.resolved_argument("run")
+        if result is None:
+            return []
         run_id = self.arguments[0].strip()
-        capture = capture_of(self.env)
-        self.note("run", run_id)
-        result = resolve(capture, "run", run_id)
-        if isinstance(result, Problem):
-            return self.refuse(result)
         bad = option_problems("run-command", self.options)  # nothing unquoted reaches a copyable command
         if bad:
             return self.refuse(bad[0])
@@ -126,12 +121,10 @@ class RecordingStateDirective(ManualDirective):
     shown_when_recorded: ClassVar[bool] = False
 
     def run(self) -> list[nodes.Node]:
-        run_id = self.arguments[0].strip()
-        capture = capture_of(self.env)
-        self.note("run", run_id)
-        result = resolve(capture, "run", run_id)
-        if isinstance(result, Problem):
-            return self.refuse(result)
+        result = self.resolved_argument("run")
+        if result is None:
+            return []
+        run_id, capture = self.arguments[0].strip(), capture_of(self.env)
         if capture.recorded(run_id) != self.shown_when_recorded:
             return []
         return self.parse_content_to_nodes(allow_section_headings=True)
@@ -206,8 +199,5 @@ DIRECTIVES = {"listing": ListingDirective, "run-command": RunCommandDirective,
 
 
 def setup_runs(app: Sphinx) -> None:
-    for name, role in ROLES.items():
-        app.add_role(name, role)
-    for name, directive in DIRECTIVES.items():
-        app.add_directive(name, directive)
+    add_markup(app, ROLES, DIRECTIVES)
     app.connect("build-finished", write_command_files)

@@ -10,7 +10,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..resolve import Resolved
-from .base import ManualDirective, ResolvedRole
+from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import book_of, capture_of, domain_of
 
 
@@ -78,7 +78,4 @@ DIRECTIVES = {"pin": PinDirective}
 
 
 def setup_sources(app: Sphinx) -> None:
-    for name, role in ROLES.items():
-        app.add_role(name, role)
-    for name, directive in DIRECTIVES.items():
-        app.add_directive(name, directive)
+    add_markup(app, ROLES, DIRECTIVES)

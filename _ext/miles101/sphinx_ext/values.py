@@ -20,7 +20,7 @@ from ..data import Value, format_value
 from ..problems import Subtype
 from ..resolve import Resolved
 from ..runfiles import record_command
-from .base import ManualDirective, ResolvedRole
+from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of, domain_of
 from .repository import repository_url
 from .runs import pending_runs
@@ -333,9 +333,6 @@ DIRECTIVES = {"crosscheck-table": CrosscheckTableDirective}
 
 
 def setup_values(app: Sphinx) -> None:
-    for name, role in ROLES.items():
-        app.add_role(name, role)
-    for name, directive in DIRECTIVES.items():
-        app.add_directive(name, directive)
+    add_markup(app, ROLES, DIRECTIVES)
     app.add_node(value_node, **VALUE_VISITORS)
     app.add_transform(ValuesOnPage)
