@@ -128,8 +128,6 @@ def source_hint(source: str, catalog: Catalog) -> str:
     return f"nearest: {', '.join(near) or 'none'}"
 
 
-
-
 def arity(rec: dict[str, Any], opt: str) -> tuple[int, float]:
     """(min, max) value tokens the option takes."""
     action = rec.get("action") or "store"

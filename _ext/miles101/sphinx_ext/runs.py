@@ -192,7 +192,6 @@ def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Nod
     return out
 
 
-
 ROLES = {"run-arg": RunArgRole()}
 DIRECTIVES = {"listing": ListingDirective, "run-command": RunCommandDirective,
               "until-recorded": UntilRecordedDirective, "once-recorded": OnceRecordedDirective}

@@ -72,7 +72,6 @@ class PinDirective(ManualDirective):
         return out
 
 
-
 ROLES = {"src": SrcRole(), "issue": IssueRole()}
 DIRECTIVES = {"pin": PinDirective}
 

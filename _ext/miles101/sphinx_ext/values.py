@@ -136,7 +136,6 @@ class CrosscheckRole(ValueRole):
     kind = "crosscheck"
 
 
-
 # -- the page's list of values -----------------------------------------------------------------
 #: What a page cites that is not a value (a name or a link): every other kind is listed with its source.
 NOT_VALUES = frozenset({"flag", "metric", "src", "issue"})
@@ -193,7 +192,6 @@ class ValuesOnPage(SphinxTransform):
             section += nodes.paragraph("", head, classes=["m101-values-source"])
             section += items
         top += section
-
 
 
 # -- a host's cross-check -------------------------------------------------------------------------
@@ -265,7 +263,6 @@ class CrosscheckTableDirective(ManualDirective):
         return [intro, table]
 
 
-
 # -- how each builder writes a value ----------------------------------------------------------------
 def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
@@ -324,7 +321,6 @@ VALUE_VISITORS = {
     "man": (visit_value_man, None),
     "texinfo": (visit_value_texinfo, None),
 }
-
 
 
 ROLES = {"measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
