@@ -22,10 +22,11 @@ import html
 import os
 import re
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import urlsplit
 from types import MethodType
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
@@ -216,9 +217,17 @@ def _pass(self: TextTranslator, node: nodes.Node) -> None:
     """A node only the web draws (sphinx-design's tab inputs, say): its children's text stands for it."""
 
 
+class UnwrappedText(TextTranslator):
+    """The text builder's translator, one line per paragraph: a reader of llms-full.txt needs no wrapping,
+    and Sphinx's wrapper (it measures each character's width) cost more than the rest of the page."""
+
+    def end_state(self, wrap: bool = True, end: Sequence[str] | None = ("",), first: str | None = None) -> None:
+        super().end_state(False, end, first)
+
+
 def page_text(app: Sphinx, doctree: nodes.document) -> str:
     """A resolved page as plain text, with the text builder's visitors for the book's own nodes."""
-    translator = TextTranslator(doctree, app.builder)
+    translator = UnwrappedText(doctree, app.builder)
     for name, (visit, depart) in app.registry.translation_handlers.get("text", {}).items():
         setattr(translator, f"visit_{name}", MethodType(visit, translator))
         if depart:
