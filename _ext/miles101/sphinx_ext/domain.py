@@ -49,7 +49,7 @@ def metric_anchors(keys: Iterable[str]) -> dict[str, str]:
 
 
 def _empty_record() -> dict[str, Any]:
-    return {"deps": {}, "flags": {}, "figures": {}, "cites": [], "problems": 0, "generated": [],
+    return {"deps": {}, "flags": {}, "figures": {}, "diagrams": {}, "cites": [], "problems": 0, "generated": [],
             "generated_digest": ""}
 
 
@@ -79,7 +79,7 @@ class ManualDomain(Domain):
     label = "Miles 101"
     initial_data: dict[str, Any] = {"docs": {}}
     indices = [FlagIndex]
-    data_version = 2
+    data_version = 3  # 3: each page's record holds its diagrams' sources
 
     def __init__(self, env: BuildEnvironment) -> None:
         super().__init__(env)

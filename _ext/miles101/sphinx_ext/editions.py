@@ -147,18 +147,24 @@ def source_hash(code: str) -> str:
     return hashlib.sha256(f"{_settings_key()}\n{code}".encode()).hexdigest()[:16]
 
 
+def note_diagrams(app: Sphinx, doctree: nodes.document) -> None:
+    """doctree-read: note each diagram of the page (figure id -> mermaid source) in its domain record,
+    so a build checks the drawings without loading every page's doctree again."""
+    diagrams: dict[str, str] = {}
+    for node in doctree.findall(mermaid):
+        ids = node.parent.get("ids", []) if node.parent is not None else []
+        if ids:
+            diagrams.setdefault(ids[0], node["code"])
+    domain_of(app.env).record(app.env.docname)["diagrams"] = diagrams
+
+
 def book_diagrams(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
-    """Figure id -> (docname, mermaid source) for every diagram of the book."""
+    """Figure id -> (docname, mermaid source) for every diagram of the book (the first page wins)."""
     found: dict[str, tuple[str, str]] = {}
-    for docname in sorted(env.found_docs):
-        try:
-            doctree = env.get_doctree(docname)
-        except FileNotFoundError:
-            continue
-        for node in doctree.findall(mermaid):
-            ids = node.parent.get("ids", []) if node.parent is not None else []
-            if ids:
-                found.setdefault(ids[0], (docname, node["code"]))
+    docs = domain_of(env).data["docs"]
+    for docname in sorted(env.found_docs & docs.keys()):
+        for fig_id, code in docs[docname].get("diagrams", {}).items():
+            found.setdefault(fig_id, (docname, code))
     return found
 
 
@@ -602,6 +608,7 @@ def setup_editions(app: Sphinx) -> None:
     app.add_config_value("m101_drawings", "tools/pdf/drawn", "", types=[str])
     app.connect("config-inited", set_version, priority=450)
     app.connect("config-inited", set_epub_metadata, priority=450)
+    app.connect("doctree-read", note_diagrams)
     app.connect("env-updated", check_drawings)
     app.add_post_transform(DiagramsForEditions)
     app.add_post_transform(BookAsParts)
