@@ -163,7 +163,7 @@ def book_diagrams(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
     found: dict[str, tuple[str, str]] = {}
     docs = domain_of(env).data["docs"]
     for docname in sorted(env.found_docs & docs.keys()):
-        for fig_id, code in docs[docname].get("diagrams", {}).items():
+        for fig_id, code in docs[docname]["diagrams"].items():
             found.setdefault(fig_id, (docname, code))
     return found
 

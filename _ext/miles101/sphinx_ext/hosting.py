@@ -218,8 +218,9 @@ def _pass(self: TextTranslator, node: nodes.Node) -> None:
 
 
 class UnwrappedText(TextTranslator):
-    """The text builder's translator, one line per paragraph: a reader of llms-full.txt needs no wrapping,
-    and Sphinx's wrapper (it measures each character's width) cost more than the rest of the page."""
+    """The text builder's translator without rewrapping: a paragraph keeps the source's line breaks.
+    A reader of llms-full.txt needs no wrapping, Sphinx's wrapper (it measures each character's width)
+    cost more than the rest of the page, and it split flags and paths at their hyphens."""
 
     def end_state(self, wrap: bool = True, end: Sequence[str] | None = ("",), first: str | None = None) -> None:
         super().end_state(False, end, first)

@@ -47,7 +47,7 @@ class ListingDirective(ManualDirective):
         result = self.resolved_argument("run")
         if result is None:
             return []
-        run_id, capture = self.arguments[0].strip(), capture_of(self.env)
+        run_id, capture = result.key, capture_of(self.env)
         bad = option_problems("listing", self.options)  # checked while the run is pending too
         if bad:
             return self.refuse(bad[0])
@@ -88,7 +88,7 @@ class RunCommandDirective(ManualDirective):
         result = self.resolved_argument("run")
         if result is None:
             return []
-        run_id = self.arguments[0].strip()
+        run_id = result.key
         bad = option_problems("run-command", self.options)  # nothing unquoted reaches a copyable command
         if bad:
             return self.refuse(bad[0])
@@ -124,7 +124,7 @@ class RecordingStateDirective(ManualDirective):
         result = self.resolved_argument("run")
         if result is None:
             return []
-        run_id, capture = self.arguments[0].strip(), capture_of(self.env)
+        run_id, capture = result.key, capture_of(self.env)
         if capture.recorded(run_id) != self.shown_when_recorded:
             return []
         return self.parse_content_to_nodes(allow_section_headings=True)
