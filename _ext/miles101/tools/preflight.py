@@ -47,6 +47,12 @@ MIN_CUDA = (12, 9)
 RAY_MONITOR = {"RAY_memory_usage_threshold": "0.95", "RAY_memory_monitor_refresh_ms": "250"}
 KERNEL_PACKAGES = ("sgl_kernel", "flashinfer")
 SMOKE_MARK = "miles101-preflight generated:"
+# Where the book says what to do when a check fails: a section of 6.4 ("Pick an image"), named in
+# words, since the book has no fixed web address (tests/lab/test_preflight_sections.py holds each title).
+GUIDE = "6.4"
+BUILD_GB10 = "Build an image for the GB10"
+MISSING = "A mount, the model or the data is missing"
+IMAGE = "The image is missing or built for another CPU"
 
 # ---- the launch procedure (section 1.1): what runs in the image, and the container around it ----
 
@@ -308,33 +314,41 @@ def _cc(text: str) -> tuple[int, int] | None:
     return (int(m[1]), int(m[2])) if m else None
 
 
+def see(title: str) -> str:
+    """The book's section for a failed check: `see 6.4, <its title>`."""
+    return f"see {GUIDE}, {title}"
+
+
 def check_arch(want: str) -> Check:
     have = arch_name(platform.machine())
     if have == want:
         return Check("host arch", True, f"{platform.machine()} ({have})")
     return Check("host arch", False, f"this host is {platform.machine()} ({have}); the runs are for {want} (the DGX Spark)",
-                 f"record on the Spark; or pass --arch {have} to check this host anyway")
+                 f"record on the Spark; or pass --arch {have} to check this host anyway; {see('The host is not arm64')}")
 
 
 def check_docker() -> Check:
     if shutil.which("docker") is None:
-        return Check("docker", False, "docker is not on PATH", "install Docker and the NVIDIA container toolkit")
+        return Check("docker", False, "docker is not on PATH",
+                     f"install Docker and the NVIDIA container toolkit; {see('Docker does not answer')}")
     res = docker("version", "--format", "{{.Server.Version}}", timeout=30)
     if res.returncode != 0:
         return Check("docker", False, f"docker cannot reach its daemon: {(res.stderr or res.stdout).strip()[:160]}",
-                     "start it (`sudo systemctl start docker`) or add your user to the docker group")
+                     f"start it (`sudo systemctl start docker`) or add your user to the docker group; "
+                     f"{see('Docker does not answer')}")
     return Check("docker", True, f"docker server {res.stdout.strip()}")
 
 
 def check_image(image: str) -> tuple[Check, str | None]:
     digest, err = image_digest(image)
     if digest is None:
-        return Check("image", False, f"image {image} is not present ({err[:120]})", f"docker pull {image}"), None
+        return Check("image", False, f"image {image} is not present ({err[:120]})",
+                     f"docker pull {image}; {see(IMAGE)}"), None
     res = docker("image", "inspect", "--format", "{{.Architecture}}", image)
     arch, host = res.stdout.strip(), arch_name(platform.machine())
     if res.returncode == 0 and arch and arch != host:
         return Check("image", False, f"{image} is built for {arch}, this host is {host}",
-                     f"docker pull --platform linux/{host} {image}"), digest
+                     f"docker pull --platform linux/{host} {image}; {see(IMAGE)}"), digest
     return Check("image", True, f"{image} ({arch or 'arch unknown'}) is {digest}"), digest
 
 
@@ -344,7 +358,8 @@ def check_leftovers() -> Check:
         return Check("leftovers", True, f"cannot list containers ({err})", status="warn")
     if names:
         return Check("leftovers", False, f"a recorder's container still runs on the GPU: {', '.join(names)}",
-                     f"docker stop {' '.join(names)}   (or record with --stop-leftovers)")
+                     f"docker stop {' '.join(names)}   (or record with --stop-leftovers); "
+                     f"{see('A recording container still runs')}")
     return Check("leftovers", True, "no container of an earlier recording is running")
 
 
@@ -352,22 +367,26 @@ def check_gpu() -> Check:
     res = run_probe(["nvidia-smi", "-L"], 30)
     gpus = [ln.strip() for ln in res.stdout.splitlines() if ln.startswith("GPU ")]
     if res.returncode == 127:
-        return Check("gpu", False, f"nvidia-smi cannot run ({res.stderr.strip()[:120]})", "install the NVIDIA driver")
+        return Check("gpu", False, f"nvidia-smi cannot run ({res.stderr.strip()[:120]})",
+                     f"install the NVIDIA driver; {see('nvidia-smi sees no GPU')}")
     if res.returncode != 0 or not gpus:
         said = (res.stdout + res.stderr).strip().splitlines()
         return Check("gpu", False, f"nvidia-smi sees no GPU: {said[0][:160] if said else 'no output'}",
-                     "check the driver with `nvidia-smi`; reboot after a driver update")
+                     "check the driver with `nvidia-smi`; reboot after a driver update; "
+                     f"{see('nvidia-smi sees no GPU')}")
     return Check("gpu", True, gpus[0])
 
 
 def check_driver() -> Check:
     driver, cuda = cuda_version()
     if cuda is None:
-        return Check("driver and CUDA", False, "nvidia-smi names no CUDA version", "check the driver with `nvidia-smi`")
+        return Check("driver and CUDA", False, "nvidia-smi names no CUDA version",
+                     f"check the driver with `nvidia-smi`; {see('The driver is too old for the GB10')}")
     have = tuple(int(x) for x in cuda.split(".")[:2])
     if have < MIN_CUDA:
         return Check("driver and CUDA", False, f"driver {driver} supports CUDA {cuda}; sm_121 needs CUDA "
-                     f"{MIN_CUDA[0]}.{MIN_CUDA[1]} or newer", "update the driver (DGX OS updates)")
+                     f"{MIN_CUDA[0]}.{MIN_CUDA[1]} or newer",
+                     f"update the driver (DGX OS updates); {see('The driver is too old for the GB10')}")
     return Check("driver and CUDA", True, f"driver {driver}, CUDA {cuda}")
 
 
@@ -376,7 +395,8 @@ def check_compute_cap() -> tuple[Check, tuple[int, int] | None]:
     cc = _cc(rows[0].get("compute_cap") or "") if rows else None
     if cc is None:
         return Check("compute capability", False, "nvidia-smi does not report compute_cap",
-                     "update the driver: `nvidia-smi --query-gpu=compute_cap --format=csv` must answer"), None
+                     f"update the driver: `nvidia-smi --query-gpu=compute_cap --format=csv` must answer; "
+                     f"{see('The driver is too old for the GB10')}"), None
     name = rows[0].get("name") or "the GPU"
     msg = f"{name}: {cc[0]}.{cc[1]} (sm_{cc[0]}{cc[1]})"
     if cc != GB10_CC:
@@ -444,7 +464,8 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
     except (ValueError, IndexError, KeyError, TypeError):
         return Check("kernels", False, f"cannot list the image's kernels (exit {res.returncode}: "
                      f"{(res.stderr or res.stdout).strip()[:160]})", "check that the image starts: "
-                     f"docker run --rm {image} python3 -c 'import sgl_kernel, flashinfer'")
+                     f"docker run --rm {image} python3 -c 'import sgl_kernel, flashinfer'; "
+                     f"{see('The image has no kernels for the GB10')}")
     sm = f"sm_{cc[0]}{cc[1]}"
     notes, bad = [], []
     for pkg in KERNEL_PACKAGES:
@@ -463,7 +484,7 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
             notes.append(f"{pkg}: no shared objects (compiled at run time)")
     if bad:
         return Check("kernels", False, "; ".join(bad + notes), f"use an image built for {sm} (sgl-kernel and "
-                     f"flashinfer wheels with {sm}a or PTX): see section 6.4")
+                     f"flashinfer wheels with {sm}a or PTX); {see(BUILD_GB10)}")
     return Check("kernels", True, "; ".join(notes))
 
 
@@ -491,7 +512,8 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
             problems.append(f"{key}={value!r} is not {'a fraction in (0, 1]' if 'threshold' in key else 'whole ms >= 0'}")
     if problems:
         return Check("ray memory monitor", False, "; ".join(problems),
-                     "fix the value (the container's -e, or env: in the run file)")
+                     "fix the value (the container's -e, or env: in the run file); "
+                     f"{see('The Ray memory setting is not a number')}")
     if all(k not in env for k in RAY_MONITOR):
         return Check("ray memory monitor", True, ", ".join(seen) + ": on a GB10 the GPU's memory is this pool, so Ray "
                      "kills a worker when the pool passes the threshold", status="warn",
@@ -505,7 +527,7 @@ def check_memory(min_gib: float) -> Check:
         return Check("memory", True, "cannot read MemAvailable in /proc/meminfo; not checked", status="warn")
     ok = free >= min_gib
     return Check("memory", ok, f"{free:.1f} GiB available in the pool (MemAvailable)" + ("" if ok else f", below {min_gib:g} GiB"),
-                 "" if ok else "stop other jobs: on a Spark the GPU shares this memory")
+                 "" if ok else f"stop other jobs: on a Spark the GPU shares this memory; {see('Memory or disk is short')}")
 
 
 def check_disk(path: Path, min_gib: float) -> Check:
@@ -515,10 +537,11 @@ def check_disk(path: Path, min_gib: float) -> Check:
     try:
         free = shutil.disk_usage(probe).free / 2**30
     except OSError as e:
-        return Check("disk", False, f"cannot read free space at {path}: {e.strerror or e}", "pass --disk on a disk that exists")
+        return Check("disk", False, f"cannot read free space at {path}: {e.strerror or e}",
+                     f"pass --disk on a disk that exists; {see('Memory or disk is short')}")
     ok = free >= min_gib
     return Check("disk", ok, f"{free:.1f} GiB free at {probe}" + ("" if ok else f", below {min_gib:g} GiB"),
-                 "" if ok else "make room, or pass --disk on another disk")
+                 "" if ok else f"make room, or pass --disk on another disk; {see('Memory or disk is short')}")
 
 
 def host_path(run: dict[str, Any], container_path: str) -> str | None:
@@ -536,7 +559,7 @@ def check_mounts(run: dict[str, Any]) -> list[Check]:
         host = os.path.expanduser(m["host"])
         ok = os.path.exists(host)
         out.append(Check(f"mount {m['container']}", ok, f"{host} exists" if ok else f"{host} does not exist",
-                         "" if ok else "download it there (section 1.1) or fix the mount"))
+                         "" if ok else f"download it there (section 1.1) or fix the mount; {see(MISSING)}"))
     return out
 
 
@@ -549,12 +572,12 @@ def check_data(run: dict[str, Any]) -> list[Check]:
             host = host_path(run, value)
             if host is None:
                 out.append(Check(flag, False, f"{value} is under no mount",
-                                 "add a mount for it (--mount HOST:CONTAINER, or mounts: in the run file)"))
+                                 f"add a mount for it (--mount HOST:CONTAINER, or mounts: in the run file); {see(MISSING)}"))
                 continue
             target = os.path.join(host, need) if need else host
             ok = os.path.exists(target)
             out.append(Check(flag, ok, f"{target} exists" if ok else f"{target} does not exist",
-                             "" if ok else "download it (section 1.1) or fix the path"))
+                             "" if ok else f"download it (section 1.1) or fix the path; {see(MISSING)}"))
     return out
 
 
@@ -589,7 +612,7 @@ def check_generation(run: dict[str, Any], timeout: float) -> Check:
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     return Check("generation", False, f"SGLang could not generate one answer ({what}): {tail}",
-                 "run again with --json for the whole output; section 7.1 lists the known causes")
+                 f"run again with --json for the whole output; {see('SGLang cannot generate one answer')}")
 
 
 def check_train_step(run: dict[str, Any], timeout: float) -> Check:
@@ -598,7 +621,8 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
         Watchdog = _watchdog()
     except ImportError as e:
         return Check("train step", False, f"cannot import watchdog.py: {e}",
-                     "download watchdog.py (section 1.2) into the directory that holds preflight.py")
+                     f"download watchdog.py (section 1.2) into the directory that holds preflight.py; "
+                     f"{see('The two-step train run fails')}")
     args = list(run["args"])
     if "--num-rollout" in args:
         args[args.index("--num-rollout") + 1] = "2"
@@ -618,7 +642,7 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     return Check("train step", False, f"{dog.steps_done} of 2 steps finished ({what}): {tail}",
-                 "run `python3 read_run.py LOG --diagnose` on the output; section 7.1 lists the known causes")
+                 f"run `python3 read_run.py LOG --diagnose` on the output; {see('The two-step train run fails')}")
 
 
 def _watchdog() -> Any:
@@ -639,7 +663,7 @@ def timed(fn: Callable[[], Any]) -> Any:
         got = fn()
     except Exception as e:  # a probe must never crash the preflight
         got = Check(getattr(fn, "__name__", "check"), False, f"the check itself failed: {type(e).__name__}: {e}",
-                    "report this as a bug in preflight.py")
+                    f"report this as a bug in preflight.py; {see('A check crashes')}")
     for c in got if isinstance(got, list) else [got[0] if isinstance(got, tuple) else got]:
         c.seconds = round(time.monotonic() - t0, 2)
     return got
