@@ -612,7 +612,7 @@ def check_generation(run: dict[str, Any], timeout: float) -> Check:
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     return Check("generation", False, f"SGLang could not generate one answer ({what}): {tail}",
-                 f"run again with --json for the whole output; {see('SGLang cannot generate one answer')}")
+                 f"the message ends with the engine's last lines; {see('SGLang cannot generate one answer')}")
 
 
 def check_train_step(run: dict[str, Any], timeout: float) -> Check:
@@ -642,7 +642,7 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     return Check("train step", False, f"{dog.steps_done} of 2 steps finished ({what}): {tail}",
-                 f"run `python3 read_run.py LOG --diagnose` on the output; {see('The two-step train run fails')}")
+                 f"the message ends with the run's last lines; {see('The two-step train run fails')}")
 
 
 def _watchdog() -> Any:
