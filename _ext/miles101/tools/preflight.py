@@ -513,7 +513,7 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     if problems:
         return Check("ray memory monitor", False, "; ".join(problems),
                      "fix the value (the container's -e, or env: in the run file); "
-                     f"{see('The Ray memory setting is not a number')}")
+                     f"{see('The Ray memory setting has a bad value')}")
     if all(k not in env for k in RAY_MONITOR):
         return Check("ray memory monitor", True, ", ".join(seen) + ": on a GB10 the GPU's memory is this pool, so Ray "
                      "kills a worker when the pool passes the threshold", status="warn",
@@ -669,6 +669,11 @@ def timed(fn: Callable[[], Any]) -> Any:
     return got
 
 
+def pair(got: Any) -> tuple[Check, Any]:
+    """A (Check, value) check's result; a crash (one failed Check from timed) gives (it, None)."""
+    return got if isinstance(got, tuple) else (got, None)
+
+
 def skip(name: str, why: str) -> Check:
     return Check(name, True, f"not checked: {why}", status="skip")
 
@@ -687,7 +692,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     docker_ok = checks[-1].ok
     image_ok = False
     if docker_ok:
-        img, digest = timed(lambda: check_image(run["image"]))
+        img, digest = pair(timed(lambda: check_image(run["image"])))
         checks.append(img)
         image_ok = img.ok
         if lab:
@@ -697,7 +702,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     cc = None
     if gpu_ok:
         checks.append(timed(check_driver))
-        cap, cc = timed(check_compute_cap)
+        cap, cc = pair(timed(check_compute_cap))
         checks.append(cap)
     else:
         checks += [skip("driver and CUDA", "no GPU"), skip("compute capability", "no GPU")]
