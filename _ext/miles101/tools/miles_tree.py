@@ -89,31 +89,73 @@ class Source:
 
 
 IMAGE_MILES_DIR = "/root/miles"
+#: The fix for each way reading the image fails (its line names what failed, then this).
+IMAGE_FIXES = {
+    "docker": "install Docker, or run this on the host where you run the Miles image",
+    "daemon": "start Docker, and add your user to the docker group (or run with sudo)",
+    "pull": "check the image's name and tag (`docker pull IMAGE` by hand), `docker login` if the registry asks; "
+            "a tag the registry no longer serves is gone: pull an image by its digest instead",
+    "miles": f"pass a Miles image (radixark/miles): this one has no git checkout of Miles at {IMAGE_MILES_DIR}",
+}
 
 
-def read_image(image: str, docker: str | None = None) -> Source:
-    """Read /root/miles from the Miles image: digest, commit and files, in three ``docker`` calls."""
+def _docker_error(what: str, image: str, stderr: str) -> SourceError:
+    """One line: what failed (docker's last line) and its fix."""
+    said = (stderr.strip().splitlines() or ["(no message)"])[-1].strip()
+    if "permission denied" in said.lower() or "cannot connect to the docker daemon" in said.lower():
+        kind = "daemon"
+    elif what == "pull":
+        kind = "pull"
+    else:
+        kind = "miles"
+    return SourceError(f"{what} of {image} failed: {said}. Fix: {IMAGE_FIXES[kind]}")
+
+
+def _docker(docker: str, *args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([docker, *args], capture_output=True, check=False)
+    except OSError as exc:
+        raise SourceError(f"cannot run {docker!r}: {exc.strerror or exc}. Fix: {IMAGE_FIXES['docker']}") from None
+
+
+def read_image(image: str, docker: str | None = None, pull: bool = True) -> Source:
+    """Read /root/miles from the Miles image: digest, commit and files (pulled first when absent).
+
+    Every failure is a one-line SourceError naming what failed and the fix."""
     docker = docker or os.environ.get("MILES101_DOCKER", "docker")
-    digest = run_checked([docker, "image", "inspect", "--format", "{{index .RepoDigests 0}}", image]).decode().strip()
-    if "@" in digest:
-        digest = digest.split("@", 1)[1]
-    meta = run_checked(
-        [docker, "run", "--rm", "--entrypoint", "git", image, "-C", IMAGE_MILES_DIR, "log", "-1", "--format=%H %cs"]
-    ).decode().split()
-    if len(meta) != 2:
-        raise SourceError(f"cannot read the commit of {IMAGE_MILES_DIR} in {image}")
-    tar_bytes = run_checked(
-        [docker, "run", "--rm", "--entrypoint", "sh", image, "-c",
-         f"cd {IMAGE_MILES_DIR} && git ls-files -z | tar --null -T - -cf -"]
-    )
+    fmt = "{{.Id}} {{join .RepoDigests \",\"}}"
+    found = _docker(docker, "image", "inspect", "--format", fmt, image)
+    if found.returncode != 0 and pull:
+        pulled = _docker(docker, "pull", image)
+        if pulled.returncode != 0:
+            raise _docker_error("docker pull", image, pulled.stderr.decode(errors="replace"))
+        found = _docker(docker, "image", "inspect", "--format", fmt, image)
+    if found.returncode != 0:
+        raise _docker_error("docker image inspect", image, found.stderr.decode(errors="replace"))
+    image_id, _, digests = found.stdout.decode().strip().partition(" ")
+    digest = (digests.split(",")[0] if digests else image_id).split("@")[-1]
+    meta = _docker(docker, "run", "--rm", "--entrypoint", "git", image, "-C", IMAGE_MILES_DIR, "log", "-1",
+                   "--format=%H %cs")
+    words = meta.stdout.decode(errors="replace").split()
+    if meta.returncode != 0 or len(words) != 2:
+        raise _docker_error(f"reading the Miles commit at {IMAGE_MILES_DIR}", image,
+                            meta.stderr.decode(errors="replace") or "no commit printed")
+    files = _docker(docker, "run", "--rm", "--entrypoint", "sh", image, "-c",
+                    f"cd {IMAGE_MILES_DIR} && git ls-files -z | tar --null -T - -cf -")
+    if files.returncode != 0:
+        raise _docker_error(f"reading the files of {IMAGE_MILES_DIR}", image, files.stderr.decode(errors="replace"))
     blobs = {}
-    with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
-        for member in tar.getmembers():
-            if member.isfile():
-                handle = tar.extractfile(member)
-                if handle is not None:
-                    blobs[member.name.removeprefix("./")] = handle.read()
-    return Source(commit=meta[0], commit_date=meta[1], read_from=f"image {digest}", blobs=blobs)
+    try:
+        with tarfile.open(fileobj=io.BytesIO(files.stdout)) as tar:
+            for member in tar.getmembers():
+                if member.isfile():
+                    handle = tar.extractfile(member)
+                    if handle is not None:
+                        blobs[member.name[2:] if member.name.startswith("./") else member.name] = handle.read()
+    except tarfile.TarError as exc:
+        raise SourceError(f"reading the files of {IMAGE_MILES_DIR} in {image} failed: {exc}. "
+                          f"Fix: {IMAGE_FIXES['miles']}") from None
+    return Source(commit=words[0], commit_date=words[1], read_from=f"image {digest}", blobs=blobs)
 
 
 # ==== pyeval ============================================================
@@ -1478,3 +1520,856 @@ def extract_metrics(source: Source, under: str = "miles/") -> list[dict]:
         except SyntaxError:
             continue
     return MetricScanner(trees, Modules(source)).scan()
+
+
+# ==== the book: a tree's flags and metric keys against the book's ===========================
+# The book's side (BOOK) is generated from Miles 101's capture, run files and pages by
+# `python3 -m miles101.book_miles --write` and held equal to them by a test; the image's side is
+# read by the extractor above. `compare` and `render` are the one comparison the reader's
+# `preflight.py --compare-image` and the lab's campaign print.
+
+#: Exit statuses of the comparison, by verdict (preflight.py --compare-image documents them).
+VERDICTS = {
+    "same": (0, "same as the book: use the book's commands as they are"),
+    "elsewhere": (1, "differs only where no page looks: use the book's commands as they are"),
+    "pages": (3, "differs where pages look: edit the flags named above in those commands, "
+                 "or run an image of the book's commit"),
+}
+#: The exit status when the image could not be read (the line before it says what failed and the fix).
+CANNOT_COMPARE = 2
+
+
+def _show_value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flag_signature(rec: dict) -> list:
+    """What a command depends on in one flag record: [backend, default shown, choices shown or None]."""
+    kind = rec.get("default_kind")
+    if kind == "computed":
+        default = f"<computed: {rec.get('default_expr')}>"
+    elif kind == "none":
+        default = "(no default set)"
+    else:
+        default = _show_value(rec.get("default"))
+    choices = rec.get("choices")
+    shown = ", ".join(map(_show_value, choices)) if choices is not None else rec.get("choices_expr")
+    return [rec.get("backend", "both"), default, shown]
+
+
+def flag_table(records: list[dict]) -> dict[str, list[list]]:
+    """Every option string (name and aliases) -> the signatures of its records, sorted."""
+    table: dict[str, list[list]] = {}
+    for rec in records:
+        for opt in [rec["name"], *rec.get("aliases", [])]:
+            table.setdefault(opt, []).append(flag_signature(rec))
+    return {opt: sorted(sigs, key=json.dumps) for opt, sigs in sorted(table.items())}
+
+
+def metric_table(records: list[dict]) -> dict[str, str | None]:
+    """Every metric key as the extractor shows it -> its regex (None for a literal key)."""
+    return {rec["key"]: rec.get("regex") for rec in sorted(records, key=lambda r: r["key"])}
+
+
+def tree_tables(source: Source) -> dict:
+    """The image's side: its commit, flags and metric keys, read by the same extractor as the book's."""
+    flags = extract_flags(source)
+    if not flags["flags"]:
+        missing = [n["file"] for n in flags["notes"] if "registrar" in n["what"]]
+        raise SourceError(f"the extractor found no Miles flag in the tree{' (missing: ' + ', '.join(missing) + ')' if missing else ''}")
+    return {"commit": source.commit, "date": source.commit_date, "read_from": source.read_from,
+            "flags": flag_table(flags["flags"]), "metrics": metric_table(extract_metrics(source))}
+
+
+def logs_key(key: str, metrics: dict[str, str | None]) -> bool:
+    """Whether a tree logs the key a page names (a literal, a pattern's shown form, or a match of a pattern)."""
+    return key in metrics or any(rx and re.fullmatch(rx, key) for rx in metrics.values())
+
+
+def _describe(book: list[list] | None, image: list[list] | None) -> tuple[str, str]:
+    """(kind of change, what changed) for one option: missing, or its default or choices side by side."""
+    if not image:
+        return "missing", "your image has no such flag"
+    parts = []
+    for label, i in (("default", 1), ("choices", 2)):
+        was = sorted({str(s[i]) for s in book or []})
+        now = sorted({str(s[i]) for s in image})
+        if was != now:
+            parts.append(f"{label} {' / '.join(was) or '-'} -> {' / '.join(now) or '-'}")
+    return "changed", "; ".join(parts) or "its backend changed: " + ", ".join(s[0] for s in image)
+
+
+def compare(book: dict, image: dict) -> dict:
+    """The image against the book: changed flags by page and run, unlogged metric keys, the verdict."""
+    def flag_change(opt: str) -> dict | None:
+        was, now = book["flags"].get(opt), image["flags"].get(opt)
+        if was == now:
+            return None
+        kind, what = _describe(was, now)
+        return {"flag": opt, "kind": kind, "what": what}
+
+    by_run: dict[str, list[dict]] = {}
+    for run_id, passed in book["runs"].items():
+        changed = [c for c in map(flag_change, passed) if c]
+        for c in changed:
+            c["passes"] = passed[c["flag"]]
+        if changed:
+            by_run[run_id] = changed
+    pages = []
+    for page in book["pages"]:
+        runs = [{"run": r, "flags": by_run[r]} for r in page["runs"] if r in by_run]
+        if runs:
+            pages.append({"page": page["title"], "file": page["file"], "runs": runs})
+    shown = {r for p in book["pages"] for r in p["runs"]}
+    lab = [{"run": r, "flags": f} for r, f in by_run.items() if r not in shown]
+    metrics = [{"key": k, "pages": p} for k, p in book["metric_reads"].items() if not logs_key(k, image["metrics"])]
+    cited = {f for passed in book["runs"].values() for f in passed}
+    flags_elsewhere = sorted(o for o in set(book["flags"]) | set(image["flags"])
+                             if o not in cited and book["flags"].get(o) != image["flags"].get(o))
+    metrics_elsewhere = sorted(set(book["metrics"]) ^ set(image["metrics"]))
+    if pages or lab or metrics:
+        verdict = "pages"
+    elif flags_elsewhere or metrics_elsewhere:
+        verdict = "elsewhere"
+    else:
+        verdict = "same"
+    return {"image": {k: image[k] for k in ("commit", "date", "read_from")}, "book": book["read"],
+            "pin": book["pin"], "pages": pages, "lab_runs": lab, "metrics": metrics,
+            "elsewhere": {"flags": flags_elsewhere, "metrics": metrics_elsewhere},
+            "passthrough": len(book["passthrough"]), "verdict": verdict, "exit": VERDICTS[verdict][0]}
+
+
+def _flag_lines(flags: list[dict], indent: str) -> list[str]:
+    out = []
+    for c in flags:
+        passes = f" (the command passes {c['flag']} {c['passes']})".replace(" )", ")") if c["passes"] else ""
+        out.append(f"{indent}{c['flag']}: {c['what']}{passes}")
+    return out
+
+
+def render(report: dict, image_name: str) -> str:
+    """The comparison as the reader reads it: both commits, the changes by page and run, the verdict."""
+    img, book = report["image"], report["book"]
+    lines = [f"image  {image_name}: Miles {img['commit'][:9]} of {img['date']} ({img['read_from']})",
+             f"book   Miles {book['commit'][:9]} of {book['date']} (its flags and metric keys were read there; "
+             f"the pin is {report['pin']['commit']})"]
+    if report["pages"] or report["lab_runs"]:
+        lines.append("flags the book's commands pass that your image lacks or changed, by page and run:")
+        for page in report["pages"]:
+            lines.append(f"  {page['page']} ({page['file']})")
+            for run in page["runs"]:
+                lines.append(f"    run {run['run']}")
+                lines += _flag_lines(run["flags"], "      ")
+        if report["lab_runs"]:
+            lines.append("  runs the lab records whose command no page shows")
+            for run in report["lab_runs"]:
+                lines.append(f"    run {run['run']}")
+                lines += _flag_lines(run["flags"], "      ")
+    if report["metrics"]:
+        lines.append("metric keys the pages read that your image no longer logs:")
+        lines += [f"  {m['key']}: {', '.join(m['pages'])}" for m in report["metrics"]]
+    other = report["elsewhere"]
+    if other["flags"] or other["metrics"]:
+        lines.append(f"elsewhere: {len(other['flags'])} flags and {len(other['metrics'])} metric keys differ "
+                     "that no page's command passes or reads")
+    lines.append(f"not compared: {report['passthrough']} flags the commands pass through to SGLang, the router "
+                 "or Megatron-LM (your image's Miles does not define them)")
+    lines.append(f"verdict: {VERDICTS[report['verdict']][1]}")
+    return "\n".join(lines)
+
+
+# --- book: generated from capture/miles/, capture/runs/ and the pages by `python3 -m miles101.book_miles --write`; do not edit ---
+BOOK_JSON = r'''{
+ "schema": "miles101-book-miles/1",
+ "read": {"commit": "31f1ca961a94cb860cec3b2dea34ec332bfa8f76", "date": "2026-08-21"},
+ "pin": {"commit": "08752a1283", "date": "2026-10-15"},
+ "pages": [
+  {"file": "sections/1-1-run-grpo-on-one-gpu.md", "title": "1.1 Run GRPO on one GPU", "runs": ["first-grpo-smoke", "first-grpo"]},
+  {"file": "sections/2-1-pick-a-model-size.md", "title": "2.1 Pick a model size", "runs": ["model-size-sweep"]},
+  {"file": "sections/3-1-train-math-on-gsm8k.md", "title": "3.1 Train math on GSM8K", "runs": ["recipe-gsm8k"]},
+  {"file": "sections/3-2-train-with-the-dapo-filter.md", "title": "3.2 Train with the DAPO filter", "runs": ["recipe-dapo"]},
+  {"file": "sections/3-3-train-an-agent.md", "title": "3.3 Train an agent", "runs": ["agent-multi-turn", "agent-session"]},
+  {"file": "sections/3-4-train-a-moe-model.md", "title": "3.4 Train a MoE model", "runs": ["recipe-moe", "recipe-moe-r3"]},
+  {"file": "sections/3-5-write-a-custom-reward.md", "title": "3.5 Write a custom reward", "runs": ["reward-samples"]},
+  {"file": "sections/4-3-roll-out-in-fp8.md", "title": "4.3 Roll out in FP8", "runs": ["speed-megatron-fp8-rollout", "speed-megatron-bf16"]},
+  {"file": "sections/4-4-lower-the-logprob-gap.md", "title": "4.4 Lower the logprob gap", "runs": ["speed-tis", "speed-tis-icepop", "speed-tis-mis"]},
+  {"file": "sections/4-5-use-deterministic-inference.md", "title": "4.5 Use deterministic inference", "runs": ["speed-deterministic-a"]},
+  {"file": "sections/5-2-check-the-first-step.md", "title": "5.2 Check the first step", "runs": ["ci-check", "debug-rollout-only", "debug-train-only"]},
+  {"file": "sections/5-3-repeat-a-run.md", "title": "5.3 Repeat a run", "runs": ["seed-repeats"]},
+  {"file": "sections/6-1-split-rollout-and-training.md", "title": "6.1 Split rollout and training", "runs": ["split-8gpu"]},
+  {"file": "sections/6-2-run-a-separate-eval-fleet.md", "title": "6.2 Run a separate eval fleet", "runs": ["eval-inline"]},
+  {"file": "sections/6-3-survive-failures.md", "title": "6.3 Survive failures", "runs": ["checkpoint-run", "resume-part1", "resume-part2"]}
+ ],
+ "runs": {
+  "agent-multi-turn": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--colocate": "", "--custom-generate-function-path": "miles.rollout.generate_hub.multi_turn.generate", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--eval-interval": "20", "--eval-max-response-len": "1024", "--eval-prompt-data": "gsm8k /root/datasets/gsm8k/test.parquet", "--eval-top-k": "1", "--generate-execute-tool-function-path": "my_tools.execute_tool", "--generate-max-turns": "4", "--generate-tool-call-parser": "qwen25", "--generate-tool-specs-path": "my_tools.tool_specs", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--log-multi-turn": "", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-eval-prompt": "1", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "100", "--observe-training-entropy": "", "--optimizer": "adam", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-context-len": "4096", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "agent-session": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--colocate": "", "--custom-agent-function-path": "my_agent.run", "--custom-generate-function-path": "miles.rollout.generate_hub.agentic_tool_call.generate", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--eval-interval": "20", "--eval-max-response-len": "1024", "--eval-prompt-data": "gsm8k /root/datasets/gsm8k/test.parquet", "--eval-top-k": "1", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--max-seq-len": "8192", "--n-samples-per-eval-prompt": "1", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "100", "--observe-training-entropy": "", "--optimizer": "adam", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--tito-model": "qwen3", "--train-backend": "fsdp", "--use-session-server": "", "--weight-decay": "0.1"},
+  "checkpoint-run": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--load": "/root/checkpoints/checkpoint-run", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "48", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--save": "/root/checkpoints/checkpoint-run", "--save-interval": "10", "--save-trigger-sentinel": "/root/checkpoints/save-now", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "ci-check": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--ci-test": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "2", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "debug-rollout-only": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--debug-rollout-only": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "2", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--save-debug-rollout-data": "/root/logs/debug/rollout_{rollout_id}.pt", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "debug-train-only": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--load-debug-rollout-data": "/root/logs/debug/rollout_{rollout_id}.pt", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "2", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "eval-inline": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--eval-interval": "10", "--eval-prompt-data": "gsm8k /root/datasets/gsm8k/test.parquet", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-eval-prompt": "1", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "48", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "first-grpo": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "48", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "first-grpo-smoke": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "2", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "model-size-sweep": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "64", "--hf-checkpoint": "/root/models/Qwen3-4B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "10", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "8", "--rollout-max-response-len": "256", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--update-weight-buffer-size": "536870912", "--weight-decay": "0.1"},
+  "offload-variants": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "64", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--no-offload-train": "", "--num-gpus-per-node": "1", "--num-rollout": "20", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "8", "--rollout-max-response-len": "256", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--update-weight-buffer-size": "536870912", "--weight-decay": "0.1"},
+  "recipe-dapo": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--dynamic-sampling-filter-path": "miles.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--eval-interval": "20", "--eval-max-response-len": "1024", "--eval-prompt-data": "gsm8k /root/datasets/gsm8k/test.parquet", "--eval-top-k": "1", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-eval-prompt": "1", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "100", "--observe-training-entropy": "", "--optimizer": "adam", "--over-sampling-batch-size": "64", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "recipe-gsm8k": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--eval-interval": "20", "--eval-max-response-len": "1024", "--eval-prompt-data": "gsm8k /root/datasets/gsm8k/test.parquet", "--eval-top-k": "1", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-eval-prompt": "1", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "100", "--observe-training-entropy": "", "--optimizer": "adam", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "recipe-moe": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-30B-A3B-5layer", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "10", "--observe-training-entropy": "", "--optimizer": "adam", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "recipe-moe-r3": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-30B-A3B-5layer", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "10", "--observe-training-entropy": "", "--optimizer": "adam", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--use-rollout-routing-replay": "", "--weight-decay": "0.1"},
+  "resume-part1": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--debug-exit-after-rollout": "4", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--load": "/root/checkpoints/resume-test", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "8", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--save": "/root/checkpoints/resume-test", "--save-interval": "2", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "resume-part2": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--load": "/root/checkpoints/resume-test", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "8", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--save": "/root/checkpoints/resume-test", "--save-interval": "2", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "reward-samples": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--debug-rollout-only": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "1", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--save-debug-rollout-data": "/root/miles/dump/{rollout_id}.pt", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "seed-repeats": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "48", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "speed-deterministic-a": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "speed-deterministic-b": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "speed-long-baseline": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--dynamic-sampling-filter-path": "miles.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--over-sampling-batch-size": "64", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "4096", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "speed-long-partial": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--dynamic-sampling-filter-path": "miles.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--over-sampling-batch-size": "64", "--partial-rollout": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "4096", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "speed-megatron-bf16": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--ref-load": "/root/models/Qwen3-0.6B_torch_dist", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "megatron", "--weight-decay": "0.1"},
+  "speed-megatron-fp8-rollout": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B-FP8", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--ref-load": "/root/models/Qwen3-0.6B_torch_dist", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "megatron", "--weight-decay": "0.1"},
+  "speed-tis": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--use-tis": "", "--weight-decay": "0.1"},
+  "speed-tis-icepop": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--custom-tis-function-path": "miles.backends.training_utils.loss_hub.corrections.icepop_function", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--use-tis": "", "--weight-decay": "0.1"},
+  "speed-tis-mis": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--custom-config-path": "/root/miles/examples/infra_features/train_infer_mismatch_helper/mis.yaml", "--custom-tis-function-path": "examples.infra_features.train_infer_mismatch_helper.mis.compute_mis_weights_fsdp", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--use-tis": "", "--weight-decay": "0.1"},
+  "split-8gpu": {"--actor-num-gpus-per-node": "4", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "256", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "8", "--num-rollout": "48", "--observe-training-entropy": "", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "32", "--rollout-max-response-len": "1024", "--rollout-num-gpus": "4", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--weight-decay": "0.1"},
+  "weight-update": {"--actor-num-gpus-per-node": "1", "--actor-num-nodes": "1", "--adam-beta1": "0.9", "--adam-beta2": "0.98", "--advantage-estimator": "grpo", "--apply-chat-template": "", "--colocate": "", "--eps-clip": "0.2", "--eps-clip-high": "0.28", "--global-batch-size": "64", "--hf-checkpoint": "/root/models/Qwen3-0.6B", "--input-key": "messages", "--label-key": "label", "--lr": "1e-6", "--lr-decay-style": "constant", "--n-samples-per-prompt": "8", "--num-gpus-per-node": "1", "--num-rollout": "20", "--prompt-data": "/root/datasets/gsm8k/train.parquet", "--rm-type": "math", "--rollout-batch-size": "8", "--rollout-max-response-len": "256", "--rollout-num-gpus-per-engine": "1", "--rollout-seed": "42", "--rollout-shuffle": "", "--rollout-temperature": "1", "--seed": "1234", "--train-backend": "fsdp", "--update-weight-buffer-size": "536870912", "--weight-decay": "0.1"}
+ },
+ "passthrough": ["--attention-dropout", "--disable-bias-linear", "--ffn-hidden-size", "--group-query-attention", "--hidden-dropout", "--hidden-size", "--kv-channels", "--norm-epsilon", "--normalization", "--num-attention-heads", "--num-layers", "--num-query-groups", "--qk-layernorm", "--rotary-base", "--sglang-attention-backend", "--sglang-decode-log-interval", "--sglang-enable-deterministic-inference", "--sglang-mem-fraction-static", "--swiglu", "--use-rotary-position-embeddings", "--vocab-size"],
+ "metric_reads": {
+  "eval/gsm8k": ["3.1", "3.2"],
+  "eval/step": ["front"],
+  "multi_turn/raw_response_length/response_length_mean": ["3.3"],
+  "multi_turn/wo_obs_response_length/response_length_mean": ["3.3"],
+  "perf/actor_train_mfu": ["1.3", "6.4", "front"],
+  "perf/actor_train_time": ["1.1", "1.3"],
+  "perf/cpu_memory_after_offload_train_gb": ["8.4"],
+  "perf/log_probs_time": ["1.1", "1.3"],
+  "perf/rollout_time": ["1.1", "1.3", "3.1", "3.2", "3.4", "4.1", "4.2", "4.3", "4.5", "8.1", "run speed-deterministic-b", "run speed-long-baseline", "run speed-long-partial"],
+  "perf/sleep_time": ["1.1", "1.3", "8.1", "run weight-update"],
+  "perf/step_time": ["1.1", "1.2", "1.3", "2.1", "3.1", "3.2", "3.4", "4.1", "4.4", "7.1", "8.1", "run offload-variants", "run speed-long-baseline", "run speed-long-partial", "run weight-update"],
+  "perf/tokens_per_gpu_per_sec": ["1.3"],
+  "perf/train_time": ["1.1", "1.3", "8.1"],
+  "perf/train_wait_time": ["1.3", "run offload-variants"],
+  "perf/update_weights_time": ["1.1", "1.3", "4.3", "8.1", "run offload-variants", "run weight-update"],
+  "perf/wait_time_ratio": ["1.1", "1.3", "4.1", "6.1"],
+  "perf/wake_up_time": ["1.1", "1.3", "8.1", "run weight-update"],
+  "rollout/advantages": ["1.3"],
+  "rollout/dynamic_filter/drop_group_has_aborted": ["3.3"],
+  "rollout/dynamic_filter/drop_zero_std_0": ["3.2"],
+  "rollout/dynamic_filter/drop_zero_std_1": ["3.2"],
+  "rollout/error_cat/correct": ["3.5"],
+  "rollout/error_cat/no_box": ["3.5"],
+  "rollout/fully_async/avg_staleness": ["4.1"],
+  "rollout/fully_async/max_staleness": ["4.1"],
+  "rollout/fully_async/stale_groups_filtered": ["4.1"],
+  "rollout/log_probs": ["1.3", "4.4", "5.2"],
+  "rollout/prefix_cache_hit_rate": ["1.3"],
+  "rollout/raw_reward": ["1.1", "1.3", "3.1", "3.2", "3.3", "3.5", "4.5", "5.1", "5.3", "7.1", "8.5", "run speed-deterministic-b"],
+  "rollout/ref_log_probs": ["5.2"],
+  "rollout/repetition_frac": ["1.3", "4.2", "5.1"],
+  "rollout/response_len/max": ["4.2", "run speed-long-baseline", "run speed-long-partial"],
+  "rollout/response_len/mean": ["1.1", "1.3", "4.2", "4.5", "5.1", "run speed-deterministic-b", "run speed-long-baseline", "run speed-long-partial"],
+  "rollout/response_lengths": ["1.3"],
+  "rollout/rewards": ["1.3", "5.1"],
+  "rollout/rollout_log_probs": ["1.3", "4.4", "5.2"],
+  "rollout/step": ["front"],
+  "rollout/truncated": ["1.3"],
+  "rollout/truncated_ratio": ["1.1", "1.3", "3.1", "3.2", "3.3", "4.2", "5.1", "7.1", "run speed-long-baseline", "run speed-long-partial"],
+  "rollout/weight_version/max": ["2.4", "run weight-update"],
+  "rollout/weight_version/min": ["2.4"],
+  "rollout/weight_version/mixed_version_ratio": ["2.4", "4.1", "4.2", "run speed-long-partial"],
+  "rollout/zero_std/all_one_percentage": ["1.3", "3.2", "5.1", "7.1"],
+  "rollout/zero_std/all_zero_percentage": ["1.3", "3.1", "3.2", "5.1", "7.1", "8.5"],
+  "rollout/zero_std/count_0": ["1.1", "1.3", "3.1", "3.2", "5.1", "7.1"],
+  "rollout/zero_std/count_1": ["1.1", "1.3", "3.1", "3.2", "5.1", "7.1"],
+  "rollout/zero_std/count_<reward>": ["5.1", "7.1"],
+  "train/entropy_loss": ["1.1", "5.1"],
+  "train/ess_ratio": ["8.2"],
+  "train/grad_norm": ["1.1", "1.3", "5.1", "7.1"],
+  "train/kl_loss": ["5.1"],
+  "train/loss": ["1.3"],
+  "train/ois": ["4.4"],
+  "train/opsm_clipfrac": ["8.2"],
+  "train/pg_clipfrac": ["1.1", "1.3", "5.1", "5.2", "8.2"],
+  "train/pg_loss": ["1.3"],
+  "train/ppo_kl": ["1.1", "1.3", "5.1", "5.2", "7.1", "8.2", "front"],
+  "train/step": ["front"],
+  "train/tis": ["4.4"],
+  "train/tis_abs": ["4.4"],
+  "train/tis_clipfrac": ["4.4", "8.2"],
+  "train/train_rollout_kl": ["1.3", "3.4", "4.3", "4.4", "5.1", "8.2", "front"],
+  "train/train_rollout_logprob_abs_diff": ["1.1", "1.3", "3.4", "4.3", "4.4", "4.6", "5.1", "5.3", "6.3", "7.1", "8.2", "8.3"]
+ },
+ "flags": {
+  "--actor-num-gpus-per-node": [["both", "8", null]],
+  "--actor-num-nodes": [["both", "1", null]],
+  "--adam-beta1": [["fsdp", "0.9", null]],
+  "--adam-beta2": [["fsdp", "0.95", null]],
+  "--adam-eps": [["fsdp", "1e-08", null]],
+  "--advantage-estimator": [["both", "\"grpo\"", "\"grpo\", \"gspo\", \"reinforce_plus_plus\", \"reinforce_plus_plus_baseline\", \"ppo\""]],
+  "--allgather-cp": [["both", "false", null]],
+  "--allow-partial-train-step": [["both", "false", null]],
+  "--apply-chat-template": [["both", "false", null]],
+  "--apply-chat-template-kwargs": [["both", "{}", null]],
+  "--async-data-buffer-capacity-factor": [["both", "2.0", null]],
+  "--async-max-concurrent-samples": [["both", "null", null]],
+  "--async-save": [["both", "(no default set)", null]],
+  "--async-unused-samples-handler": [["both", "\"drop\"", "\"retry\", \"drop\""]],
+  "--attn-implementation": [["fsdp", "\"flash_attention_2\"", null]],
+  "--balance-by-flops": [["both", "false", null]],
+  "--balance-data": [["both", "false", null]],
+  "--buffer-filter-path": [["both", "null", null]],
+  "--calculate-per-token-loss": [["both", "(no default set)", null]],
+  "--chat-template-path": [["both", "null", null]],
+  "--check-lora-weight-equal": [["both", "false", null]],
+  "--check-rematerialize-param-from-master-weight": [["both", "false", null]],
+  "--check-weight-update-allow-quant-error": [["both", "false", null]],
+  "--check-weight-update-equal": [["both", "false", null]],
+  "--check-weight-update-selector": [["both", "\"all\"", "\"all\", \"target\", \"draft\""]],
+  "--check-weight-update-skip-list": [["both", "null", null]],
+  "--ci-check-model-hash": [["both", "false", null]],
+  "--ci-disable-kl-checker": [["both", "false", null]],
+  "--ci-disable-logprobs-checker": [["both", "false", null]],
+  "--ci-disable-weight-update-checker": [["both", "false", null]],
+  "--ci-ft-test-actions": [["both", "null", null]],
+  "--ci-inject-rollout-data-min-match-ratio": [["both", "0.9", null]],
+  "--ci-inject-rollout-data-path": [["both", "null", null]],
+  "--ci-inject-rollout-data-start-rollout-id": [["both", "null", null]],
+  "--ci-load-grad-norm": [["both", "null", null]],
+  "--ci-metric-checker-key": [["both", "null", null]],
+  "--ci-metric-checker-threshold": [["both", "null", null]],
+  "--ci-save-grad-norm": [["both", "null", null]],
+  "--ci-save-model-hash": [["both", "false", null]],
+  "--ci-test": [["both", "false", null]],
+  "--clip-grad": [["both", "1.0", null]],
+  "--colocate": [["both", "false", null]],
+  "--config": [["fsdp", "null", null]],
+  "--context-parallel-size": [["fsdp", "1", null]],
+  "--control-server-port": [["both", "0", null]],
+  "--critic-load": [["both", "null", null]],
+  "--critic-lr": [["both", "null", null]],
+  "--critic-lr-warmup-iters": [["both", "0", null]],
+  "--critic-num-gpus-per-node": [["both", "null", null]],
+  "--critic-num-nodes": [["both", "null", null]],
+  "--critic-save": [["both", "null", null]],
+  "--custom-agent-function-path": [["both", "null", null]],
+  "--custom-async-data-buffer-path": [["both", "null", null]],
+  "--custom-config-path": [["both", "null", null]],
+  "--custom-convert-samples-to-train-data-path": [["both", "null", null]],
+  "--custom-eval-rollout-log-function-path": [["both", "null", null]],
+  "--custom-generate-function-path": [["both", "null", null]],
+  "--custom-loss-function-path": [["both", "null", null]],
+  "--custom-megatron-before-log-prob-hook-path": [["both", "null", null]],
+  "--custom-megatron-before-train-step-hook-path": [["both", "null", null]],
+  "--custom-megatron-init-path": [["both", "null", null]],
+  "--custom-megatron-post-save-hook-path": [["both", "null", null]],
+  "--custom-model-provider-path": [["both", "null", null]],
+  "--custom-pg-loss-reducer-function-path": [["both", "null", null]],
+  "--custom-reward-post-process-path": [["both", "null", null]],
+  "--custom-rm-path": [["both", "null", null]],
+  "--custom-rollout-log-function-path": [["both", "null", null]],
+  "--custom-tis-function-path": [["both", "null", null]],
+  "--custom-update-weight-post-write-path": [["both", "null", null]],
+  "--dashboard-flush-interval": [["both", "5.0", null]],
+  "--dashboard-forward-prometheus": [["both", "false", null]],
+  "--dashboard-gpu-sample-interval": [["both", "1.0", null]],
+  "--dashboard-sglang-metrics": [["both", "null", null]],
+  "--dashboard-sglang-scrape-interval": [["both", "2.0", null]],
+  "--dashboard-sglang-scrape-mode": [["both", "\"auto\"", "\"auto\", \"router\", \"direct\""]],
+  "--data-pad-size-multiplier": [["both", "128", null]],
+  "--data-source-path": [["both", "\"miles.rollout.data_source.RolloutDataSourceWithBuffer\"", null]],
+  "--debug-deterministic-collective": [["both", "false", null]],
+  "--debug-disable-optimizer": [["both", "false", null]],
+  "--debug-exit-after-rollout": [["both", "null", null]],
+  "--debug-rollout-only": [["both", "false", null]],
+  "--debug-skip-weight-update": [["both", "false", null]],
+  "--debug-train-only": [["both", "false", null]],
+  "--delay-split-train-data-by-dp": [["both", "false", null]],
+  "--deterministic-mode": [["fsdp", "false", null]],
+  "--disable-compute-advantages-and-returns": [["both", "true", null]],
+  "--disable-grpo-std-normalization": [["both", "true", null]],
+  "--disable-rewards-normalization": [["both", "true", null]],
+  "--disable-rollout-global-dataset": [["both", "true", null]],
+  "--disable-rollout-trim-samples": [["both", "false", null]],
+  "--disable-wandb-random-suffix": [["both", "true", null]],
+  "--distributed-backend": [["both", "\"nccl\"", null]],
+  "--distributed-timeout-minutes": [["both", "10", null]],
+  "--dp-replicate-size": [["fsdp", "1", null]],
+  "--dsa-attention-backend": [["both", "\"tilelang\"", "\"megatron\", \"tilelang\""]],
+  "--dump-details": [["both", "null", null]],
+  "--dumper-dir": [["both", "\"/tmp/dumper\"", null]],
+  "--dumper-enable": [["both", "false", null]],
+  "--dumper-fwd-bwd": [["both", "null", null]],
+  "--dumper-fwd-only": [["both", "null", null]],
+  "--dumper-inference": [["both", "null", null]],
+  "--dumper-source-patcher-config-inference": [["both", "null", null]],
+  "--dumper-source-patcher-config-train": [["both", "null", null]],
+  "--dynamic-sampling-filter-path": [["both", "null", null]],
+  "--enable-event-analyzer": [["both", "false", null]],
+  "--enable-mtp-training": [["both", "false", null]],
+  "--enable-witness": [["both", "false", null]],
+  "--entropy-coef": [["both", "0.0", null]],
+  "--env-report": [["both", "<computed: os.environ.get(\"MILES_SCRIPT_ENV_REPORT\", \"\")>", null]],
+  "--eps-clip": [["both", "0.2", null]],
+  "--eps-clip-c": [["both", "null", null]],
+  "--eps-clip-high": [["both", "null", null]],
+  "--eval-config": [["both", "null", null]],
+  "--eval-function-path": [["both", "null", null]],
+  "--eval-hf-dir": [["both", "null", null]],
+  "--eval-input-key": [["both", "null", null]],
+  "--eval-interval": [["both", "null", null]],
+  "--eval-keep-snapshots": [["both", "2", null]],
+  "--eval-label-key": [["both", "null", null]],
+  "--eval-max-context-len": [["both", "null", null]],
+  "--eval-max-in-flight": [["both", "2", null]],
+  "--eval-max-prompt-len": [["both", "null", null]],
+  "--eval-max-response-len": [["both", "null", null]],
+  "--eval-min-new-tokens": [["both", "null", null]],
+  "--eval-num-gpus": [["both", "0", null]],
+  "--eval-num-gpus-per-engine": [["both", "1", null]],
+  "--eval-overflow-policy": [["both", "\"backpressure\"", "\"backpressure\", \"skip\""]],
+  "--eval-prompt-data": [["both", "null", null]],
+  "--eval-reward-key": [["both", "null", null]],
+  "--eval-temperature": [["both", "null", null]],
+  "--eval-tool-key": [["both", "null", null]],
+  "--eval-top-k": [["both", "null", null]],
+  "--eval-top-p": [["both", "null", null]],
+  "--exclude-modules": [["both", "null", null]],
+  "--experts-shared-outer-loras": [["both", "false", null]],
+  "--extra-high-precision-layers-hf": [["both", "[]", null]],
+  "--extra-high-precision-layers-megatron": [["both", "[]", null]],
+  "--fetch-trajectory-retry-times": [["both", "-1", null]],
+  "--fp16": [["fsdp", "false", null]],
+  "--freeze-indexer": [["both", "false", null]],
+  "--fsdp-cpu-backend": [["fsdp", "\"gloo\"", null]],
+  "--fsdp-cpu-offload": [["fsdp", "false", null]],
+  "--fsdp-state-dict-cpu-offload": [["fsdp", "true", null]],
+  "--ft-components": [["both", "null", "\"rollout\", \"train\""]],
+  "--fully-async": [["both", "false", null]],
+  "--gamma": [["both", "1.0", null]],
+  "--generate-execute-tool-function-path": [["both", "null", null]],
+  "--generate-max-turns": [["both", "16", null]],
+  "--generate-tool-call-parser": [["both", "null", null]],
+  "--generate-tool-specs-path": [["both", "null", null]],
+  "--get-mismatch-metrics": [["both", "false", null]],
+  "--global-batch-size": [["both", "null", null]],
+  "--gradient-checkpointing": [["fsdp", "false", null]],
+  "--group-rm": [["both", "false", null]],
+  "--hf-checkpoint": [["both", "null", null]],
+  "--http-proxy": [["both", "null", null]],
+  "--indep-dp": [["both", "false", null]],
+  "--input-key": [["both", "\"input\"", null]],
+  "--keep-fp32-master": [["fsdp", "true", null]],
+  "--keep-old-actor": [["both", "false", null]],
+  "--kl-coef": [["both", "0.0", null]],
+  "--kl-loss-coef": [["both", "0.0", null]],
+  "--kl-loss-type": [["both", "\"k1\"", "\"k1\", \"k2\", \"k3\", \"low_var_kl\""]],
+  "--label-key": [["both", "null", null]],
+  "--lambd": [["both", "1.0", null]],
+  "--linear-attention-backend": [["both", "\"fla\"", "\"fla\", \"flashqla\""]],
+  "--load": [["both", "null", null]],
+  "--load-debug-rollout-data": [["both", "null", null]],
+  "--load-debug-rollout-data-subsample": [["both", "null", null]],
+  "--log-correct-samples": [["both", "false", null]],
+  "--log-multi-turn": [["both", "false", null]],
+  "--log-passrate": [["both", "false", null]],
+  "--log-probs-chunk-size": [["both", "-1", null]],
+  "--log-probs-max-tokens-per-gpu": [["both", "null", null]],
+  "--log-reward-category": [["both", "null", null]],
+  "--lora-adapter-path": [["both", "null", null]],
+  "--lora-alpha": [["both", "16", null]],
+  "--lora-base-cpu-backup": [["both", "false", null]],
+  "--lora-dropout": [["both", "0.0", null]],
+  "--lora-rank": [["both", "0", null]],
+  "--lora-sync-from-tensor": [["both", "false", null]],
+  "--lora-train-only": [["both", "false", null]],
+  "--lora-type": [["both", "\"lora\"", "\"lora\", \"canonical_lora\""]],
+  "--loss-mask-type": [["both", "\"qwen\"", "\"qwen\", \"qwen3\", \"distill_qwen\""]],
+  "--loss-type": [["both", "\"policy_loss\"", "\"policy_loss\", \"sft_loss\", \"custom_loss\""]],
+  "--low-memory-resume": [["both", "false", null]],
+  "--lr": [["both", "1e-06", null], ["fsdp", "2e-05", null]],
+  "--lr-decay-iters": [["fsdp", "null", null]],
+  "--lr-decay-style": [["fsdp", "\"constant\"", null]],
+  "--lr-warmup-fraction": [["fsdp", "null", null]],
+  "--lr-warmup-init": [["fsdp", "0.0", null]],
+  "--lr-warmup-iters": [["fsdp", "0", null]],
+  "--lr-wsd-decay-iters": [["fsdp", "null", null]],
+  "--lr-wsd-decay-style": [["fsdp", "null", null]],
+  "--mask-offpolicy-in-partial-rollout": [["both", "false", null]],
+  "--max-seq-len": [["both", "null", null]],
+  "--max-tokens-per-gpu": [["both", "null", null]],
+  "--max-weight-staleness": [["both", "null", null]],
+  "--megatron-to-hf-mode": [["both", "\"raw\"", "\"raw\", \"bridge\""]],
+  "--memory-recorder": [["both", "\"torch\"", "\"torch\", \"memray\""]],
+  "--memory-snapshot-dir": [["both", "\".\"", null]],
+  "--memory-snapshot-num-steps": [["both", "null", null]],
+  "--memory-snapshot-path": [["fsdp", "\"snapshot.pickle\"", null]],
+  "--metadata-key": [["both", "\"metadata\"", null]],
+  "--mfu-peak-tflops": [["both", "null", null]],
+  "--micro-batch-size": [["both", "1", null]],
+  "--miles-dsa-topk-backend": [["both", "\"torch\"", "\"torch\", \"flashinfer\""]],
+  "--miles-router-health-check-failure-threshold": [["both", "3", null]],
+  "--miles-router-max-connections": [["both", "null", null]],
+  "--miles-router-timeout": [["both", "null", null]],
+  "--min-batch-collection-ratio": [["both", "1", null]],
+  "--min-lr": [["fsdp", "0.0", null]],
+  "--mini-ft-controller-enable": [["both", "false", null]],
+  "--mini-ft-controller-poll-interval": [["both", "10.0", null]],
+  "--mini-ft-controller-resume-delay": [["both", "10.0", null]],
+  "--mlflow-experiment-name": [["both", "\"miles\"", null]],
+  "--mlflow-run-id": [["both", "null", null]],
+  "--mlflow-run-name": [["both", "null", null]],
+  "--mlflow-tracking-uri": [["both", "null", null]],
+  "--model-name": [["both", "null", null]],
+  "--mooncake-replica-num": [["both", "1", null]],
+  "--mooncake-store-init-kwargs": [["both", "null", null]],
+  "--mtp-loss-scaling-factor": [["both", "0.2", null]],
+  "--mtp-num-layers": [["both", "null", null]],
+  "--multi-lora-adapter": [["both", "[]", null]],
+  "--multi-lora-api-port": [["both", "8068", null]],
+  "--multi-lora-backend-path": [["both", "null", null]],
+  "--multi-lora-disable-service-mode": [["both", "true", null]],
+  "--multi-lora-http-server-path": [["both", "null", null]],
+  "--multi-lora-idle-poll-s": [["both", "5.0", null]],
+  "--multi-lora-max-adapter-global-batch-size": [["both", "null", null]],
+  "--multi-lora-max-coalesce-wait-s": [["both", "0.5", null]],
+  "--multi-lora-max-empty-wait-s": [["both", "30.0", null]],
+  "--multi-lora-n-adapters": [["both", "0", null]],
+  "--multimodal-keys": [["both", "null", null]],
+  "--n-samples-per-eval-prompt": [["both", "1", null]],
+  "--n-samples-per-prompt": [["both", "1", null]],
+  "--no-deterministic-mode": [["fsdp", "false", null]],
+  "--no-fp16": [["fsdp", "false", null]],
+  "--no-fsdp-cpu-offload": [["fsdp", "false", null]],
+  "--no-fsdp-state-dict-cpu-offload": [["fsdp", "true", null]],
+  "--no-gradient-checkpointing": [["fsdp", "false", null]],
+  "--no-keep-fp32-master": [["fsdp", "true", null]],
+  "--no-offload-rollout": [["both", "null", null]],
+  "--no-offload-train": [["both", "null", null]],
+  "--no-override-lr-scheduler": [["fsdp", "false", null]],
+  "--no-record-memory-history": [["fsdp", "false", null]],
+  "--no-save-optim": [["both", "false", null]],
+  "--no-sglang-lora-use-virtual-experts": [["both", "true", null]],
+  "--no-use-checkpoint-lr-scheduler": [["fsdp", "true", null]],
+  "--no-use-pytorch-profiler": [["fsdp", "false", null]],
+  "--normalize-advantages": [["both", "false", null]],
+  "--num-critic-only-steps": [["both", "0", null]],
+  "--num-epoch": [["both", "null", null]],
+  "--num-gpus-per-node": [["both", "8", null]],
+  "--num-rollout": [["both", "null", null]],
+  "--num-steps-per-rollout": [["both", "null", null]],
+  "--object-store-backend": [["both", "\"ray\"", "tuple(backend.value for backend in ObjectStoreBackend)"]],
+  "--observe-training-entropy": [["both", "false", null]],
+  "--offload": [["both", "false", null]],
+  "--offload-rollout": [["both", "null", null]],
+  "--offload-rollout-level": [["both", "[\"kv_cache\", \"weight\"]", null]],
+  "--offload-train": [["both", "null", null]],
+  "--offload-train-disk-chunk-mb": [["both", "256", null]],
+  "--offload-train-disk-dir": [["both", "null", null]],
+  "--offload-train-target": [["both", "\"cpu\"", "\"cpu\", \"disk\""]],
+  "--opd-kl-coef": [["both", "1.0", null]],
+  "--opd-log-prob-top-k": [["both", "0", null]],
+  "--opd-reward-weight-mode": [["both", "\"student_p\"", "\"student_p\", \"teacher_p\", \"none\""]],
+  "--opd-teacher-ckpt-step": [["both", "null", null]],
+  "--opd-teacher-key": [["both", "\"opd_teacher\"", null]],
+  "--opd-teacher-load": [["both", "null", null]],
+  "--opd-teacher-urls": [["both", "null", null]],
+  "--opd-top-k-strategy": [["both", "\"only-student\"", "\"only-student\", \"only-teacher\", \"intersection\", \"union\", \"xor\""]],
+  "--opd-topk-per-position": [["both", "false", null]],
+  "--opd-type": [["both", "null", "\"sglang\", \"megatron\""]],
+  "--opsm-delta": [["both", "0.0001", null]],
+  "--optimizer": [["fsdp", "\"adam\"", null]],
+  "--over-sampling-batch-size": [["both", "null", null]],
+  "--override-lr-scheduler": [["fsdp", "false", null]],
+  "--p2p-transfer-num-workers": [["both", "4", null]],
+  "--p2p-transfer-timeout": [["both", "30.0", null]],
+  "--padded-vocab-size": [["both", "null", null]],
+  "--partial-rollout": [["both", "false", null]],
+  "--pause-generation-mode": [["both", "\"retract\"", "\"abort\", \"retract\", \"in_place\""]],
+  "--pin-rollout-manager-to-head": [["both", "false", null]],
+  "--prefill-num-servers": [["both", "null", null]],
+  "--profile-step-end": [["fsdp", "12", null]],
+  "--profile-step-start": [["fsdp", "10", null]],
+  "--profile-target": [["both", "[\"train_overall\"]", "\"train_overall\", \"train_actor\", \"train_log_probs\""]],
+  "--prometheus-port": [["both", "<computed: int(os.environ.get(\"PROMETHEUS_PORT\", \"9090\"))>", null]],
+  "--prometheus-run-name": [["both", "null", null]],
+  "--prompt-data": [["both", "null", null]],
+  "--qkv-format": [["both", "\"thd\"", "\"thd\", \"bshd\""]],
+  "--recompute-logprobs-via-prefill": [["both", "false", null]],
+  "--recompute-loss-function": [["both", "false", null]],
+  "--record-memory-history": [["fsdp", "false", null]],
+  "--ref-ckpt-step": [["both", "null", null]],
+  "--ref-load": [["both", "null", null]],
+  "--ref-update-interval": [["both", "null", null]],
+  "--rematerialize-param-from-master-weight": [["both", "false", null]],
+  "--reset-optimizer-states": [["both", "false", null]],
+  "--reward-key": [["both", "null", null]],
+  "--rm-type": [["both", "null", null]],
+  "--rm-url": [["both", "null", null]],
+  "--rollout-all-samples-process-path": [["both", "null", null]],
+  "--rollout-batch-size": [["both", "null", null]],
+  "--rollout-buffer-url": [["both", "null", null]],
+  "--rollout-data-postprocess-path": [["both", "null", null]],
+  "--rollout-external": [["both", "false", null]],
+  "--rollout-external-engine-addrs": [["both", "null", null]],
+  "--rollout-function-path": [["both", "null", null]],
+  "--rollout-health-check-first-wait": [["both", "0", null]],
+  "--rollout-health-check-interval": [["both", "30.0", null]],
+  "--rollout-health-check-timeout": [["both", "30.0", null]],
+  "--rollout-max-context-len": [["both", "null", null]],
+  "--rollout-max-prompt-len": [["both", "null", null]],
+  "--rollout-max-response-len": [["both", "null", null]],
+  "--rollout-num-gpus": [["both", "null", null]],
+  "--rollout-num-gpus-per-engine": [["both", "1", null]],
+  "--rollout-sample-filter-path": [["both", "null", null]],
+  "--rollout-seed": [["both", "42", null]],
+  "--rollout-shuffle": [["both", "false", null]],
+  "--rollout-skip-special-tokens": [["both", "false", null]],
+  "--rollout-stop": [["both", "null", null]],
+  "--rollout-stop-token-ids": [["both", "null", null]],
+  "--rollout-submission-granularity": [["both", "null", "\"group\", \"sample\""]],
+  "--rollout-task-type": [["both", "\"math\"", null]],
+  "--rollout-temperature": [["both", "1.0", null]],
+  "--rollout-top-k": [["both", "-1", null]],
+  "--rollout-top-p": [["both", "1.0", null]],
+  "--save": [["both", "null", null]],
+  "--save-debug-event-data": [["both", "null", null]],
+  "--save-debug-rollout-data": [["both", "null", null]],
+  "--save-debug-train-data": [["both", "null", null]],
+  "--save-debug-trajectory-data": [["both", "null", null]],
+  "--save-hf": [["both", "null", null]],
+  "--save-interval": [["both", "null", null]],
+  "--save-local-weight-checksum": [["both", "false", null]],
+  "--save-trigger-sentinel": [["both", "null", null]],
+  "--seed": [["both", "1234", null]],
+  "--session-message-matcher": [["both", "\"strict\"", null]],
+  "--session-sample-picker-path": [["both", "\"miles.rollout.session.v2.picker_hub.drop_retries\"", null]],
+  "--session-sample-postprocessor-path": [["both", "\"miles.rollout.session.v2.postprocessor_hub.default_postprocess\"", null]],
+  "--session-server-ip": [["both", "null", null]],
+  "--session-server-port": [["both", "null", null]],
+  "--session-verify-cycles": [["both", "3", null]],
+  "--sglang-config": [["both", "null", null]],
+  "--sglang-lora-use-virtual-experts": [["both", "true", null]],
+  "--sglang-router-ip": [["both", "null", null]],
+  "--sglang-router-policy": [["both", "null", null]],
+  "--sglang-router-port": [["both", "null", null]],
+  "--sglang-router-request-timeout-secs": [["both", "14400", null]],
+  "--sglang-server-concurrency": [["both", "512", null]],
+  "--skip-actor-forward-only": [["both", "false", null]],
+  "--skip-eval-before-train": [["both", "false", null]],
+  "--start-rollout-id": [["both", "null", null]],
+  "--stream-optimizer-state-moment-dtype": [["both", "\"fp32\"", "\"fp32\", \"bf16\", \"fp16\", \"fp8e4m3\", \"fp8e5m2\""]],
+  "--stream-optimizer-state-to-disk": [["both", "false", null]],
+  "--target-modules": [["both", "null", null]],
+  "--tb-experiment-name": [["both", "null", null]],
+  "--tb-project-name": [["both", "null", null]],
+  "--tensorboard-dir": [["fsdp", "null", null]],
+  "--tis-clip": [["both", "2.0", null]],
+  "--tis-clip-low": [["both", "0", null]],
+  "--tito-model": [["both", "\"default\"", "[t.value for t in TITOTokenizerType]"]],
+  "--tool-call-failure-mode": [["both", "<computed: DEFAULT_TOOL_CALL_FAILURE_MODE.value>", "[m.value for m in ToolCallFailureMode]"]],
+  "--tool-key": [["both", "\"tools\"", null]],
+  "--train-backend": [["both", "\"megatron\"", "\"megatron\", \"fsdp\""]],
+  "--train-env-vars": [["both", "{}", null]],
+  "--train-memory-margin-bytes": [["both", "1073741824", null]],
+  "--trainer-heartbeat-checker-failure-threshold": [["both", "3", null]],
+  "--trainer-heartbeat-checker-first-wait": [["both", "300.0", null]],
+  "--trainer-heartbeat-checker-interval": [["both", "10.0", null]],
+  "--trainer-heartbeat-checker-timeout": [["both", "10.0", null]],
+  "--true-on-policy-mode": [["both", "false", null]],
+  "--update-weight-buffer-size": [["both", "536870912", null]],
+  "--update-weight-delta-checksum": [["both", "\"xxh3-128\"", "\"xxh3-128\", \"blake3\", \"adler32\""]],
+  "--update-weight-delta-encoding": [["both", "\"xor\"", "\"xor\", \"overwrite\""]],
+  "--update-weight-disk-dir": [["both", "null", null]],
+  "--update-weight-local-checkpoint-dir": [["both", "null", null]],
+  "--update-weight-transfer-mode": [["both", "\"broadcast\"", "\"broadcast\", \"p2p\", \"disk-delta\""]],
+  "--update-weights-interval": [["both", "1", null]],
+  "--use-checkpoint-lr-scheduler": [["fsdp", "true", null]],
+  "--use-distributed-post": [["both", "false", null]],
+  "--use-dynamic-batch-size": [["both", "false", null]],
+  "--use-dynamic-global-batch-size": [["both", "false", null]],
+  "--use-fault-tolerance": [["both", "false", null]],
+  "--use-indexer-replay": [["both", "false", null]],
+  "--use-kl-loss": [["both", "false", null]],
+  "--use-miles-dashboard": [["both", "false", null]],
+  "--use-miles-router": [["both", "false", null]],
+  "--use-mlflow": [["both", "false", null]],
+  "--use-opd": [["both", "false", null]],
+  "--use-opsm": [["both", "false", null]],
+  "--use-prometheus": [["both", "false", null]],
+  "--use-pytorch-profiler": [["fsdp", "false", null]],
+  "--use-rollout-entropy": [["both", "false", null]],
+  "--use-rollout-indexer-replay": [["both", "false", null]],
+  "--use-rollout-logprobs": [["both", "false", null]],
+  "--use-rollout-routing-replay": [["both", "false", null]],
+  "--use-routing-replay": [["both", "false", null]],
+  "--use-session-server": [["both", "false", null]],
+  "--use-tensorboard": [["both", "false", null]],
+  "--use-tis": [["both", "false", null]],
+  "--use-unbiased-kl": [["both", "false", null]],
+  "--use-wandb": [["both", "false", null]],
+  "--value-clip": [["both", "0.2", null]],
+  "--wandb-always-use-train-step": [["both", "false", null]],
+  "--wandb-dir": [["both", "null", null]],
+  "--wandb-group": [["both", "null", null]],
+  "--wandb-host": [["both", "null", null]],
+  "--wandb-key": [["both", "null", null]],
+  "--wandb-mode": [["both", "null", "\"online\", \"offline\", \"disabled\""]],
+  "--wandb-project": [["both", "null", null], ["fsdp", "\"miles-fsdp\"", null]],
+  "--wandb-run-id": [["both", "null", null]],
+  "--wandb-run-name": [["fsdp", "null", null]],
+  "--wandb-team": [["both", "null", null]],
+  "--warmup-ratio": [["fsdp", "0.03", null]],
+  "--weight-decay": [["fsdp", "0.0", null]],
+  "--witness-buffer-size": [["both", "1048576", null]]
+ },
+ "metrics": {
+  "eval/<key>": "^eval/.+$",
+  "eval/<key>-none_reward_ratio": "^eval/.+\\-none_reward_ratio$",
+  "eval/<key>-pass@<k>": "^eval/.+\\-pass@.+$",
+  "eval/<key>-truncated_ratio": "^eval/.+\\-truncated_ratio$",
+  "eval/<key>/<metric_prefix>/<mtype>": "^eval/.+/.+/.+$",
+  "eval/<key>/avg_cached_tokens_per_sample": "^eval/.+/avg_cached_tokens_per_sample$",
+  "eval/<key>/error_cat/<reward_cat>": "^eval/.+/error_cat/.+$",
+  "eval/<key>/prefix_cache_hit_rate": "^eval/.+/prefix_cache_hit_rate$",
+  "eval/<key>/repetition_frac": "^eval/.+/repetition_frac$",
+  "eval/<key>/response_len/max": "^eval/.+/response_len/max$",
+  "eval/<key>/response_len/mean": "^eval/.+/response_len/mean$",
+  "eval/<key>/response_len/median": "^eval/.+/response_len/median$",
+  "eval/<key>/response_len/min": "^eval/.+/response_len/min$",
+  "eval/<key>/spec_accept_length": "^eval/.+/spec_accept_length$",
+  "eval/<key>/spec_accept_rate": "^eval/.+/spec_accept_rate$",
+  "eval/<key>/truncated_ratio": "^eval/.+/truncated_ratio$",
+  "eval/<key>/weight_version/max": "^eval/.+/weight_version/max$",
+  "eval/<key>/weight_version/mean": "^eval/.+/weight_version/mean$",
+  "eval/<key>/weight_version/median": "^eval/.+/weight_version/median$",
+  "eval/<key>/weight_version/min": "^eval/.+/weight_version/min$",
+  "eval/<key>/weight_version/mixed_version_ratio": "^eval/.+/weight_version/mixed_version_ratio$",
+  "eval/<key>/zero_std/all_one_percentage": "^eval/.+/zero_std/all_one_percentage$",
+  "eval/<key>/zero_std/all_zero_percentage": "^eval/.+/zero_std/all_zero_percentage$",
+  "eval/<key>/zero_std/count_<reward>": "^eval/.+/zero_std/count_.+$",
+  "eval/duration_seconds": null,
+  "eval/export_time_seconds": null,
+  "eval/lag_steps": null,
+  "eval/skipped_<reason>": "^eval/skipped_.+$",
+  "eval/step": null,
+  "multi_turn/multi_turn_metric/round_number_max": null,
+  "multi_turn/multi_turn_metric/round_number_mean": null,
+  "multi_turn/multi_turn_metric/round_number_min": null,
+  "multi_turn/raw_response_length/response_length_clip_ratio": null,
+  "multi_turn/raw_response_length/response_length_max": null,
+  "multi_turn/raw_response_length/response_length_mean": null,
+  "multi_turn/raw_response_length/response_length_min": null,
+  "multi_turn/wo_obs_response_length/response_length_max": null,
+  "multi_turn/wo_obs_response_length/response_length_mean": null,
+  "multi_turn/wo_obs_response_length/response_length_min": null,
+  "passrate/pass@<k>": "^passrate/pass@.+$",
+  "perf/<store_prefix>log_probs_time": "^perf/.+log_probs_time$",
+  "perf/actor_train_mfu": null,
+  "perf/actor_train_tflops": null,
+  "perf/actor_train_time": null,
+  "perf/actor_train_tok_per_s": null,
+  "perf/cpu_memory_<label>_gb": "^perf/cpu_memory_.+_gb$",
+  "perf/critic_train_time": null,
+  "perf/data_preprocess_time": null,
+  "perf/effective_tokens_per_gpu_per_sec": null,
+  "perf/eval_rollout_time": null,
+  "perf/export_hf_time": null,
+  "perf/finalize_and_resume_engines_time": null,
+  "perf/fully_async/batch_n_adapters": null,
+  "perf/fully_async/batch_n_adapters_to_step": null,
+  "perf/fully_async/batch_n_groups": null,
+  "perf/fully_async/batch_n_samples": null,
+  "perf/fully_async/batch_wait_time": null,
+  "perf/fully_async/queue_length": null,
+  "perf/fully_async/stale_dropped": null,
+  "perf/fully_async/stale_dropped_avg_staleness": null,
+  "perf/fully_async/stale_dropped_max_staleness": null,
+  "perf/log_probs_tflops": null,
+  "perf/log_probs_time": null,
+  "perf/longest_effective_sample_non_generation_time": null,
+  "perf/longest_effective_sample_tokens_per_sec": null,
+  "perf/longest_effective_sample_tokens_per_sec_without_non_generation": null,
+  "perf/longest_sample_non_generation_time": null,
+  "perf/longest_sample_tokens_per_sec": null,
+  "perf/longest_sample_tokens_per_sec_without_non_generation": null,
+  "perf/mfu_peak_tflops": null,
+  "perf/non_generation_time/max": null,
+  "perf/non_generation_time/mean": null,
+  "perf/non_generation_time/median": null,
+  "perf/non_generation_time/min": null,
+  "perf/reconcile_adapters_time": null,
+  "perf/ref_log_probs_tflops": null,
+  "perf/ref_log_probs_time": null,
+  "perf/ref_model_update_time": null,
+  "perf/rollout_time": null,
+  "perf/save_model_time": null,
+  "perf/sleep_time": null,
+  "perf/step_time": null,
+  "perf/tokens_per_gpu_per_sec": null,
+  "perf/train_time": null,
+  "perf/train_wait_time": null,
+  "perf/update_weights_density": null,
+  "perf/update_weights_implementation_time": null,
+  "perf/update_weights_time": null,
+  "perf/update_weights_wire_bytes": null,
+  "perf/wait_time_ratio": null,
+  "perf/wake_up_time": null,
+  "rollout/<metric_prefix>/<mtype>": "^rollout/.+/.+$",
+  "rollout/advantages": null,
+  "rollout/avg_cached_tokens_per_sample": null,
+  "rollout/dynamic_filter/drop_<reason>": "^rollout/dynamic_filter/drop_.+$",
+  "rollout/entropy": null,
+  "rollout/error_cat/<reward_cat>": "^rollout/error_cat/.+$",
+  "rollout/fully_async/aborted_groups_filtered": null,
+  "rollout/fully_async/avg_staleness": null,
+  "rollout/fully_async/buffer_avg_staleness": null,
+  "rollout/fully_async/buffer_max_staleness": null,
+  "rollout/fully_async/max_staleness": null,
+  "rollout/fully_async/queue_size": null,
+  "rollout/fully_async/stale_groups_filtered": null,
+  "rollout/log_probs": null,
+  "rollout/opd_reverse_kl": null,
+  "rollout/prefix_cache_hit_rate": null,
+  "rollout/raw_reward": null,
+  "rollout/ref_log_probs": null,
+  "rollout/repetition_frac": null,
+  "rollout/response_len/max": null,
+  "rollout/response_len/mean": null,
+  "rollout/response_len/median": null,
+  "rollout/response_len/min": null,
+  "rollout/response_lengths": null,
+  "rollout/returns": null,
+  "rollout/rewards": null,
+  "rollout/rollout_log_probs": null,
+  "rollout/round_number": null,
+  "rollout/spec_accept_length": null,
+  "rollout/spec_accept_rate": null,
+  "rollout/step": null,
+  "rollout/teacher_log_probs": null,
+  "rollout/tito_session_mismatch_rate/v1/assistant_text": null,
+  "rollout/tito_session_mismatch_rate/v2/assistant_text": null,
+  "rollout/total_lengths": null,
+  "rollout/truncated": null,
+  "rollout/truncated_ratio": null,
+  "rollout/values": null,
+  "rollout/weight_version/max": null,
+  "rollout/weight_version/mean": null,
+  "rollout/weight_version/median": null,
+  "rollout/weight_version/min": null,
+  "rollout/weight_version/mixed_version_ratio": null,
+  "rollout/zero_std/all_one_percentage": null,
+  "rollout/zero_std/all_zero_percentage": null,
+  "rollout/zero_std/count_<reward>": "^rollout/zero_std/count_.+$",
+  "train/<role_tag><key>": "^train/.+$",
+  "train/<role_tag>grad_norm": "^train/.+grad_norm$",
+  "train/grad_norm": null,
+  "train/kl_loss": null,
+  "train/loss": null,
+  "train/pg_clipfrac": null,
+  "train/ppo_kl": null,
+  "train/step": null,
+  "train/train_rollout_kl": null,
+  "train/train_rollout_logprob_abs_diff": null
+ }
+}'''
+# --- end book ---
+BOOK: dict[str, Any] = json.loads(BOOK_JSON)
