@@ -79,6 +79,7 @@ def test_same_as_the_book(tmp_path: Path):
     assert out.splitlines()[0] == f"image  radixark/miles:book: Miles {OLD[:9]} of 2026-08-21 (image sha256:{'1' * 64})"
     assert out.splitlines()[-1] == "verdict: same as the book: use the book's commands as they are"
     assert "elsewhere" not in out and "by page and run" not in out
+    assert "not compared: 1 flag the commands pass through" in out
     assert sorted(p.name for p in d.iterdir()) == ["miles_tree.py", "preflight.py"]  # nothing written
 
 
@@ -106,7 +107,7 @@ def test_differs_where_a_page_looks(tmp_path: Path):
         "metric keys the pages read that your image no longer logs:\n"
         "  rollout/old_metric: 1.1\n"), body
     assert "--colocate" not in body  # unchanged: not listed
-    assert out.splitlines()[-1].startswith("verdict: differs where pages look: edit the flags named above")
+    assert out.splitlines()[-1].startswith("verdict: differs where pages look: edit the flags listed above")
 
 
 def test_the_json_report_carries_the_same_verdict():
@@ -116,20 +117,20 @@ def test_the_json_report_carries_the_same_verdict():
     assert report["metrics"] == [{"key": "rollout/old_metric", "pages": ["1.1"]}]
 
 
-@pytest.mark.parametrize("image, docker, says", [
+@pytest.mark.parametrize("image, docker, says, fix", [
     ("radixark/miles:gone", True, "docker pull of radixark/miles:gone failed: Error response from daemon: pull "
-                                  "access denied for radixark/miles"),
+                                  "access denied for radixark/miles", "pull"),
     ("ubuntu:24.04", True, "reading the Miles commit at /root/miles of ubuntu:24.04 failed: fatal: cannot change "
-                           "to '/root/miles'"),
-    ("radixark/miles:latest", False, "cannot run 'docker'"),
+                           "to '/root/miles'", "miles"),
+    ("radixark/miles:latest", False, "cannot run 'docker'", "docker"),
 ])
-def test_bad_input_is_one_line_with_its_fix(tmp_path: Path, image: str, docker: bool, says: str):
+def test_bad_input_is_one_line_with_its_fix(tmp_path: Path, image: str, docker: bool, says: str, fix: str):
     d = reader_dir(tmp_path, QUIET)
     rc, out, err = compare(d, image, docker=docker)
     assert rc == 2 and out == ""
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert err.startswith(f"preflight: --compare-image: {says}"), err
-    assert ". Fix: " in err
+    assert err.rstrip().endswith(f". Fix: {miles_tree.IMAGE_FIXES[fix]}"), err
     assert sorted(p.name for p in d.iterdir()) == ["miles_tree.py", "preflight.py"]
 
 

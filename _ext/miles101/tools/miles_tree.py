@@ -99,15 +99,11 @@ IMAGE_FIXES = {
 }
 
 
-def _docker_error(what: str, image: str, stderr: str) -> SourceError:
-    """One line: what failed (docker's last line) and its fix."""
+def _docker_error(what: str, image: str, stderr: str, kind: str) -> SourceError:
+    """One line: what failed (docker's last line) and its fix (IMAGE_FIXES[kind], or the daemon's)."""
     said = (stderr.strip().splitlines() or ["(no message)"])[-1].strip()
-    if "permission denied" in said.lower() or "cannot connect to the docker daemon" in said.lower():
+    if "permission denied while trying to connect" in said or "Cannot connect to the Docker daemon" in said:
         kind = "daemon"
-    elif what == "pull":
-        kind = "pull"
-    else:
-        kind = "miles"
     return SourceError(f"{what} of {image} failed: {said}. Fix: {IMAGE_FIXES[kind]}")
 
 
@@ -128,10 +124,10 @@ def read_image(image: str, docker: str | None = None, pull: bool = True) -> Sour
     if found.returncode != 0 and pull:
         pulled = _docker(docker, "pull", image)
         if pulled.returncode != 0:
-            raise _docker_error("docker pull", image, pulled.stderr.decode(errors="replace"))
+            raise _docker_error("docker pull", image, pulled.stderr.decode(errors="replace"), "pull")
         found = _docker(docker, "image", "inspect", "--format", fmt, image)
     if found.returncode != 0:
-        raise _docker_error("docker image inspect", image, found.stderr.decode(errors="replace"))
+        raise _docker_error("docker image inspect", image, found.stderr.decode(errors="replace"), "pull")
     image_id, _, digests = found.stdout.decode().strip().partition(" ")
     digest = (digests.split(",")[0] if digests else image_id).split("@")[-1]
     meta = _docker(docker, "run", "--rm", "--entrypoint", "git", image, "-C", IMAGE_MILES_DIR, "log", "-1",
@@ -139,11 +135,12 @@ def read_image(image: str, docker: str | None = None, pull: bool = True) -> Sour
     words = meta.stdout.decode(errors="replace").split()
     if meta.returncode != 0 or len(words) != 2:
         raise _docker_error(f"reading the Miles commit at {IMAGE_MILES_DIR}", image,
-                            meta.stderr.decode(errors="replace") or "no commit printed")
+                            meta.stderr.decode(errors="replace") or "no commit printed", "miles")
     files = _docker(docker, "run", "--rm", "--entrypoint", "sh", image, "-c",
                     f"cd {IMAGE_MILES_DIR} && git ls-files -z | tar --null -T - -cf -")
     if files.returncode != 0:
-        raise _docker_error(f"reading the files of {IMAGE_MILES_DIR}", image, files.stderr.decode(errors="replace"))
+        raise _docker_error(f"reading the files of {IMAGE_MILES_DIR}", image, files.stderr.decode(errors="replace"),
+                            "miles")
     blobs = {}
     try:
         with tarfile.open(fileobj=io.BytesIO(files.stdout)) as tar:
@@ -1532,8 +1529,8 @@ def extract_metrics(source: Source, under: str = "miles/") -> list[dict]:
 VERDICTS = {
     "same": (0, "same as the book: use the book's commands as they are"),
     "elsewhere": (1, "differs only where no page looks: use the book's commands as they are"),
-    "pages": (3, "differs where pages look: edit the flags named above in those commands, "
-                 "or run an image of the book's commit"),
+    "pages": (3, "differs where pages look: edit the flags listed above in those pages' commands, "
+                 "or run an image of the book's commit by its digest (section 6.4)"),
 }
 #: The exit status when the image could not be read (the line before it says what failed and the fix).
 CANNOT_COMPARE = 2
@@ -1647,6 +1644,10 @@ def _flag_lines(flags: list[dict], indent: str) -> list[str]:
     return out
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def render(report: dict, image_name: str) -> str:
     """The comparison as the reader reads it: both commits, the changes by page and run, the verdict."""
     img, book = report["image"], report["book"]
@@ -1670,10 +1671,10 @@ def render(report: dict, image_name: str) -> str:
         lines += [f"  {m['key']}: {', '.join(m['pages'])}" for m in report["metrics"]]
     other = report["elsewhere"]
     if other["flags"] or other["metrics"]:
-        lines.append(f"elsewhere: {len(other['flags'])} flags and {len(other['metrics'])} metric keys differ "
-                     "that no page's command passes or reads")
-    lines.append(f"not compared: {report['passthrough']} flags the commands pass through to SGLang, the router "
-                 "or Megatron-LM (your image's Miles does not define them)")
+        lines.append(f"elsewhere: {_count(len(other['flags']), 'flag')} and {_count(len(other['metrics']), 'metric key')} "
+                     "differ that no page's command passes or reads")
+    lines.append(f"not compared: {_count(report['passthrough'], 'flag')} the commands pass through to SGLang, the "
+                 "router or Megatron-LM (your image's Miles does not define them)")
     lines.append(f"verdict: {VERDICTS[report['verdict']][1]}")
     return "\n".join(lines)
 
