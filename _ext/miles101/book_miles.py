@@ -21,7 +21,7 @@ from .book import load_book
 from .pages import ROLE, role_key
 from .runfiles import resolve_runs
 from .strict import parse_yaml_bytes, read_bytes
-from .tools.miles_tree import PREFIXES, flag_table, metric_table
+from .tools.miles_tree import BOOK, PREFIXES, compare, flag_table, metric_table, render as render_report
 from .tools.preflight import _flag, arg_groups
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,6 +118,21 @@ def render(src: str, data: dict[str, Any]) -> str:
     """miles_tree.py's source with its BOOK block brought up to date."""
     a, b = src.index(START), src.index(END) + len(END)
     return src[:a] + block(data) + src[b:]
+
+
+#: How the sample names the image: one pulled by its digest (the digest itself is the reader's).
+SAMPLE_IMAGE = "radixark/miles@sha256:<digest>"
+
+
+def sample(book: dict[str, Any] = BOOK) -> str:
+    """What ``preflight.py --compare-image`` prints for an image built from the commit the book read.
+
+    The image's side is the book's own tables: the extractor is one, so an image of that commit reads
+    the same (tests/lab/test_compare_image.py runs the command itself on two stand-in images)."""
+    image = {"commit": book["read"]["commit"], "date": book["read"]["date"],
+             "read_from": SAMPLE_IMAGE.split("@", 1)[1].join(["image ", ""]),
+             "flags": book["flags"], "metrics": book["metrics"]}
+    return render_report(compare(book, image), SAMPLE_IMAGE)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -182,3 +182,13 @@ def test_the_book_against_its_own_capture_is_the_same():
              "metrics": miles_tree.BOOK["metrics"]}
     report = miles_tree.compare(miles_tree.BOOK, image)
     assert (report["verdict"], report["exit"], report["pages"], report["metrics"]) == ("same", 0, [], [])
+
+
+def test_the_pages_sample_is_what_the_command_prints_for_the_books_own_commit():
+    """6.4's {compare-image-sample} renders book_miles.sample(): the served render() over the served BOOK."""
+    text = book_miles.sample()
+    assert text.splitlines()[0].startswith(f"image  {book_miles.SAMPLE_IMAGE}: Miles {miles_tree.BOOK['read']['commit'][:9]}")
+    assert text.splitlines()[-1] == "verdict: same as the book: use the book's commands as they are"
+    page = (ROOT / "sections" / "6-4-pick-an-image.md").read_text(encoding="utf-8")
+    assert "```{compare-image-sample}\n```" in page
+    assert "_ext/miles101/tools/miles_tree.py" in page  # the page serves the file the command needs
