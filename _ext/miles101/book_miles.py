@@ -48,9 +48,10 @@ def load_runs(runs_dir: Path) -> dict[str, dict]:
     return runs
 
 
-def book_side(root: Path = ROOT) -> dict[str, Any]:
-    """BOOK: what the book's pages and run files depend on in Miles, from the project under ``root``."""
-    capture = root / "capture" / "miles"
+def book_side(root: Path = ROOT, capture: Path | None = None) -> dict[str, Any]:
+    """BOOK: what the book's pages and run files depend on in Miles, from the project under ``root``
+    (its extraction from ``capture``, default ``root/capture/miles``: the campaign passes the previous one)."""
+    capture = capture or root / "capture" / "miles"
     flags_doc = json.loads((capture / "flags.json").read_text(encoding="utf-8"))
     metrics_doc = json.loads((capture / "metrics.json").read_text(encoding="utf-8"))
     book, problems = load_book(root / "manual.json", root)
