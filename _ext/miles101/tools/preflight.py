@@ -4,6 +4,7 @@
     python3 preflight.py --image IMAGE [--mount HOST:CONTAINER ...] [--model PATH] [--data PATH]
                          [--attention-backend NAME] [--env KEY=VALUE ...] [--settings FILE.json]
                          [--skip-smoke] [--json]
+    python3 preflight.py --compare-image IMAGE [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
 
 Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
 `watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
