@@ -78,7 +78,7 @@ def test_same_as_the_book(tmp_path: Path):
     assert (rc, err) == (0, ""), err
     assert out.splitlines()[0] == f"image  radixark/miles:book: Miles {OLD[:9]} of 2026-08-21 (image sha256:{'1' * 64})"
     assert out.splitlines()[-1] == "verdict: same as the book: use the book's commands as they are"
-    assert "elsewhere" not in out and "by page and run" not in out
+    assert "no page's command" not in out and "by page and run" not in out
     assert "not compared: 1 flag the commands pass through" in out
     assert sorted(p.name for p in d.iterdir()) == ["miles_tree.py", "preflight.py"]  # nothing written
 
@@ -89,7 +89,9 @@ def test_differs_only_where_no_page_looks(tmp_path: Path):
     assert f"Miles {NEW[:9]} of 2026-11-02" in out.splitlines()[0]
     assert "by page and run" not in out and "no longer logs" not in out
     # drift_new adds, drops, renames and changes flags none of QUIET's commands pass, and swaps a metric key
-    assert "elsewhere: 9 flags and 2 metric keys differ that no page's command passes or reads" in out
+    assert ("differs where no page's command or metric looks: 9 flags (--enable-foo, --legacy-mode, --mode, "
+            "--new-feature, --num-nodes, --rollout-batch, --rollout-batch-size, --use-foo, --uwbs); 2 metric keys "
+            "(rollout/new_metric, rollout/old_metric)") in out
     assert out.splitlines()[-1] == ("verdict: differs only where no page looks: use the book's commands as "
                                     "they are")
 

@@ -1670,9 +1670,10 @@ def render(report: dict, image_name: str) -> str:
         lines.append("metric keys the pages read that your image no longer logs:")
         lines += [f"  {m['key']}: {', '.join(m['pages'])}" for m in report["metrics"]]
     other = report["elsewhere"]
-    if other["flags"] or other["metrics"]:
-        lines.append(f"elsewhere: {_count(len(other['flags']), 'flag')} and {_count(len(other['metrics']), 'metric key')} "
-                     "differ that no page's command passes or reads")
+    parts = [f"{_count(len(names), noun)} ({', '.join(names)})"
+             for names, noun in ((other["flags"], "flag"), (other["metrics"], "metric key")) if names]
+    if parts:
+        lines.append(f"differs where no page's command or metric looks: {'; '.join(parts)}")
     lines.append(f"not compared: {_count(report['passthrough'], 'flag')} the commands pass through to SGLang, the "
                  "router or Megatron-LM (your image's Miles does not define them)")
     lines.append(f"verdict: {VERDICTS[report['verdict']][1]}")
