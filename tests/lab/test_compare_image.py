@@ -109,6 +109,7 @@ def test_differs_where_a_page_looks(tmp_path: Path):
         "metric keys the pages read that your image no longer logs:\n"
         "  rollout/old_metric: 1.1\n"), body
     assert "--colocate" not in body  # unchanged: not listed
+    assert "2 metric keys" not in body and "1 metric key (rollout/new_metric)" in body  # each key listed once
     assert out.splitlines()[-1].startswith("verdict: differs where pages look: edit the flags listed above")
 
 
