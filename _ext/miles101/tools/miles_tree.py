@@ -1623,7 +1623,7 @@ def compare(book: dict, image: dict) -> dict:
     cited = {f for passed in book["runs"].values() for f in passed}
     flags_elsewhere = sorted(o for o in set(book["flags"]) | set(image["flags"])
                              if o not in cited and book["flags"].get(o) != image["flags"].get(o))
-    metrics_elsewhere = sorted(set(book["metrics"]) ^ set(image["metrics"]) - set(book["metric_reads"]))
+    metrics_elsewhere = sorted((set(book["metrics"]) ^ set(image["metrics"])) - set(book["metric_reads"]))
     if pages or lab or metrics:
         verdict = "pages"
     elif flags_elsewhere or metrics_elsewhere:
