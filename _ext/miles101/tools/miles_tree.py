@@ -1530,7 +1530,7 @@ VERDICTS = {
     "same": (0, "same as the book: use the book's commands as they are"),
     "elsewhere": (1, "differs only where no page looks: use the book's commands as they are"),
     "pages": (3, "differs where pages look: edit the flags listed above in those pages' commands, "
-                 "or run an image of the book's commit by its digest (section 6.4)"),
+                 "or run the image a recording used, by its digest (section 6.4)"),
 }
 #: The exit status when the image could not be read (the line before it says what failed and the fix).
 CANNOT_COMPARE = 2
