@@ -81,6 +81,10 @@ def test_same_as_the_book(tmp_path: Path):
     assert "no page's command" not in out and "by page and run" not in out
     assert "not compared: 1 flag the commands pass through" in out
     assert sorted(p.name for p in d.iterdir()) == ["miles_tree.py", "preflight.py"]  # nothing written
+    # the command prints render() over compare(): what the pages' sample ({compare-image-sample}) renders
+    side = miles_tree.tree_tables(tree(FIXTURES / "drift_old", OLD))
+    side["date"], side["read_from"] = "2026-08-21", f"image sha256:{'1' * 64}"
+    assert out == miles_tree.render(miles_tree.compare(QUIET, side), "radixark/miles:book") + "\n"
 
 
 def test_differs_only_where_no_page_looks(tmp_path: Path):
