@@ -152,13 +152,14 @@ def test_a_tree_the_extractor_cannot_read(tmp_path: Path):
         del IMAGES["radixark/miles:odd"]
     assert rc == 2 and out == "" and len(err.splitlines()) == 1, err
     assert "the extractor found no Miles flag in the tree (missing: miles/utils/arguments.py" in err
+    assert err.rstrip().endswith(f". Fix: {miles_tree.IMAGE_FIXES['flags']}"), err  # 6.4: the line says the fix
 
 
 def test_without_miles_tree_beside_it(tmp_path: Path):
     d = reader_dir(tmp_path, QUIET)
     (d / "miles_tree.py").unlink()
     rc, out, err = compare(d, "radixark/miles:book")
-    assert rc == 2 and "download miles_tree.py (section 1.1)" in err and len(err.splitlines()) == 1
+    assert rc == 2 and "download miles_tree.py (section 6.4)" in err and len(err.splitlines()) == 1
 
 
 # ---- the book's side, held equal to the project ------------------------------------------------

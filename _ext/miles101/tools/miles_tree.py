@@ -2,9 +2,10 @@
 """Miles's tree as Miles 101 reads it: its files (from a Docker image), its flags and its metric keys.
 
 Standalone: Python 3.9+ and its standard library (Miles is parsed with ``ast``, never imported).
-Section 1.1 of Miles 101 serves this file beside ``preflight.py``, whose ``--compare-image`` mode
-reads the reader's image with it; the book's lab (capture/extract) imports the same code to write
-capture/miles/, so the reader's image and the book are read by one extractor.
+Section 6.4 of Miles 101 serves this file, to save beside ``preflight.py`` (served by section 1.1),
+whose ``--compare-image`` mode reads the reader's image with it; the book's lab (capture/extract)
+imports the same code to write capture/miles/, so the reader's image and the book are read by one
+extractor.
 
 Sections: the source (a snapshot of the tree, read from an image) · a whitelist evaluator for
 constant expressions · the tree's Python modules · flags · metric keys.
@@ -96,6 +97,8 @@ IMAGE_FIXES = {
     "pull": "check the image's name and tag (`docker pull IMAGE` by hand), `docker login` if the registry asks; "
             "a tag the registry no longer serves is gone: pull an image by its digest instead",
     "miles": f"pass a Miles image (radixark/miles): this one has no git checkout of Miles at {IMAGE_MILES_DIR}",
+    "flags": "pass a Miles image (radixark/miles); if it is one, its Miles moved the files the extractor reads: "
+             "download miles_tree.py again from the book, and use the book's commands with care",
 }
 
 
@@ -1573,7 +1576,8 @@ def tree_tables(source: Source) -> dict:
     flags = extract_flags(source)
     if not flags["flags"]:
         missing = [n["file"] for n in flags["notes"] if "registrar" in n["what"]]
-        raise SourceError(f"the extractor found no Miles flag in the tree{' (missing: ' + ', '.join(missing) + ')' if missing else ''}")
+        raise SourceError(f"the extractor found no Miles flag in the tree{' (missing: ' + ', '.join(missing) + ')' if missing else ''}"
+                          f". Fix: {IMAGE_FIXES['flags']}")
     return {"commit": source.commit, "date": source.commit_date, "read_from": source.read_from,
             "flags": flag_table(flags["flags"]), "metrics": metric_table(extract_metrics(source))}
 
