@@ -20,7 +20,7 @@ ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact"
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
     "fit-calculator", "fit-compare", "log-doctor", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
-    "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
+    "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample",
 )
 #: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.
 _ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)"

@@ -25,6 +25,7 @@ class Subtype(Enum):
     CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
     MERMAID = "mermaid"  #: the local mermaid copy is missing or stale
     DIAGRAM_DRAWING = "diagram_drawing"  #: a diagram's committed drawing is missing or drawn from another source
+    SERVED_TOOL = "served_tool"  #: a served tool's generated block (miles_tree.py's BOOK) is stale
 
     def __str__(self) -> str:
         return f"manual.{self.value}"

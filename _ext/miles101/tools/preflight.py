@@ -4,6 +4,7 @@
     python3 preflight.py --image IMAGE [--mount HOST:CONTAINER ...] [--model PATH] [--data PATH]
                          [--attention-backend NAME] [--env KEY=VALUE ...] [--settings FILE.json]
                          [--skip-smoke] [--json]
+    python3 preflight.py --compare-image IMAGE [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
 
 Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
 `watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
@@ -816,13 +817,53 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     return run
 
 
+# ---- --compare-image: the reader's image against the book's Miles ----------------------------
+
+def _miles_tree() -> Any:
+    """miles_tree.py: the package's sibling in the lab, the file beside this one for a reader."""
+    if __package__:
+        from . import miles_tree
+    else:
+        import miles_tree
+    return miles_tree
+
+
+def compare_image(image: str, as_json: bool = False) -> int:
+    """Read /root/miles out of IMAGE with the book's extractor and compare it with the book's side.
+
+    Exit status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages look,
+    2 it could not compare (one line on stderr says what failed and the fix; nothing is written)."""
+    try:
+        tree = _miles_tree()
+    except ImportError as e:
+        print(f"preflight: --compare-image: cannot import miles_tree.py ({e}). Fix: download miles_tree.py "
+              "(section 6.4) into the directory that holds preflight.py", file=sys.stderr)
+        return 2
+    try:
+        image_side = tree.tree_tables(tree.read_image(image))
+    except tree.SourceError as e:
+        print(f"preflight: --compare-image: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # the extractor meeting a tree it cannot parse: one line, never a traceback
+        print(f"preflight: --compare-image: the extractor could not read Miles in {image} "
+              f"({type(e).__name__}: {e}). Fix: download miles_tree.py again from the book; if it still "
+              "fails, the image's Miles is newer than the book's extractor: use the book's commands with care",
+              file=sys.stderr)
+        return 2
+    report = tree.compare(tree.BOOK, image_side)
+    print(json.dumps(report, indent=1) if as_json else tree.render(report, image))
+    return report["exit"]
+
+
 def parser() -> argparse.ArgumentParser:
     """The reader's command line."""
     ap = argparse.ArgumentParser(
         prog="preflight.py",
         description="Check that this host can run Miles on its GPU: one verdict per check, each failure with its fix. "
                     "Run it on the host (it starts its own short containers of the image).",
-        epilog="Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings.")
+        epilog="Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings. "
+               "With --compare-image: 0 same as the book, 1 differs only where no page looks, "
+               "3 differs where pages look, 2 it could not compare.")
     ap.add_argument("--settings", metavar="FILE.json",
                     help="the run's settings as JSON: image, args (Miles's arguments), env, mounts "
                          "([{\"host\": ..., \"container\": ...}]); with id and entry the train step runs too")
@@ -835,6 +876,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--data", help="the prompt file as the container sees it (Miles's --prompt-data)")
     ap.add_argument("--attention-backend", help="SGLang's attention backend (Miles's --sglang-attention-backend)")
     ap.add_argument("--disk", type=Path, default=Path.home(), help="where free disk space is checked (default: your home)")
+    ap.add_argument("--compare-image", metavar="IMAGE",
+                    help="only compare the Miles in IMAGE with the book's (needs miles_tree.py beside this file; "
+                         "pulls IMAGE when absent): its commit, the flags the book's commands pass that it lacks or "
+                         "changed, the metric keys the pages read that it no longer logs, and a verdict. Exit "
+                         "status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages "
+                         "look, 2 it could not compare")
     add_common_options(ap)
     return ap
 
@@ -842,6 +889,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
     args = parser().parse_args(argv)
+    if args.compare_image:
+        return compare_image(args.compare_image, args.json)
     try:
         run = settings(args)
     except ValueError as e:
