@@ -32,8 +32,9 @@ RUNNER = Path(__file__).with_name("doctor_parity.mjs")
 NODE = shutil.which("node")
 
 
-def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
-    """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line)."""
+def python_reading(path: Path, groups: int | None = None, args: str | None = None) -> dict[str, Any]:
+    """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line; the run's
+    arguments as the page's pasted list, else Megatron's argument dump)."""
     try:
         lines = rr.read_log_file(str(path))
     except rr.LogUnreadable:
@@ -41,8 +42,9 @@ def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
     if groups is None:
         groups = rr.groups_in_log(lines)
     _, asm, report = rr.report_of(lines, 10, groups)
-    return {"matches": rr.diagnose(lines, report), "malformed": asm.malformed, "nonfinite": asm.nonfinite,
-            "report": report}
+    settings = rr.settings_of_args(args, "pasted") if args else rr.settings_in_log(lines)
+    return {"matches": rr.diagnose(lines, report, settings), "settings": settings, "malformed": asm.malformed,
+            "nonfinite": asm.nonfinite, "report": report}
 
 
 def _norm(x: Any) -> Any:
@@ -158,23 +160,25 @@ def rules_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return p
 
 
-def node_readings(rules: Path, logs: list[Path], groups: int | None = None, chunk: int | None = None) -> dict[str, Any]:
-    env = {**os.environ, **({"CHUNK": str(chunk)} if chunk else {})}
+def node_readings(rules: Path, logs: list[Path], groups: int | None = None, chunk: int | None = None,
+                  args: str | None = None) -> dict[str, Any]:
+    env = {**os.environ, **({"CHUNK": str(chunk)} if chunk else {}), **({"ARGS": args} if args else {})}
     res = subprocess.run([NODE, str(RUNNER), str(CORE), str(rules), "-" if groups is None else str(groups), *map(str, logs)],
                          capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
 
-def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: int | None = None) -> None:
-    js = node_readings(rules, logs, groups, chunk)
+def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: int | None = None,
+             args: str | None = None) -> None:
+    js = node_readings(rules, logs, groups, chunk, args)
     for log in logs:
-        py = _norm(python_reading(log, groups))
+        py = _norm(python_reading(log, groups, args))
         got = js[str(log)]
         assert bool(got["unreadable"]) == bool(py.get("unreadable")), (log.name, got["unreadable"])
         if py.get("unreadable"):
             continue
-        for part in ("matches", "malformed", "nonfinite", "report"):
+        for part in ("matches", "settings", "malformed", "nonfinite", "report"):
             assert got[part] == py[part], (log.name, part, got[part], py[part])
 
 
