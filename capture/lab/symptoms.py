@@ -106,6 +106,13 @@ def check_page(page: str, data: dict[str, Any]) -> list[str]:
             errs.append(f"{where}: no check code block")
         elif block[1] != s["check"]:
             errs.append(f"{where}: check block {block[1]!r} != data {s['check']!r}")
+        causes = s.get("causes")
+        if causes:
+            cause = body[body.find("**Cause.**"): body.find("**Check.**")]
+            listed = re.findall(r"^(\d+)\. ", cause, re.M)
+            if listed != [str(i) for i in range(1, len(causes) + 1)]:
+                errs.append(f"{where}: the data lists {len(causes)} causes in the order to check; the page's Cause "
+                            f"paragraph numbers {len(listed)} (one numbered item per cause, in the data's order)")
         for flag in re.findall(r"--[a-z][a-z0-9-]+", s["fix"]):
             fix = body[body.find("**Fix.**"): body.find("**Source.**")]
             if flag not in fix:

@@ -185,9 +185,23 @@ def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: in
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_public_logs_same_answers(rules_file: Path) -> None:
     logs = sorted(PUBLIC.glob("*.log"))
-    assert len(logs) >= 16
+    assert len(logs) >= 18
     _compare(logs, rules_file)
     _compare(logs, rules_file, chunk=7)  # lines and UTF-8 sequences cut between chunks read the same
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_ranked_answers_same(rules_file: Path, tmp_path: Path) -> None:
+    """The ranking, the causes and the fixes (tests/lab/test_doctor_ranking.py's logs and the public ones), with the
+    run's arguments unknown, from Megatron's dump, and pasted (an FSDP run without dynamic batching, and one with it)."""
+    from test_doctor_ranking import FSDP_ARGS, ranking_logs
+
+    logs = ranking_logs(tmp_path) + sorted(PUBLIC.glob("*.log"))
+    _compare(logs, rules_file)
+    _compare(logs, rules_file, args=FSDP_ARGS)
+    _compare(logs, rules_file, args="--use-dynamic-batch-size --max-tokens-per-gpu 8192")
+    js = node_readings(rules_file, logs[:1], args=FSDP_ARGS)
+    assert js[str(logs[0])]["settings"]["from"] == "pasted"
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

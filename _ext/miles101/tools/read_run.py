@@ -626,7 +626,8 @@ SYMPTOMS_JSON = r'''{
    },
    "truncation": {
     "bad": "the truncation verdict is bad: {reason}",
-    "watch": "the truncation verdict is watch: {reason}"
+    "watch": "the truncation verdict is watch: {reason}",
+    "ok": "the truncation verdict is ok: {reason}"
    },
    "grad": {
     "nonfinite": "a gradient norm is NaN or infinite",
@@ -1165,7 +1166,7 @@ SYMPTOMS_JSON = r'''{
      ],
      "fixes": [
       {
-       "fix": "Check the chat template (--apply-chat-template) and any FP8 setting; see 5.2."
+       "fix": "Check the chat template (--apply-chat-template) and any FP8 setting, as Miles's debug guide advises."
       }
      ]
     },
@@ -1174,7 +1175,7 @@ SYMPTOMS_JSON = r'''{
      "tells": "With one optimizer step per rollout, step 0's norm is already at or above the clip.",
      "fixes": [
       {
-       "fix": "For a MoE model turn off the permute fusion; otherwise check the label key (see 5.2)."
+       "fix": "For a MoE model look at the permute fusion first; otherwise check --label-key against your data (see 3.1)."
       }
      ]
     },
@@ -1197,7 +1198,7 @@ SYMPTOMS_JSON = r'''{
     }
    ],
    "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
-   "fix": "Find the first step whose norm is off and read its causes in order (see 5.1 and 5.2)."
+   "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
   },
   {
    "id": "train-clipfrac-high",
@@ -1516,17 +1517,19 @@ def _report_facts(report: dict[str, Any] | None, signal: str | None) -> tuple[di
 
 
 def _causes(sym: dict[str, Any], facts: dict[str, Any], params: dict[str, Any]) -> list[dict[str, Any]]:
-    """The entry's causes in the order to check (one the log shows moves up), each with its fixes for this run."""
+    """The entry's causes in the order to check: the data's order, where one the log shows moves up and one it
+    contradicts moves down; each with the facts for and against it and its fixes for this run."""
     out = []
     for c in sym.get("causes", []):
-        score, why, _, _ = _weigh(c.get("when", []), facts, params)
+        score, why, against, _ = _weigh(c.get("when", []), facts, params)
         fixes = []
         for f in c["fixes"]:
-            fs, _, against, unknown = _weigh(f.get("when", []), facts, params)
-            if against:
+            _, _, ruled_out, unknown = _weigh(f.get("when", []), facts, params)
+            if ruled_out:
                 continue  # the run's backend or setting rules it out
             fixes.append(f"{f['needs']}: {f['fix']}" if unknown and f.get("needs") else f["fix"])
-        out.append({"cause": c["cause"], "tells": c["tells"], "why": why, "fixes": fixes, "_score": score})
+        out.append({"cause": c["cause"], "tells": c["tells"], "why": why, "against": against, "fixes": fixes,
+                    "_score": score})
     out = [c for _, c in sorted(enumerate(out), key=lambda ic: (-ic[1]["_score"], ic[0]))]
     for c in out:
         del c["_score"]
@@ -1668,9 +1671,6 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
     out = []
     if not matches:
         out.append(NO_MATCH)
-    else:
-        out.append(settings_note(settings))
-        out.append("")
     for i, m in enumerate(matches):
         where = f"line {m['line']}" if m["line"] else "step values"
         seen = _how_often(m)
@@ -1690,11 +1690,15 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
                 out.append(f"       tells: {c['tells']}")
                 if c["why"]:
                     out.append(f"       this log: {'; '.join(c['why'])}")
+                if c["against"]:
+                    out.append(f"       less likely here: {'; '.join(c['against'])}")
                 for f in c["fixes"]:
                     out.append(f"       fix: {f}")
         else:
             out.append(f"  fix:   {m['fix']}")
         out.append("")
+    if matches:
+        out.append(settings_note(settings))
     for b in malformed:
         out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: {b['text']}")
     for b in nonfinite:

@@ -818,17 +818,17 @@ function reportFacts(report, signal, facts, params) {
   }
 }
 
-/** read_run._causes: the causes in the order to check, each with its fixes for this run. */
+/** read_run._causes: the causes in the order to check (shown up, contradicted down), with their fixes for this run. */
 function causesOf(E, sym, facts, params) {
   const out = (sym.causes || []).map((c, i) => {
-    const [score, why] = weigh(E, c.when || [], facts, params);
+    const [score, why, against] = weigh(E, c.when || [], facts, params);
     const fixes = [];
     for (const f of c.fixes) {
       const [, , against, unknown] = weigh(E, f.when || [], facts, params);
       if (against.length) continue;
       fixes.push(unknown && f.needs ? `${f.needs}: ${f.fix}` : f.fix);
     }
-    return [{ cause: c.cause, tells: c.tells, why, fixes }, score, i];
+    return [{ cause: c.cause, tells: c.tells, why, against, fixes }, score, i];
   });
   out.sort(([, a, i], [, b, j]) => b - a || i - j);
   return out.map(([c]) => c);
