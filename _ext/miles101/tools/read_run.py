@@ -1214,7 +1214,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/raw_reward` at 0 in every step while the answers look right",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 2\ngrep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"",
+   "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
    "fix": "Check in this order: the label key, the \\boxed{} in the responses, a cut at the length cap, the reward type; fix the first that fails (see 3.1).",
    "signal": "reward",
    "rank": [
@@ -1227,8 +1227,8 @@ SYMPTOMS_JSON = r'''{
    ],
    "causes": [
     {
-     "cause": "The label key names no field of your data, so every label is empty.",
-     "tells": "The `label=` of the logged samples is empty or not the reference answer.",
+     "cause": "The label is not the reference answer: without --label-key every label is None, and a key that names another field grades against that field.",
+     "tells": "The `label=` of the logged samples is None or not the reference answer.",
      "fixes": [
       {
        "fix": "Set --label-key to the field that holds the answer (see 3.1)."
@@ -1263,8 +1263,8 @@ SYMPTOMS_JSON = r'''{
      ]
     },
     {
-     "cause": "The reward type does not fit the answers: --rm-type deepscaler scores 0 without `</think>`, the boxed_ types always score 0.",
-     "tells": "The logged responses hold no `</think>`, or --rm-type starts with boxed_.",
+     "cause": "The reward type does not fit the answers: --rm-type deepscaler scores 0 without `</think>` or `###Response`, and boxed_math and boxed_deepscaler always score 0.",
+     "tells": "The logged responses hold no `</think>`, or --rm-type is boxed_math or boxed_deepscaler.",
      "fixes": [
       {
        "fix": "Use --rm-type math for non-thinking models (see 3.1)."
