@@ -62,6 +62,9 @@ RANKING_LOGS: dict[str, list[str]] = {
                                "  use_dynamic_batch_size ........................... False",
                                "  rollout_batch_size ............................... 8", *steps(1),
                                "  File \"m.py\", line 373, in float_conversion", OOM_BIG],
+    # out of memory while the engine starts, before it reported ready: the engine's entry first
+    "rank-engine-start-oom.log": ["(SGLangEngine pid=3) [2026] Load weight end.",
+                                  "(SGLangEngine pid=3) " + OOM_SMALL, "Server process terminated unexpectedly."],
     # the engine's access-log line for two POST paths, and a 200 that must not match
     "rank-access-500.log": ['(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /generate HTTP/1.1" 500 Internal Server Error',
                             '(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
@@ -130,6 +133,13 @@ def test_switch_and_fragmentation_synthetic(logs):
     assert ids(got)[0] == "mem-oom-trainer" and got[0]["facts"] == {**got[0]["facts"], "phase": "trainer", "alloc": "under_free"}
     assert got[0]["causes"][0]["cause"].startswith("Fragmentation")
     assert "2.00 GiB" in got[0]["causes"][0]["why"][0] and "9.50 GiB" in got[0]["causes"][0]["why"][0]
+
+
+def test_engine_start_oom_ranks_the_engine_entry_first(logs):
+    got, _ = diagnose(logs["rank-engine-start-oom.log"])
+    assert ids(got)[0] == "engine-terminated" and got[0]["facts"]["ready"] == "before", ids(got)
+    for m in got[1:]:
+        assert m["facts"]["phase"] == "engine" and m["score"] < 0, m["id"]  # not the trainer, not the switch
 
 
 def test_fixes_follow_the_run_file_or_the_megatron_dump(logs):

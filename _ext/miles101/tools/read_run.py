@@ -2,7 +2,8 @@
 """Read the first steps of a Miles GRPO log and say which signals look wrong.
 
     python3 read_run.py LOG [--steps 10] [--json]
-    python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
+    python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at, likeliest first
+    python3 read_run.py LOG --diagnose --run FILE   # ... with the fixes for the run's backend and batching
     python3 read_run.py LOG --compare       # the first steps beside the public references
     python3 read_run.py LOG --groups 32     # the number of prompt groups a rollout keeps (--rollout-batch-size)
     python3 read_run.py LOG --samples       # the sample responses the log holds, step by step
@@ -600,7 +601,7 @@ SYMPTOMS_JSON = r'''{
    },
    {
     "id": "engine",
-    "says": "the lines around line {line} are the engine's ({marker})",
+    "says": "the lines around line {line} are the engine's (SGLang), not the trainer's ({marker})",
     "markers": [
      "(SGLangEngine pid=",
      "sglang/srt/"
@@ -801,7 +802,15 @@ SYMPTOMS_JSON = r'''{
     "Server process terminated unexpectedly."
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
-   "fix": "Lower --sglang-mem-fraction-static, then see 2.1."
+   "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
+   "rank": [
+    {
+     "fact": "ready",
+     "in": [
+      "before"
+     ]
+    }
+   ]
   },
   {
    "id": "engine-no-available-workers",
@@ -1068,7 +1077,15 @@ SYMPTOMS_JSON = r'''{
     "func=cu_mem_create"
    ],
    "check": "grep -n -A4 'Fatal Python error: Aborted' \"$LOG\" | grep 'in resume'",
-   "fix": "Lower --sglang-mem-fraction-static or the trainer's footprint."
+   "fix": "Lower --sglang-mem-fraction-static or the trainer's footprint.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "switch"
+     ]
+    }
+   ]
   },
   {
    "id": "mem-cudaerror-resume",
@@ -1078,7 +1095,15 @@ SYMPTOMS_JSON = r'''{
     "cudaError error: 2 (out of memory) ... func=resume"
    ],
    "check": "grep -n -e 'Timer' -e 'func=resume' \"$LOG\"",
-   "fix": "Fix the release/resume ordering; in stock Miles, report it with the log."
+   "fix": "Fix the release/resume ordering; in stock Miles, report it with the log.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "switch"
+     ]
+    }
+   ]
   },
   {
    "id": "mem-grows-after-update",
@@ -1109,7 +1134,15 @@ SYMPTOMS_JSON = r'''{
     "an illegal memory access was encountered"
    ],
    "check": "grep -n -B5 'an illegal memory access was encountered' \"$LOG\" | head -n 20",
-   "fix": "Lower --sglang-mem-fraction-static."
+   "fix": "Lower --sglang-mem-fraction-static.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "engine"
+     ]
+    }
+   ]
   },
   {
    "id": "weights-checker-400",
