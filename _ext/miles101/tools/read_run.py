@@ -632,7 +632,7 @@ SYMPTOMS_JSON = r'''{
    },
    "grad": {
     "nonfinite": "a gradient norm is NaN or infinite",
-    "large": "the gradient norm is at or above the clip in most steps read"
+    "large": "the gradient norm is at or above the default --clip-grad in most steps read"
    },
    "backend": {
     "fsdp": "the run's --train-backend is fsdp",
@@ -995,7 +995,7 @@ SYMPTOMS_JSON = r'''{
    ],
    "causes": [
     {
-     "cause": "One micro-batch needs a block larger than all free memory: its logits (tokens \u00d7 vocabulary, upcast to fp32) or its activations.",
+     "cause": "One micro-batch needs a block larger than all free memory: its logits (tokens \u00d7 vocabulary, upcast to fp32 on Megatron) or its activations.",
      "tells": "The number after `Tried to allocate` is larger than the one before `is free`.",
      "when": [
       {
