@@ -336,7 +336,8 @@ def parser() -> argparse.ArgumentParser:
                          "'Launch HttpServerEngineAdapter at:' line")
     ap.add_argument("--stall-after", type=float, default=DEFAULTS["stall_after"], metavar="SECONDS",
                     help="stop when no step has finished for this long (default %(default)g); "
-                         "the first step counts from the watchdog's start")
+                         "the first step counts from the watchdog's start, or from when it finds the log "
+                         "truncated or replaced")
     ap.add_argument("--poll", type=float, default=DEFAULTS["poll"], metavar="SECONDS",
                     help="seconds between checks (default %(default)g)")
     ap.add_argument("--steps", type=int, metavar="N",

@@ -33,8 +33,8 @@ IMITATES: dict[str, str] = {
                                    "the job exits (disable with --no-wait):' and _tail_logs)",
     "ray.job.verdict": f"{RAY_CLI} _log_job_status (big success/error message between rules as long as the line; "
                        "'was stopped'; 'Status for job ...')",
-    "ray.job.missing": "ray python/ray/dashboard/modules/job/job_head.py (stop_job, get_job_info: HTTP 404 "
-                       "'Job ... does not exist' when no job has the id)",
+    "ray.job.missing": "ray python/ray/dashboard/modules/job/job_head.py (stop_job, delete_job, get_job_info: "
+                       "HTTP 404 'Job ... does not exist' when no job has the id)",
     "ray.job.stop.waits": f"{RAY_CLI} stop ('Attempting to stop job', 'Waiting for job ... to exit', then "
                           "_log_job_status once the state is terminal)",
     "ray.job.delete.refuses-running": f"{RAY_JOBS} JobManager.delete_job (RuntimeError 'Attempted to delete job "
