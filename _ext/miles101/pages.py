@@ -11,11 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .data import VALUE_KINDS
+from .kinds import ROLE_KINDS, VALUE_KINDS
 
-#: Every role the book defines (the extension registers exactly these; the benchmark strips them).
-ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "threshold", "crosscheck",
-              "issue", "run-arg")
 #: Every directive the book defines.
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
