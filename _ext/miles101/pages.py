@@ -17,6 +17,7 @@ from .kinds import ROLE_KINDS, VALUE_KINDS
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
     "fit-calculator", "fit-compare", "log-doctor", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
+    "value-kinds",
     "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
 )
 #: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.

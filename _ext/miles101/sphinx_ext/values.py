@@ -30,6 +30,8 @@ class value_node(nodes.General, nodes.Inline, nodes.Element):
     """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
 
 
+
+
 class ValueRole(ResolvedRole):
     """`{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`, `{crosscheck}`: key[:spec] → number and unit, with provenance."""
 
@@ -205,7 +207,8 @@ class CrosscheckTableDirective(ManualDirective):
                     spec = FORMATS[field]
                     # plain numbers: the heading carries the provenance once (a tooltip per cell would
                     # repeat it 77 times); the dependency above still re-reads the page on any change
-                    cell += nodes.Text(f"{format_value(value, spec)} {value.unit}".strip())
+                    shown = f"{format_value(value, spec)} {value.unit}".strip()
+                    cell += nodes.inline(shown, shown, classes=["m101-value-cell"])  # a cited value, in every edition
                 else:
                     cell += nodes.Text("—")
                 row += nodes.entry("", cell)
@@ -218,8 +221,8 @@ class CrosscheckTableDirective(ManualDirective):
 def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
     classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
-    source = node.get("source")
-    label = f'<span class="m101-ref-tag">{escape(node.get("tag") or "")}</span> ' if source else ""
+    source, tag = node.get("source"), node.get("tag")
+    label = f'<span class="m101-ref-tag">{escape(tag)}</span> ' if tag else ""
     where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
     if self.builder.name.startswith("epub"):
         # No tooltip in an e-book (a reader that drops the CSS would show it mid-sentence): the
