@@ -80,6 +80,9 @@ def test_each_checked_term_and_exemption_is_real() -> None:
 def test_the_glossary_defines_the_terms_issue_36_names() -> None:
     glossary = (ROOT / "sections" / "r-6-glossary.md").read_text(encoding="utf-8")
     for term in ("Ray", "placement group", "FSDP", "Megatron", "SGLang", "router", "colocate", "rollout", "group",
-                 "advantage", "KL", "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB", "measured",
-                 "computed", "public reference", "our threshold", "pending"):
+                 "advantage", "KL", "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB"):
         assert re.search(rf"^{re.escape(term)}$", glossary, re.M), term
+    # the kinds of value are glossary entries generated from the kinds table (miles101.kinds.legend)
+    from miles101.kinds import legend
+    assert re.search(r"^```\{value-kinds\}\n:glossary:\n```$", glossary, re.M)
+    assert {"measured", "computed", "public reference", "our threshold", "pending"} <= {e.term for e in legend()}

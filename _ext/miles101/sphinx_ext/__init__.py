@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
 from . import (a11y, assets, calculator, domain, editions, figures, flags, front, hosting, image_compare,
-               incremental, loading, log_doctor, mathml, page_source, page_weight, parts, reference_tables,
+               incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, reference_tables,
                repository, runs, sources, stacked_tables, valid_markup, values)
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 #: The components in the order they connect (a handler's order among equal priorities follows it).
 SETUPS = (
     loading.setup_loading, repository.setup_repository, domain.setup_domain, incremental.setup_incremental,
-    page_source.setup_page_source, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
+    page_source.setup_page_source, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
     image_compare.setup_image_compare,

@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.addnodes import pending_xref
+from sphinx.util.docutils import SphinxDirective
 
+from ..kinds import BY_NAME, LegendEntry, legend
 from ..palette import HUES, MEANINGS
 from ..problems import Subtype
 from .base import ManualDirective
 from .domain import capture_of, domain_of
 from .figures import DiagramDirective
+from .marks import mark_of
 from .repository import record_yourself, repository_url
 from .values import value_inline
 
@@ -185,6 +190,47 @@ class PaletteDirective(BookDirective):
         return [legend]
 
 
+def legend_mark(entry: LegendEntry) -> list[nodes.Node]:
+    """The mark as the page draws it (pending: the badge itself), inside its kind's class so it is styled alike."""
+    if entry.mark is None:
+        return []
+    if entry.term == "pending":
+        badge = nodes.inline("", "", nodes.inline("", entry.mark, classes=["m101-shown"]), classes=["m101-pending"])
+        return [badge, nodes.Text(" ")]
+    return [nodes.inline("", "", *mark_of(entry.kind), classes=[*([f"m101-{entry.kind}"] if BY_NAME[entry.kind].value else []), "m101-legend-mark"])]
+
+
+class ValueKindsDirective(SphinxDirective):
+    """```{value-kinds}```: the legend of the book's kinds of value, generated from `miles101.kinds`, each with
+    the mark its values wear; with `:glossary:`, as glossary entries (R.6), so `{term}` links reach them."""
+
+    option_spec = {"glossary": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        entries = legend()
+        if "glossary" in self.options:
+            return self.glossary(entries)
+        items = nodes.bullet_list(classes=["m101-kinds-legend"])
+        for entry in entries:
+            para = nodes.paragraph("", "", *legend_mark(entry), nodes.strong("", entry.term),
+                                   nodes.Text(f": {entry.meaning}"))
+            items += nodes.list_item("", para, classes=["m101-kinds-legend-entry"])
+        return [items]
+
+    def glossary(self, entries: tuple[LegendEntry, ...]) -> list[nodes.Node]:
+        """Sphinx's own glossary, parsed from the table, each definition opening with its kind's mark."""
+        lines = ["```{glossary}"]
+        for entry in entries:
+            lines += [entry.term, f"  {entry.meaning}", ""]
+        box = nodes.container(classes=["m101-kinds-legend-glossary"])
+        self.state.nested_parse(StringList([*lines, "```"], source=self.get_source_info()[0]), self.content_offset, box)
+        for entry, definition in zip(entries, box.findall(nodes.definition)):
+            first = next(definition.findall(nodes.paragraph))
+            for i, mark in enumerate(legend_mark(entry)):
+                first.insert(i, mark)
+        return [box]
+
+
 ACRONYMS = {"ppo": "PPO", "rlhf": "RLHF", "reinforce": "REINFORCE", "llms": "LLMs", "grpo": "GRPO", "rl": "RL",
             "kl": "KL", "dpo": "DPO"}
 
@@ -226,7 +272,7 @@ class RelatedDirective(BookDirective):
 DIRECTIVES = {
     "book-cover": CoverDirective, "book-audience": AudienceDirective, "book-outcomes": OutcomesDirective,
     "book-plate": PlateDirective, "book-parts": PartsDirective, "book-palette": PaletteDirective,
-    "book-related": RelatedDirective,
+    "book-related": RelatedDirective, "value-kinds": ValueKindsDirective,
 }
 
 

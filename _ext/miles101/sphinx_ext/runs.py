@@ -23,6 +23,7 @@ from ..resolve import Resolved
 from ..runfiles import launch_script, ray_start, record_command
 from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of
+from .marks import mark_of
 from .repository import record_yourself, repository_url
 
 
@@ -32,7 +33,7 @@ class RunArgRole(ResolvedRole):
     kind = "run-arg"
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        return [nodes.inline(self.rawtext, result.value, classes=["m101-run-arg"])]
+        return [*mark_of("run-arg"), nodes.inline(self.rawtext, result.value, classes=["m101-run-arg"])]
 
 
 class ListingDirective(ManualDirective):

@@ -16,10 +16,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
-from ..data import Value, format_value
+from ..data import format_value
+from ..kinds import BY_NAME, HOME_HARDWARE, provenance_text
 from ..problems import Subtype
 from ..resolve import Resolved
-from ..runfiles import record_command
 from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of, domain_of
 from .repository import repository_url
@@ -30,47 +30,6 @@ class value_node(nodes.General, nodes.Inline, nodes.Element):
     """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
 
 
-#: The manual's hardware: recordings from anything else are labelled as such.
-HOME_HARDWARE = "GB10"
-
-
-def provenance_text(value: Value, hardware_home: str) -> str:
-    """Where a value comes from, in one sentence: the tooltip and the page's list of values."""
-    d = value.detail
-    if value.kind == "measured":
-        if value.missing:
-            return (f"Not derivable: the run {d['run']!r} is recorded (on {d.get('hardware') or 'unknown hardware'}), "
-                    f"but its recording gives no {d.get('statistic') or 'value'} of {d.get('source') or value.what}: "
-                    f"{value.missing}. Record it again once the cause is fixed "
-                    f"({record_command(d['run'])} --force); R.3 Lab notes lists the run.")
-        if value.pending:
-            return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
-                    f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
-                    f"To record it: {record_command(d['run'])} (on the Spark). "
-                    "R.3 Lab notes lists every pending run.")
-        hw = d.get("hardware") or "unknown hardware"
-        label = "" if hardware_home in str(hw) else " (not the manual's hardware)"
-        return (f"{value.what}: {d.get('statistic')} of {d.get('n')} samples, steps {d.get('steps') or 'all'}. "
-                f"Run {d['run']} on {hw}{label}, Miles {str(d.get('commit'))[:9]}, image {d.get('image')}, {d.get('date')}.")
-    if value.kind == "computed":
-        return f"{value.what}. Computed by {d.get('formula')} from Miles's extracted data."
-    if value.kind == "reference":
-        where = f"measured on {d['hardware']}" if d.get("hardware") else "a rule, not a measurement"
-        return (f"Public reference, not this manual's GB10 measurement. {value.what} "
-                f"({d.get('label')}; {where}; {d.get('setting')}). "
-                f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
-    if value.kind == "threshold":
-        return (f"Our threshold: a cut-off this manual sets itself, not a published number and not a measurement. "
-                f"{value.what} Why this number: {d.get('reasoning')} "
-                f"Used by {d.get('label')}; {d.get('setting')}. Source: {d.get('source_title') or d.get('source')}, "
-                f"{d.get('source')} (read {d.get('read')}).")
-    if value.kind == "crosscheck":
-        return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
-                f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
-                f"{d.get('transformers')}), {d.get('date')}, one GPU, {d.get('tokens')} tokens per step, the model built "
-                f"as Miles's FSDP backend builds it. {d.get('optimizer_note')} Program: python3 -m capture.crosscheck; "
-                f"results: {d['file']}.").replace("  ", " ")
-    return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
 
 
 class ValueRole(ResolvedRole):
@@ -94,14 +53,8 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
     doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
-    source = tag = None
-    d = value.detail
-    if value.kind == "reference":
-        tag, source = "public ref", f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
-    elif value.kind == "threshold":
-        tag, source = "our threshold", d["label"]
-    elif value.kind == "crosscheck":
-        tag, source = "cross-check", f"{d['gpu']}, not a GB10"
+    row, d = BY_NAME[value.kind], value.detail
+    tag, source = row.tag, row.inline_source(d) if row.inline_source else None
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
                       classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
 
@@ -254,7 +207,8 @@ class CrosscheckTableDirective(ManualDirective):
                     spec = FORMATS[field]
                     # plain numbers: the heading carries the provenance once (a tooltip per cell would
                     # repeat it 77 times); the dependency above still re-reads the page on any change
-                    cell += nodes.Text(f"{format_value(value, spec)} {value.unit}".strip())
+                    shown = f"{format_value(value, spec)} {value.unit}".strip()
+                    cell += nodes.inline(shown, shown, classes=["m101-value-cell"])  # a cited value, in every edition
                 else:
                     cell += nodes.Text("—")
                 row += nodes.entry("", cell)
@@ -267,8 +221,8 @@ class CrosscheckTableDirective(ManualDirective):
 def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
     classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
-    source = node.get("source")
-    label = f'<span class="m101-ref-tag">{escape(node.get("tag") or "")}</span> ' if source else ""
+    source, tag = node.get("source"), node.get("tag")
+    label = f'<span class="m101-ref-tag">{escape(tag)}</span> ' if tag else ""
     where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
     if self.builder.name.startswith("epub"):
         # No tooltip in an e-book (a reader that drops the CSS would show it mid-sentence): the
@@ -284,8 +238,8 @@ def visit_value_html(self: Any, node: value_node) -> None:
     raise nodes.SkipNode
 
 
-#: How the short tag of a value that is not ours reads in running text.
-TAG_TEXT = {"public ref": "public reference", "our threshold": "our threshold"}
+#: How the short tag of a value that is not ours reads in running text (the kinds table's `tag_text`).
+TAG_TEXT = {k.tag: k.tag_text for k in BY_NAME.values() if k.tag and k.tag_text}
 
 
 def value_text(node: value_node) -> str:
