@@ -396,8 +396,8 @@ def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
     if any(z["share"] is None for z in zs):
         counts = ", ".join(f"{z['count']:g}" for z in zs)
         uncovered = sorted({r for z in zs for r in z.get("uncovered", [])})
-        why = (f"the logged all_zero/all_one shares count rewards 0.0 and 1.0 only, not count_{', count_'.join(uncovered)}"
-               if uncovered else "the log gives no all_zero/all_one shares")
+        why = ("the logged all_zero/all_one shares count rewards 0.0 and 1.0 only, not "
+               f"count_{', count_'.join(uncovered)}" if uncovered else "the log gives no all_zero/all_one shares")
         return "unknown", (f"groups without spread per step: {counts}; {why}, so the share needs the number of "
                            "groups: pass --groups N (your --rollout-batch-size) or --run FILE")
     if any(z["share"] > 1 for z in zs):

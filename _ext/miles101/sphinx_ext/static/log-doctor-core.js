@@ -593,7 +593,9 @@ const JUDGES = {
   },
   clip_fraction(v, C) {  // read_run.judge_clipfrac: bad above (not at) the guide's red flag
     const m = pyMax(v);
-    if (m > C["reader.clipfrac_bad"]) return ["bad", `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`];
+    if (m > C["reader.clipfrac_bad"]) {
+      return ["bad", `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`];
+    }
     if (m >= C["reader.clipfrac_watch"]) return ["watch", `up to ${percent(m)} of tokens clipped`];
     return ["ok", `at most ${percent(m)} clipped`];
   },
