@@ -59,6 +59,7 @@ def rules(root: Path) -> dict[str, Any]:
         "memory_fields": list(rr.MEMORY_FIELDS),
         "zero_std_count": rr.ZERO_STD_COUNT,
         "zero_std_shares": list(rr.ZERO_STD_SHARES),
+        "zero_std_shared_rewards": list(rr.SHARED_REWARDS),
         "zero_std_signal": rr.ZERO_STD_SIGNAL,
         "cutoffs": cutoffs(root),
         "signals": [{"name": name, "head": head, "keys": list(keys), "format": fmt}

@@ -174,7 +174,7 @@ def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Nod
             para += nodes.inline("", "not derivable", classes=["m101-badge"])
             para += nodes.Text(" The run ")
             para += nodes.strong("", run_id)
-            names = "; ".join(f"{v.key.partition('.')[2]}: {v.missing}" for v in values)
+            names = "; ".join(f"{v.what}: {v.missing}" for v in values)
             para += nodes.Text(f" is recorded, but its recording gives no number for {len(values)} value(s) marked "
                                f"below ({names}). Fix the cause and record it again: ")
             para += nodes.literal("", record_command(run_id) + " --force")
