@@ -37,7 +37,8 @@ EXAMPLES = {
                    ["after 20 steps", "50 rollouts"]),
     "symbol arithmetic": (["step N−1", "rollout r+1"], ["N is 4"]),
     "arithmetic": ([f"2 × {MARK}", f"{MARK} / 2"], ["2 × 3"]),
-    "arithmetic result": ([f"{MARK} {MARK} × {MARK} ≈ 34 min", f"{MARK} × {MARK} = 2.5"], ["2 × 3 ≈ 6 min", f"{MARK} × 3 ≈ 6"]),
+    "arithmetic result": ([f"{MARK} {MARK} × {MARK} ≈ 34 min", f"{MARK} × {MARK} = 2.5"],
+                          ["2 × 3 ≈ 6 min", f"{MARK} × 3 ≈ 6"]),
     "power": (["2³⁰ bytes", "1024³"], ["2 bytes"]),
     "date": (["2025-10-08", "2026/08"], ["2025 slime", "12/8"]),
 }

@@ -8,6 +8,8 @@ alone, since a link cannot hold a link), in every builder.
 """
 from __future__ import annotations
 
+import weakref
+
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -15,6 +17,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 #: A title as (is code, text) runs.
 Runs = tuple[tuple[bool, str], ...]
+#: Per build environment (one per build): docname → section id → its title's runs.
+_TITLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def code_runs(section: nodes.Element | None) -> Runs | None:
@@ -35,7 +39,7 @@ class CodeTitleRefs(SphinxPostTransform):
 
     def _code_titles(self, docname: str) -> dict[str, Runs]:
         """Section id → its title's runs, for the sections of `docname` whose title holds code."""
-        cache: dict[str, dict[str, Runs]] = self.app.builder.__dict__.setdefault("_m101_code_titles", {})
+        cache: dict[str, dict[str, Runs]] = _TITLES.setdefault(self.env, {})
         if docname not in cache:
             doctree = self.document if docname == self.env.docname else self.env.get_doctree(docname)
             cache[docname] = {sid: runs for section in doctree.findall(nodes.section)
