@@ -745,3 +745,78 @@ def test_a_value_a_valid_recording_cannot_give_says_so(fuzz_root: Path, tmp_path
     page = (root / "_build/html/sections/2-1-values.html").read_text(encoding="utf-8")
     assert "not derivable" in page and "is recorded (on" in page and "lab/step_interval is in no step" in page
     assert "tiny-recorded' has not been recorded" not in page
+
+
+# ---------------------------------------------------------------------------------- served launches (issue 51)
+#
+# Run files whose args, env (and so the --runtime-env-json token), entry and title try to run a command in
+# the reader's shell. Both gates accept them (a run file's value is data), and what they publish is inert:
+# each served _commands/<id>.sh and the text of each {run-command} block, run under bash with an argv
+# recorder as `ray` and `tee`, creates no marker file and passes each program the run file's values.
+
+RECORDER = ROOT / "tests" / "fixtures" / "argv-recorder" / "record-argv"
+
+
+def _hostile_run(run_id: str, seeds: list[int]) -> str:
+    import yaml
+
+    bad = "$s$(touch pwned-sub)`touch pwned-tick`"
+    return yaml.safe_dump({
+        "id": run_id, "title": "Hostile\ntouch pwned-title\rtouch pwned-cr", "purpose": "Tests inert launches.",
+        "sections": ["2.1"], "image": "radixark/miles:latest", "entry": ["python3", "train.py"],
+        "args": ["--colocate", "--rollout-batch-size", "8", "--note", f"/data/{bad}\ntouch pwned-argline",
+                 *([] if len(seeds) > 1 else ["--seed", "1"]), "--rollout-seed", "1"],
+        "env": {"EVIL": f"{bad}\ntouch pwned-envline'\""}, "steps": 3, "seeds": seeds,
+        "values": {"tokens": {"source": "perf/tokens_time", "statistic": "median", "unit": "tok/s", "what": "Throughput"}}},
+        sort_keys=False)
+
+
+def _run_recorded(text: str, cwd: Path) -> list[dict]:
+    import subprocess
+
+    bindir = cwd / "bin"
+    bindir.mkdir(exist_ok=True)
+    for name in ("ray", "tee"):
+        if not (bindir / name).exists():
+            (bindir / name).symlink_to(RECORDER)
+    log = cwd / "argv.jsonl"
+    log.unlink(missing_ok=True)
+    done = subprocess.run(["bash", "-c", text], cwd=cwd, capture_output=True, text=True, timeout=30,
+                          env={"PATH": f"{bindir}:/usr/bin:/bin", "ARGV_LOG": str(log), "HOME": str(cwd)})
+    assert done.returncode == 0, done.stderr
+    return sorted((json.loads(ln) for ln in log.read_text(encoding="utf-8").splitlines()), key=json.dumps)
+
+
+def test_hostile_run_files_publish_inert_launches(fuzz_root: Path, tmp_path: Path) -> None:
+    import html as html_lib
+
+    from miles101.data import load_capture
+    from miles101.runfiles import log_path, miles_args
+    from miles101.tools.preflight import job_submit
+
+    root = fresh(fuzz_root, tmp_path)
+    for run_id, seeds in (("hostile-one", [1]), ("hostile-loop", [1, 2])):
+        (root / "capture" / "runs" / f"{run_id}.yaml").write_text(_hostile_run(run_id, seeds), encoding="utf-8")
+        _append(root, VALUES_PAGE, f"\n```{{run-command}} {run_id}\n```\n")
+    check, build = timed(run_check, root), timed(run_build, root)
+    assert check.code == 0, check.out[-3000:]
+    assert build.code == 0, build.out[-3000:]
+    runs = load_capture(root).runs
+    page = (root / "_build/html/sections/2-1-values.html").read_text(encoding="utf-8")
+    blocks = [html_lib.unescape(re.sub(r"<[^>]+>", "", b)) for b in
+              re.findall(r'm101-run-command[^"]*"><div class="highlight"><pre>(.*?)</pre>', page, re.S)]
+    assert len(blocks) == 2, page[-2000:]
+    served = {p.stem: p.read_text(encoding="utf-8") for p in (root / "_build/html/_commands").glob("hostile-*.sh")}
+    assert sorted(served) == ["hostile-loop", "hostile-one"]
+    for where, run_id, text in [*(("block", rid, b) for rid, b in zip(("hostile-one", "hostile-loop"), blocks)),
+                                *(("served", rid, t) for rid, t in served.items())]:
+        run = runs[run_id]
+        work = tmp_path / f"{where}-{run_id}"
+        work.mkdir()
+        argv = _run_recorded(text, work)
+        assert not list(work.glob("pwned*")), f"the {where} launch of {run_id} ran a command from its run file:\n{text}"
+        want = []
+        for seed in run["seeds"]:
+            want += [{"prog": "ray", "argv": [*job_submit(run, seed), *miles_args(run, seed)][1:]},
+                     {"prog": "tee", "argv": [log_path(run, seed)]}]
+        assert argv == sorted(want, key=json.dumps), f"{where} {run_id}:\n{text}"
