@@ -114,7 +114,8 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
         if not path.exists():
             continue  # load_book names a missing page
         try:
-            text = decode(read_bytes(path, rel, root, "restore the page from git"), rel, "restore it from git")
+            restore = f"restore it from git (`git checkout -- {rel}`)"
+            text = decode(read_bytes(path, rel, root, restore), rel, restore)
         except ProblemError as exc:
             out.append(replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location))
             continue
@@ -166,7 +167,8 @@ def check_factcheck(root: Path, capture: Capture, report: Report) -> int:
         record = load_factcheck(root)
     except ValueError:
         return 0  # not JSON: the schema check names the line
-    pages = book.page_files if book is not None else []
+    # Without a book (manual.json or a page is broken, named above) no entry's page can be judged: not 98 echoes.
+    pages = book.page_files if book is not None else None
     for problem in factcheck_problems(record, pages, capture):
         report.fail(f"{problem} [{problem.subtype}]")
     return len(record.checks)

@@ -820,3 +820,49 @@ def test_hostile_run_files_publish_inert_launches(fuzz_root: Path, tmp_path: Pat
             want += [{"prog": "ray", "argv": [*job_submit(run, seed), *miles_args(run, seed)][1:]},
                      {"prog": "tee", "argv": [log_path(run, seed)]}]
         assert argv == sorted(want, key=json.dumps), f"{where} {run_id}:\n{text}"
+
+
+# ---------------------------------------------------------------------------------- fixes that lead to the fix (issue 51 §5)
+
+#: (case, mutate, the file named, what its fix must say): the remedy that fits the file, with its real path.
+FIX_CASES: list[tuple[str, Callable[[Path], None], str, str]] = [
+    ("facts.json is a dangling symlink",
+     lambda r: ((r / "capture/facts.json").unlink(), (r / "capture/facts.json").symlink_to("nowhere.json")),
+     "capture/facts.json", "correct it by hand"),
+    ("host.json is missing", lambda r: (r / REC / "host.json").unlink(), f"{REC}/host.json",
+     f"python3 capture/run.py record {RUN_REC} --force"),
+    ("an attempt's run.json is corrupt",
+     lambda r: ((r / "capture/gpu/_attempts/x-1").mkdir(parents=True), (r / "capture/gpu/_attempts/x-1/run.json").write_text("{bad")),
+     "capture/gpu/_attempts/x-1/run.json", "rm -r capture/gpu/_attempts/x-1"),
+    ("a page is not UTF-8", lambda r: (r / PAGE).write_bytes((r / PAGE).read_bytes() + b"\n\xff\n"), PAGE, "save the file as UTF-8"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FIX_CASES)), ids=[c[0] for c in FIX_CASES])
+def test_a_fix_names_the_real_file_and_the_remedy_that_fits(fuzz_root: Path, tmp_path: Path, case: int) -> None:
+    _, mutate, rel, says = FIX_CASES[case]
+    root = fresh(fuzz_root, tmp_path)
+    mutate(root)
+    check = run_check(root)
+    lines = [ln for ln in check.out.replace(str(root) + "/", "").splitlines() if ln.startswith(f"FAIL: {rel}")]
+    assert check.code == 1 and lines, check.out
+    assert "<file>" not in check.out and "re-run `python3 capture/run.py`" not in check.out, check.out
+    assert f"git checkout -- {rel}" in lines[0] and says in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("broken", ["manual.json", "a page"])
+def test_a_broken_book_is_reported_once_not_once_per_fact_check(fuzz_root: Path, tmp_path: Path, broken: str) -> None:
+    """A fact-check record naming the book's pages: a broken manual.json (or page) is one FAIL, not one per entry."""
+    root = fresh(fuzz_root, tmp_path)
+    real = json.loads((ROOT / "capture/factcheck.json").read_text(encoding="utf-8"))
+    entry = {**real["checks"][0], "page": PAGE, "fixes": [], "fixed": 0, "wrong_found": 0,
+             "classes_checked": real["checks"][0]["classes_checked"][:1]}
+    (root / "capture/factcheck.json").write_text(json.dumps({**real, "checks": [entry] * 3}), encoding="utf-8")
+    assert run_check(root).code == 0, run_check(root).out
+    if broken == "manual.json":
+        (root / "manual.json").write_text("{ broken", encoding="utf-8")
+    else:
+        (root / PAGE).write_bytes((root / PAGE).read_bytes() + b"\n\xff\n")
+    check = run_check(root)
+    fails = [ln for ln in check.out.splitlines() if ln.startswith("FAIL:")]
+    assert len(fails) == 1 and "is not a page of the book" not in check.out, "\n".join(fails)

@@ -260,7 +260,8 @@ def _outside_problem(srcdir: Path, rel: str) -> str | None:
 def _unreadable_page(srcdir: Path, rel: str) -> Problem | None:
     """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
     try:
-        decode(read_bytes(srcdir / rel, rel, srcdir, "restore the page from git"), rel, "restore it from git")
+        restore = f"restore it from git (`git checkout -- {rel}`)"
+        decode(read_bytes(srcdir / rel, rel, srcdir, restore), rel, restore)
     except ProblemError as exc:
         return replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location)
     return None

@@ -53,6 +53,9 @@ def read_bytes(path: Path, rel: str, root: Path | None = None, fix: str = "resto
     try:
         st = os.stat(path)  # follows symlinks; a loop raises ELOOP
     except FileNotFoundError:
+        if os.path.islink(path):  # a dangling link is not a missing file: say where it points
+            raise _error(rel, f"it is a symlink to {os.readlink(path)!r}, which does not exist.",
+                         f"replace the link with the file itself, or {fix}.") from None
         raise _error(rel, "the file does not exist.", f"{fix}.") from None
     except OSError as exc:  # the place is line 1: the file as a whole
         raise _error(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None

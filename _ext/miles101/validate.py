@@ -66,6 +66,9 @@ def fix_for(rel: str) -> str:
     restore = f"restore it from git (`git checkout -- {rel}`)"
     if sub.startswith("runs/"):
         return f"correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}"
+    if sub.startswith("gpu/_attempts/"):  # a failed recording kept to read, never published: no tool rewrites it
+        attempt = "/".join(rel.split("/")[:4])
+        return f"{restore}, or remove the attempt (`rm -r {attempt}`) once you have read it"
     if sub.startswith("gpu/"):
         run_id = sub.split("/")[1]
         return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
@@ -167,7 +170,8 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
 def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[Problem]:
     """computed.json must equal derive_all(models.json, flags.json), value for value."""
     rel = "capture/computed.json"
-    fix = "run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore it from git"
+    fix = ("run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore the file "
+           "from git (`git checkout -- capture/computed.json capture/miles/models.json capture/miles/flags.json`)")
     try:
         models = parse_json_bytes(models_raw, "capture/miles/models.json", fix)
         flags = parse_json_bytes(flags_raw, "capture/miles/flags.json", fix)
@@ -495,11 +499,11 @@ def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -
             place = json_path(int(p) if p.isdigit() else p for p in parts)
             out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
                                        f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
-                                       "lists every problem; AUTHORING.md), or restore it from git"))
+                                       f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
         return out
     except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
         return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
-                                "correct the run file (AUTHORING.md), or restore it from git")]
+                                f"correct the run file (AUTHORING.md), or restore it from git (`git checkout -- {rel}`)")]
     return []
 
 
