@@ -26,6 +26,7 @@ from miles101.markup import page_problems as markup_page_problems
 from miles101.pages import scan_pages
 from miles101.problems import Problem, ProblemError, Subtype, broken_sources
 from miles101.resolve import resolve
+from miles101.rulefiles import doctor_blocks, missing_rules
 from miles101.strict import decode, read_bytes
 from miles101.validate import capture_problems, validate_capture
 
@@ -120,6 +121,10 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
             out.append(replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location))
             continue
         out += markup_page_problems(text, rel)
+        for line in doctor_blocks(text):  # a {log-doctor} needs its rule file (the build's rule too)
+            missing = missing_rules(root, rel, line)
+            if missing is not None:
+                out.append(missing)
     return out
 
 

@@ -81,7 +81,24 @@ def fuzz_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path.write_text(text, encoding="utf-8")
     (root / XC).parent.mkdir(parents=True)
     (root / XC).write_text(json.dumps(crosscheck_result(root), indent=1), encoding="utf-8")
+    add_doctor(root)
     return root
+
+
+SYMPTOMS = "capture/symptoms.json"
+READER = "capture/references/reader.json"
+DOCTOR_PAGE = "sections/1-1-first.md"
+
+
+def add_doctor(root: Path) -> None:
+    """The log doctor's rule files (two entries of the book's own each) and a page that holds {log-doctor}."""
+    symptoms = json.loads((ROOT / SYMPTOMS).read_text(encoding="utf-8"))
+    (root / SYMPTOMS).write_text(json.dumps({**symptoms, "symptoms": symptoms["symptoms"][:2]}, indent=1), encoding="utf-8")
+    reader = json.loads((ROOT / READER).read_text(encoding="utf-8"))
+    two = dict(list(reader["references"].items())[:2])
+    (root / READER).write_text(json.dumps({**reader, "references": two}, indent=1), encoding="utf-8")
+    with open(root / DOCTOR_PAGE, "a", encoding="utf-8") as fh:
+        fh.write("\nPaste a log here.\n\n```{log-doctor}\n```\n")
 
 
 # ---------------------------------------------------------------------------------- the gates
@@ -387,6 +404,50 @@ def m_crosscheck_disagree(root: Path, rng: random.Random) -> str:
     return XC
 
 
+def m_rule_file(root: Path, rng: random.Random) -> str:
+    """The doctor's rule files broken one way each: bytes, shape, or a rule no schema says (issue 51)."""
+    rel = rng.choice([SYMPTOMS, READER])
+    doc = load(root, rel)
+    how = rng.choice(["truncated", "not utf-8", "deep", "duplicate key", "unknown key", "wrong type", "missing key",
+                      "rule"])
+    if how == "truncated":
+        raw = (root / rel).read_bytes()
+        (root / rel).write_bytes(raw[:rng.randrange(1, len(raw) - 1)])
+    elif how == "not utf-8":
+        (root / rel).write_bytes((root / rel).read_bytes().replace(b'"', b'"\xff', 1))
+    elif how == "deep":
+        _json_put(root, rel, ("schema",), DEEP)
+    elif how == "duplicate key":
+        (root / rel).write_text(dump_with_duplicate(doc, rng.choice(list(objects(doc)))), encoding="utf-8")
+    elif how == "unknown key":
+        doc["colour"] = "red"
+        save(root, rel, doc, indent=1)
+    elif how == "wrong type":
+        path, _ = rng.choice([(p, v) for p, v in leaves(doc) if isinstance(v, str) and p[0] != "schema" or
+                              isinstance(v, (int, float)) and not isinstance(v, bool)])
+        put(doc, path, rng.choice([[], {}, None, True]))
+        save(root, rel, doc, indent=1)
+    elif how == "missing key":
+        if rel == SYMPTOMS:
+            del doc["symptoms"][rng.randrange(2)][rng.choice(["grep", "id", "check", "fix"])]
+        else:
+            del doc["references"][next(iter(doc["references"]))][rng.choice(["value", "unit"])]
+        save(root, rel, doc, indent=1)
+    elif rel == SYMPTOMS:  # the rules of miles101.rulefiles
+        entry = doc["symptoms"][rng.randrange(2)]
+        if rng.random() < 0.5:
+            entry["grep"] = [rng.choice(["    ", "\t\t\t\t", "\u00a0\u00a0\u00a0\u00a0"])]
+        else:
+            doc["symptoms"][1]["id"] = doc["symptoms"][0]["id"]
+        save(root, rel, doc, indent=1)
+    else:
+        rec = doc["references"][next(iter(doc["references"]))]
+        value = rec.pop("value")
+        rec.update(low=value / 2, high=value * 2)
+        save(root, rel, doc, indent=1)
+    return rel
+
+
 MUTATIONS: dict[str, tuple[Callable[[Path, random.Random], str], int]] = {
     "wrong type": (m_number_to_string, 3), "string field of the wrong type": (m_string_to_number, 2),
     "run file": (m_run_file, 2), "non-finite": (m_non_finite, 3), "negative": (m_negative, 2),
@@ -396,6 +457,7 @@ MUTATIONS: dict[str, tuple[Callable[[Path, random.Random], str], int]] = {
     "values.json disagrees with steps.jsonl": (m_steps_disagree, 1),
     "computed.json disagrees with its inputs": (m_computed_disagree, 2),
     "cross-check disagrees with computed.json": (m_crosscheck_disagree, 2),
+    "the doctor's rule files": (m_rule_file, 10),
 }
 CASES = [(f"{name} #{i}", SEED * 1000 + n * 10 + i) for n, (name, (_, times)) in enumerate(MUTATIONS.items())
          for i in range(times)]
@@ -589,6 +651,21 @@ HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
     ("page", "raw HTML", lambda r: (_append(r, PAGE, "\nHi <img src=x onerror=alert(1)> there.\n"), PAGE)[1]),
     ("page", "raw HTML block", lambda r: (_append(r, PAGE, "\n<script>alert(1)</script>\n"), PAGE)[1]),
     ("page", "unclosed role", lambda r: (_append(r, PAGE, "\nSet {flag}`--colocate and go on.\n"), PAGE)[1]),
+    # the doctor's rule files (issue 51): missing (named at the page's block), a directory, a FIFO
+    ("symptoms.json", "missing while a page holds {log-doctor}", lambda r: ((r / SYMPTOMS).unlink(), DOCTOR_PAGE)[1]),
+    ("symptoms.json", "a directory", lambda r: ((r / SYMPTOMS).unlink(), (r / SYMPTOMS).mkdir(), SYMPTOMS)[2]),
+    ("symptoms.json", "FIFO", lambda r: (_fifo(r, SYMPTOMS), SYMPTOMS)[1]),
+    ("symptoms.json", "not UTF-8", lambda r: ((r / SYMPTOMS).write_bytes("{}".encode("utf-16")), SYMPTOMS)[1]),
+    ("symptoms.json", "an entry without grep",
+     lambda r: (_json_put(r, SYMPTOMS, ("symptoms", 0), json.dumps({k: v for k, v in load(r, SYMPTOMS)["symptoms"][0].items()
+                                                                    if k != "grep"})), SYMPTOMS)[1]),
+    ("symptoms.json", "a grep of four spaces", lambda r: (_json_put(r, SYMPTOMS, ("symptoms", 1, "grep"), '["    "]'), SYMPTOMS)[1]),
+    ("symptoms.json", "a duplicated entry id",
+     lambda r: (_json_put(r, SYMPTOMS, ("symptoms", 1, "id"), json.dumps(load(r, SYMPTOMS)["symptoms"][0]["id"])), SYMPTOMS)[1]),
+    ("reader.json", "a threshold given as low/high", lambda r: (_json_put(
+        r, READER, ("references", next(iter(load(r, READER)["references"]))),
+        json.dumps({**{k: v for k, v in next(iter(load(r, READER)["references"].values())).items() if k != "value"},
+                    "low": 0.1, "high": 0.9})), READER)[1]),
 ]
 HOSTILE_IDS = [f"{kind}: {cls}" for kind, cls, _ in HOSTILE]
 

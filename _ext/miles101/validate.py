@@ -45,6 +45,7 @@ from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .runcheck import RunFileError, load_run
+from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite, schema_clean
 from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
@@ -76,6 +77,8 @@ def fix_for(rel: str) -> str:
         return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
     if sub == "factcheck.json":
         return f"correct the entry by hand (schema _ext/miles101/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
+    if sub == "symptoms.json":
+        return SYMPTOMS_FIX
     if sub == "facts.json" or sub.startswith("references/"):
         return f"correct it by hand from its source (AUTHORING.md), or {restore}"
     return REGENERATE.format(file=rel)
@@ -154,6 +157,8 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
         problems.append(capture_problem(f"{rel}:{json_path(error.absolute_path)}",
                                         f"{error.message[:200]} (found {found}; schema {schema_name}).",
                                         f"change the value at {json_path(error.absolute_path)}, or {fix}."))
+    if not errors:
+        problems += rule_problems(rel, doc)  # the doctor's rule files: what their schema cannot say
     for path, rec in value_records(rel, doc):
         low, high = rec.get("low"), rec.get("high")
         if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (low, high)) and low > high:
