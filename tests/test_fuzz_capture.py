@@ -619,6 +619,12 @@ HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
     ("manual.json", "page is a symlink out of the tree", lambda r: (_link_out(r, PAGE), "manual.json")[1]),
     ("manual.json", "FIFO", lambda r: (_fifo(r, "manual.json"), "manual.json")[1]),
     ("manual.json", "not UTF-8", lambda r: ((r / "manual.json").write_bytes("{}".encode("utf-16")), "manual.json")[1]),
+    ("manual.json", "NaN where the schema takes any number",
+     lambda r: (_json_put(r, "manual.json", ("capture", "timeoutSeconds"), "NaN"), "manual.json")[1]),
+    ("manual.json", "a part number 1.0 (an integer to the schema)",
+     lambda r: (_json_put(r, "manual.json", ("parts", 0, "number"), "1.0"), "manual.json")[1]),
+    ("manual.json", "a javascript: pin source",
+     lambda r: (_json_put(r, "manual.json", ("pin", "source"), '"javascript:alert(1)"'), "manual.json")[1]),
     # capture JSON
     ("facts.json", "deep nesting", lambda r: (_json_put(r, "capture/facts.json", ("facts", "box.memory", "what"), DEEP),
                                               "capture/facts.json")[1]),
@@ -943,3 +949,12 @@ def test_a_broken_book_is_reported_once_not_once_per_fact_check(fuzz_root: Path,
     check = run_check(root)
     fails = [ln for ln in check.out.splitlines() if ln.startswith("FAIL:")]
     assert len(fails) == 1 and "is not a page of the book" not in check.out, "\n".join(fails)
+
+
+def test_a_part_number_with_a_fraction_is_refused_with_the_right_fix(fuzz_root: Path, tmp_path: Path) -> None:
+    """2.0 passes the schema as an integer; the fix says to write 1, never a section id like 1.0.1."""
+    root = fresh(fuzz_root, tmp_path)
+    _json_put(root, "manual.json", ("parts", 0, "number"), "1.0")
+    for gate, out in both_gates(root):
+        assert "manual.json:$.parts[0].number" in out and "write 1;" in out, f"{gate}:\n{out[-2000:]}"
+        assert "1.0.1" not in out, f"{gate} advises a section id built from 1.0:\n{out[-2000:]}"
