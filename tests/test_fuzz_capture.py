@@ -958,3 +958,25 @@ def test_a_part_number_with_a_fraction_is_refused_with_the_right_fix(fuzz_root: 
     for gate, out in both_gates(root):
         assert "manual.json:$.parts[0].number" in out and "write 1;" in out, f"{gate}:\n{out[-2000:]}"
         assert "1.0.1" not in out, f"{gate} advises a section id built from 1.0:\n{out[-2000:]}"
+
+
+def test_check_reads_each_role_alone_and_the_directives_own_options(fuzz_root: Path, tmp_path: Path) -> None:
+    """An empty {flag}`` is named at its line by both gates (it never spans the role after it); an option the
+    directive does not take (:array: on {run-command}) is refused by both, as the build's directive refuses it."""
+    root = fresh(fuzz_root, tmp_path)
+    lines = (root / VALUES_PAGE).read_text(encoding="utf-8").count("\n")
+    _append(root, VALUES_PAGE, "\nSet {flag}`` then {flag}`--colocate` too.\n\n```{run-command} tiny-pending\n:array: seeds\n```\n")
+    for gate, out in both_gates(root):
+        assert f"{VALUES_PAGE}:{lines + 2}: " in out and "the role {flag}` is not closed" in out, f"{gate}:\n{out[-2000:]}"
+        assert "then {flag}" not in out, f"{gate} reads two roles as one:\n{out[-2000:]}"
+        at = [ln for ln in out.splitlines() if "array" in ln and any(f"{VALUES_PAGE}:{n}: " in ln for n in (lines + 4, lines + 5))]
+        assert at, f"{gate} does not refuse :array: at the block (its line or the option's):\n{out[-2000:]}"
+
+
+@pytest.mark.unit
+def test_the_core_knows_each_directives_options() -> None:
+    from miles101.markup import OPTION_NAMES
+    from miles101.sphinx_ext.runs import ListingDirective, RunCommandDirective
+
+    assert set(OPTION_NAMES["listing"]) == set(ListingDirective.option_spec)
+    assert set(OPTION_NAMES["run-command"]) == set(RunCommandDirective.option_spec)
