@@ -980,3 +980,16 @@ def test_the_core_knows_each_directives_options() -> None:
 
     assert set(OPTION_NAMES["listing"]) == set(ListingDirective.option_spec)
     assert set(OPTION_NAMES["run-command"]) == set(RunCommandDirective.option_spec)
+
+
+def test_a_duplicate_yaml_key_is_named_with_both_lines(fuzz_root: Path, tmp_path: Path) -> None:
+    """YAML keeps the last of two equal keys silently; both gates name the key and both its lines."""
+    root = fresh(fuzz_root, tmp_path)
+    rel = "capture/runs/tiny-pending.yaml"
+    text = (root / rel).read_text(encoding="utf-8")
+    first = text.splitlines().index("steps: 3") + 1
+    (root / rel).write_text(text + "steps: 4\n", encoding="utf-8")
+    second = text.count("\n") + 1
+    for gate, out in both_gates(root):
+        said = rf"{rel}:{second}: (WARNING: )?the key 'steps' appears twice in one mapping \(lines {first} and {second}\)"
+        assert re.search(said, out), f"{gate}:\n{out[-2000:]}"
