@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from miles101.book import load_book
+from miles101.figurerules import book_figure_problems
 from miles101.data import Capture, load_capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.markup import directive_option_problems, directive_options, listing_lines
@@ -90,6 +91,8 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     capture = load_capture(root)  # its own problems are reported by check_capture
     for problem in page_text_problems(root, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
+    for problem in figure_problems(root, book):  # the build's figure rules (miles101.figurerules)
+        report.fail(f"{problem} [{problem.subtype}]")
     for problem in listing_problems(root, capture, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
     refs = scan_pages(root, book.page_files)
@@ -126,6 +129,17 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
             if missing is not None:
                 out.append(missing)
     return out
+
+
+def figure_problems(root: Path, book) -> list[Problem]:
+    """Figure ids, titles, captions and drawings over the book's pages, the plate's id included."""
+    pages = []
+    for rel in book.page_files:
+        try:
+            pages.append((rel, (root / rel).read_bytes().decode("utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue  # named by page_text_problems
+    return book_figure_problems(pages, (book.data.get("plate") or {}).get("figure"))
 
 
 def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:

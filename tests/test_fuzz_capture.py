@@ -993,3 +993,27 @@ def test_a_duplicate_yaml_key_is_named_with_both_lines(fuzz_root: Path, tmp_path
     for gate, out in both_gates(root):
         said = rf"{rel}:{second}: (WARNING: )?the key 'steps' appears twice in one mapping \(lines {first} and {second}\)"
         assert re.search(said, out), f"{gate}:\n{out[-2000:]}"
+
+
+DIAGRAM = "\n```{{diagram}} {id}\n:title: A figure\n{caption}\nflowchart LR\n  A --> B\n```\n"
+#: (case, page, figure block, what both gates say): each figure rule of the build, run by --check too (issue 51 §6).
+FIGURE_CASES = [
+    ("an id used twice on a page", PAGE, DIAGRAM.format(id="fig-test-loop", caption=":caption: Notice B."),
+     "the figure id fig-test-loop is used twice on this page"),
+    ("an id used on two pages", VALUES_PAGE, DIAGRAM.format(id="fig-test-loop", caption=":caption: Notice B."),
+     "the figure id fig-test-loop is also used in sections/1-1-first"),
+    ("an id that is not a slug", VALUES_PAGE, DIAGRAM.format(id="Fig_Bad", caption=":caption: Notice B."),
+     "figure id 'Fig_Bad' is not a lowercase slug"),
+    ("no caption", VALUES_PAGE, DIAGRAM.format(id="fig-no-caption", caption=""), "the figure fig-no-caption has no :caption:"),
+    ("the plate's id on a page", VALUES_PAGE, DIAGRAM.format(id="plate-test", caption=":caption: Notice B."),
+     "the figure id plate-test is also used in front"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FIGURE_CASES)), ids=[c[0] for c in FIGURE_CASES])
+def test_both_gates_apply_the_figure_rules(fuzz_root: Path, tmp_path: Path, case: int) -> None:
+    _, page, block, says = FIGURE_CASES[case]
+    root = fresh(fuzz_root, tmp_path)
+    _append(root, page, block)
+    for gate, out in both_gates(root):
+        assert [ln for ln in out.splitlines() if page in ln and says in ln], f"{gate}:\n{out[-2000:]}"
