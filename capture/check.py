@@ -20,6 +20,7 @@ from pathlib import Path
 
 from miles101.book import load_book
 from miles101.figurerules import book_figure_problems
+from miles101.flagrules import book_flag_block_problems
 from miles101.data import Capture, load_capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.markup import directive_option_problems, directive_options, listing_lines
@@ -91,7 +92,9 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     capture = load_capture(root)  # its own problems are reported by check_capture
     for problem in page_text_problems(root, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
-    for problem in figure_problems(root, book):  # the build's figure rules (miles101.figurerules)
+    pages = page_sources(root, book.page_files)
+    for problem in [*book_figure_problems(pages, (book.data.get("plate") or {}).get("figure")),
+                    *book_flag_block_problems(capture, pages)]:  # the build's rules (miles101.figurerules, flagrules)
         report.fail(f"{problem} [{problem.subtype}]")
     for problem in listing_problems(root, capture, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
@@ -131,15 +134,15 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
     return out
 
 
-def figure_problems(root: Path, book) -> list[Problem]:
-    """Figure ids, titles, captions and drawings over the book's pages, the plate's id included."""
+def page_sources(root: Path, files: list[str]) -> list[tuple[str, str]]:
+    """(page file, text) of each readable page, in book order (an unreadable one is named by page_text_problems)."""
     pages = []
-    for rel in book.page_files:
+    for rel in files:
         try:
             pages.append((rel, (root / rel).read_bytes().decode("utf-8")))
         except (OSError, UnicodeDecodeError):
-            continue  # named by page_text_problems
-    return book_figure_problems(pages, (book.data.get("plate") or {}).get("figure"))
+            continue
+    return pages
 
 
 def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:

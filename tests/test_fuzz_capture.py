@@ -1017,3 +1017,13 @@ def test_both_gates_apply_the_figure_rules(fuzz_root: Path, tmp_path: Path, case
     _append(root, page, block)
     for gate, out in both_gates(root):
         assert [ln for ln in out.splitlines() if page in ln and says in ln], f"{gate}:\n{out[-2000:]}"
+
+
+@pytest.mark.parametrize(("page", "says"), [(PAGE, "the flag --colocate is documented twice on this page"),
+                                            (VALUES_PAGE, "the flag --colocate is documented here and in sections/1-1-first")],
+                         ids=["twice on a page", "on two pages"])
+def test_both_gates_refuse_a_flag_documented_twice(fuzz_root: Path, tmp_path: Path, page: str, says: str) -> None:
+    root = fresh(fuzz_root, tmp_path)
+    _append(root, page, "\n```{flag} --colocate\nAgain.\n```\n")
+    for gate, out in both_gates(root):
+        assert [ln for ln in out.splitlines() if page in ln and says in ln], f"{gate}:\n{out[-2000:]}"
