@@ -84,6 +84,9 @@ def test_hostile_thesis_and_canonical_url_publish_as_text(book_copy: Path) -> No
     llms = (out / "llms.txt").read_text(encoding="utf-8")
     assert not [ln for ln in llms.splitlines() if ln.startswith(("## Part 99", "- [Evil]", "# Title"))], llms
     assert "Real thesis. ## Part 99 - \\[Evil\\](https://evil.example/) # Title" in llms
+    full = (out / "llms-full.txt").read_text(encoding="utf-8")
+    assert "Real thesis." in full and not [ln for ln in full.splitlines() if ln.lstrip().startswith(
+        ("## Part 99", "- [Evil]", "# Title"))], "a newline in the thesis starts a line of llms-full.txt"
     for name in ("404.html", "robots.txt", "llms.txt"):
         text = (out / name).read_text(encoding="utf-8")
         assert "docs.example.org/a%22b%3Cscript%3E/" in text or "/a%22b%3Cscript%3E/" in text, name

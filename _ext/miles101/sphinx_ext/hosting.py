@@ -256,6 +256,17 @@ class UnwrappedText(TextTranslator):
     def end_state(self, wrap: bool = True, end: Sequence[str] | None = ("",), first: str | None = None) -> None:
         super().end_state(False, end, first)
 
+    def visit_Text(self, node: nodes.Text) -> None:
+        """Text keeps its line breaks where a page's source wrote them; in a paragraph the build made from data
+        (no source line: a part's thesis, a run's title) a break is a space, so no data starts a line of its own."""
+        text = node.astext()
+        block = node.parent
+        while block is not None and not isinstance(block, (nodes.TextElement, nodes.Structural)):
+            block = block.parent
+        if "\n" in text and isinstance(block, nodes.paragraph) and block.line is None:
+            text = _BREAKS.sub(" ", text)
+        self.add_text(text)
+
 
 def page_text(app: Sphinx, doctree: nodes.document) -> str:
     """A resolved page as plain text, with the text builder's visitors for the book's own nodes."""
