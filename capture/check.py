@@ -182,18 +182,19 @@ def check_pin(root: Path, capture: Capture, report: Report, strict: bool) -> Non
     (report.fail if strict else report.warnings.append)(text)
 
 
-def check_factcheck(root: Path, capture: Capture, report: Report) -> int:
-    """The fact-check record beyond its schema: pages of the book, known classes, counts, Miles lines."""
+def check_factcheck(root: Path, capture: Capture, report: Report) -> tuple[int, int]:
+    """The fact-check record beyond its schema: pages of the book, known classes, counts, Miles lines, and each
+    universal claim still on its page. Returns (entries, universal claims held)."""
     book, _ = load_book(root / "manual.json", root)
     try:
         record = load_factcheck(root)
     except ValueError:
-        return 0  # not JSON: the schema check names the line
+        return 0, 0  # not JSON: the schema check names the line
     # Without a book (manual.json or a page is broken, named above) no entry's page can be judged: not 98 echoes.
     pages = book.page_files if book is not None else None
     for problem in factcheck_problems(record, pages, capture):
         report.fail(f"{problem} [{problem.subtype}]")
-    return len(record.checks)
+    return len(record.checks), len(record.claims)
 
 
 def pending_values(capture: Capture) -> list[str]:
@@ -214,7 +215,7 @@ def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int |
     counts: dict[str, int | float] = dict(found)
     counts["run files checked"] = check_run_files(root, report)
     counts["page references resolved"] = check_pages(root, capture, report)
-    counts["fact-check entries"] = check_factcheck(root, capture, report)
+    counts["fact-check entries"], counts["universal claims held to their pages"] = check_factcheck(root, capture, report)
     check_pin(root, capture, report, strict)
     pending = pending_values(capture)
     counts["pending values"] = len(pending)

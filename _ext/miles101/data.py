@@ -21,17 +21,13 @@ import miles101.derive
 
 from . import schemas
 from .crosscheck_results import crosscheck_values
+from .kinds import BY_NAME, REFERENCE_KINDS, VALUE_KINDS
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
 from .schemas import schema_clean, usable
 from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
 
 GITHUB = "https://github.com/radixark/miles"
-#: The kinds of cited number, each with its own role and its own look on the page.
-VALUE_KINDS = ("measured", "computed", "fact", "reference", "threshold", "crosscheck")
-#: The two kinds a record of capture/references/ can be, by its `kind` field: someone else's published
-#: number (the default), or a cut-off this book sets itself, which must carry its `reasoning`.
-REFERENCE_KINDS = {"public": "reference", "threshold": "threshold"}
 
 
 #: Each capture file parsed, by its path: (sha256 of its bytes, the parsed document pickled). A file
@@ -436,7 +432,7 @@ def format_number(number: float | int, spec: str = "") -> str:
 
 def format_value(value: Value, spec: str) -> str:
     """Format a value; a reference or threshold with a range or a bound reads "0.3–0.5", "≥ 0.7" or "≤ 0.2"."""
-    if value.kind in ("reference", "threshold") and value.value is None:
+    if BY_NAME[value.kind].ranged and value.value is None:
         low, high = value.detail.get("low"), value.detail.get("high")
         if low is not None and high is not None:
             return f"{format_number(low, spec)}–{format_number(high, spec)}"

@@ -49,12 +49,17 @@ def rules(root: Path) -> dict[str, Any]:
         "page_path": rr.PAGE_PATH,
         "patterns": {name: js_pattern(getattr(rr, name)) for name in
                      ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE", "TIMER_RE",
-                      "BATCH_DUMP_RE")},
+                      "BATCH_DUMP_RE", "ALLOC_RE", "BACKEND_ARG_RE", "DYNAMIC_ARG_RE", "SETTING_DUMP_RE")},
+        "units": dict(rr.UNITS),
+        "default_backend": rr.DEFAULT_BACKEND,
+        "no_match": rr.NO_MATCH,
+        "evidence": data.get("evidence"),
         "rollout_side_key": rr.ROLLOUT_SIDE_KEY,
         "newer_reward_key": rr.NEWER_REWARD_KEY,
         "memory_fields": list(rr.MEMORY_FIELDS),
         "zero_std_count": rr.ZERO_STD_COUNT,
         "zero_std_shares": list(rr.ZERO_STD_SHARES),
+        "zero_std_shared_rewards": list(rr.SHARED_REWARDS),
         "zero_std_signal": rr.ZERO_STD_SIGNAL,
         "cutoffs": cutoffs(root),
         "signals": [{"name": name, "head": head, "keys": list(keys), "format": fmt}

@@ -11,16 +11,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .data import VALUE_KINDS
+from .kinds import ROLE_KINDS, VALUE_KINDS
 
-#: Every role the book defines (the extension registers exactly these; the benchmark strips them).
-ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "threshold", "crosscheck",
-              "issue", "run-arg")
 #: Every directive the book defines.
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
     "fit-calculator", "fit-compare", "log-doctor", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
-    "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index",
+    "value-kinds",
+    "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample",
 )
 #: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name. As in
 #: CommonMark, a run of backticks opens and closes only whole (no backtick beside it), so an empty {flag}``

@@ -1,8 +1,9 @@
 """`python3 capture/run.py campaign`: the author's one command on the Spark (`tox -e capture` runs it).
 
 In order: refresh the extraction (keeping the previous one to compare), print the drift report
-(which pages cite what changed), run the preflight, record every declared run without a valid
-recording (the front page's and Part 1's runs first, the longest last), re-derive every recording's
+(which pages cite what changed) and the run files against the refreshed extraction (by page and run:
+a run whose flags the new Miles lacks or changed is refused unless `--accept-drift=` names each flag),
+run the preflight, record every declared run without a valid recording (the front page's and Part 1's runs first, the longest last), re-derive every recording's
 values, cross-check the trainer's bytes, `--check`, then build the book; at the end a summary.
 
 Resumable: the state is capture/gpu/ itself. A valid recording is kept and skipped; an attempt a
@@ -30,6 +31,7 @@ import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from capture.drift.runfiles import refused, run_file_report, text as run_file_text
 from capture.lab.progress import clock
 from capture.lab.slots import render, slots, spark_exempt, tally
 from capture.lab.store import UNFINISHED, is_valid
@@ -48,7 +50,7 @@ STEP_REFERENCE = "slime-gb10.first-cycle-time"
 @dataclass
 class Result:
     run_id: str
-    state: str  # recorded | skipped | failed | apart | not started
+    state: str  # recorded | skipped | failed | refused | apart | not started
     detail: str = ""
     diagnosis: list[str] = field(default_factory=list)
 
@@ -370,6 +372,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--host", default=os.environ.get("CROSSCHECK_HOST", "gb10"), help="the cross-check's host name")
     ap.add_argument("--miles-src", default=os.environ.get("MILES_SRC"), help="a Miles checkout (default: the image)")
     ap.add_argument("--skip-smoke", action="store_true", help="pass --skip-smoke to the preflight and the recorder")
+    ap.add_argument("--accept-drift", action="append", default=[], metavar="FLAG[,FLAG...]",
+                    help="record a run although the refreshed extraction lacks or changed these flags it passes "
+                         "(each drifted flag must be named; without it such a run is refused); write it with = "
+                         "since each flag starts with --: --accept-drift=--lr,--eps-clip")
     return ap.parse_args(argv)
 
 
@@ -389,10 +395,29 @@ class Setup:
     ids: list[str] | None = None
     logged: dict[str, set[str]] | None = None  # run → keys its log holds (the rehearsal knows)
     constant: dict[str, dict[str, str]] | None = None  # run → key Miles writes as a constant → why
+    accept_drift: list[str] = field(default_factory=list)  # --accept-drift: flags whose drift may be recorded
 
     @property
     def gpu_dir(self) -> Path:
         return self.root / "capture" / "gpu"
+
+
+def run_file_gate(setup: Setup, previous: Path, out: Display) -> dict[str, list[str]]:
+    """Print the run files against the refreshed extraction (by page and run); the runs to refuse and why."""
+    report = run_file_report(previous, setup.root / "capture" / "miles", setup.root)
+    out.print(f"{setup.label}: the run files against the refreshed extraction (the previous one as the book):")
+    for line in run_file_text(report, "the refreshed extraction").splitlines():
+        out.print(f"  {line}")
+    accepted = {f.strip() for arg in setup.accept_drift for f in arg.split(",") if f.strip()}
+    return refused(report, accepted)
+
+
+def hold_drifted(todo: list[str], refusals: dict[str, list[str]]) -> tuple[list[str], list[Result]]:
+    """The runs still to record, and one refused Result per run whose flags drifted unaccepted."""
+    held = [Result(i, "refused", f"the refreshed Miles lacks or changed {', '.join(refusals[i])}, which it passes: "
+                                 f"update capture/runs/{i}.yaml and its pages, or pass --accept-drift="
+                                 f"{','.join(refusals[i])}") for i in todo if i in refusals]
+    return [i for i in todo if i not in refusals], held
 
 
 def run_campaign(setup: Setup, work: Path) -> int:
@@ -401,6 +426,7 @@ def run_campaign(setup: Setup, work: Path) -> int:
     work.mkdir(parents=True, exist_ok=True)
     out = Display(sys.stdout, tty=False, label=label)
     rc = 0
+    refusals: dict[str, list[str]] = {}
 
     def step(title: str, argv: list[str]) -> int:
         out.print(f"{label}: {title}: {' '.join(argv[2:] if argv[0] == py else argv)}")
@@ -416,9 +442,12 @@ def run_campaign(setup: Setup, work: Path) -> int:
         if previous.is_dir():
             step("drift against the previous capture (which pages cite what changed)",
                  [py, str(RUN_PY), "diff", str(previous), str(root / "capture" / "miles"), "--pages-root", str(root)])
+            refusals = run_file_gate(setup, previous, out)
     else:
         out.print(f"{label}: extraction kept as it is (capture/miles)")
     todo, skipped = plan(root, setup.gpu_dir, setup.ids, out)
+    todo, held = hold_drifted(todo, refusals)
+    skipped += held
     dirs = ["--runs-dir", str(root / "capture" / "runs"), "--gpu-dir", str(setup.gpu_dir)]
     if todo and setup.record:
         if step("preflight", [py, str(RUN_PY), "preflight", todo[0], *dirs, *setup.preflight_args]):
@@ -453,7 +482,7 @@ def run_campaign(setup: Setup, work: Path) -> int:
         out.print(line)
     if setup.record and any(r.state == "not started" for r in results):
         return 130
-    return 1 if rc or any(r.state == "failed" for r in results) or not full else 0
+    return 1 if rc or any(r.state in ("failed", "refused") for r in results) or not full else 0
 
 
 def main(argv: list[str]) -> int:
@@ -461,7 +490,7 @@ def main(argv: list[str]) -> int:
     args = parse_args(argv)
     smoke = ["--skip-smoke"] if args.skip_smoke else []
     setup = Setup(ROOT, dict(os.environ), smoke, smoke, ids=args.ids or None, record=not args.no_record,
-                  build=not args.no_build,
+                  build=not args.no_build, accept_drift=args.accept_drift,
                   extract=None if args.no_extract else (["--miles-src", args.miles_src] if args.miles_src
                                                         else ["--image", args.image]),
                   crosscheck=None if args.no_crosscheck else ["--image", args.image, "--host", args.host])

@@ -62,6 +62,26 @@ def render(src: str) -> str:
 
 # --- the page -------------------------------------------------------------------------------
 
+#: An entry's paragraphs, in order: the symptom, then the check and the fix for its first cause, then the
+#: causes (further ones numbered, each with what tells it apart and its fix), then the source.
+FIELDS = ("**Symptom.**", "**Check.**", "**Fix.**", "**Cause.**", "**Source.**")
+OLD_ORDER = ("**Symptom.**", "**Cause.**", "**Check.**", "**Fix.**", "**Source.**")
+#: The opening (the Check and Fix paragraphs' prose, code blocks left out) is at most this many words.
+OPENING_WORDS = 80
+#: Entries still in the old order, each with why (empty when none waits).
+OPENING_PENDING: dict[str, str] = {
+    "gb10-ptxas-sm121a": "its Fix is reworded in parallel (issue 45, the TRITON_PTXAS_PATH fix); reorder it after that merge",
+}
+
+
+def opening_words(body: str) -> int:
+    """Words of an entry's Check and Fix paragraphs, without their code blocks."""
+    check, fix, cause, end = (body.find(f) for f in ("**Check.**", "**Fix.**", "**Cause.**", "**Source.**"))
+    stop = cause if fix < cause < end else end
+    prose = re.sub(r"```.*?```", " ", body[check:stop], flags=re.S)
+    return len(prose.split())
+
+
 ENTRY_RE = re.compile(r"^\((?P<label>[a-z0-9-]+)\)=\n### (?P<title>[^\n]+)\n(?P<body>.*?)(?=^\([a-z0-9-]+\)=\n|^## |\Z)",
                       re.M | re.S)
 
@@ -96,12 +116,17 @@ def check_page(page: str, data: dict[str, Any]) -> list[str]:
         if e["section"] != s["section"]:
             errs.append(f"{where}: under {e['section']!r}, data says {s['section']!r}")
         body = e["body"]
-        for field in ("**Symptom.**", "**Cause.**", "**Check.**", "**Fix.**", "**Source.**"):
+        for field in FIELDS:
             if field not in body:
                 errs.append(f"{where}: no {field} paragraph")
-        order = [body.find(f) for f in ("**Symptom.**", "**Cause.**", "**Check.**", "**Fix.**", "**Source.**")]
+        fields = OLD_ORDER if s["id"] in OPENING_PENDING else FIELDS
+        order = [body.find(f) for f in fields]
         if -1 not in order and order != sorted(order):
-            errs.append(f"{where}: fields out of order (symptom, cause, check, fix, source)")
+            errs.append(f"{where}: fields out of order ({', '.join(f.strip('*.').lower() for f in fields)})")
+        words = opening_words(body)
+        if s["id"] not in OPENING_PENDING and words > OPENING_WORDS:
+            errs.append(f"{where}: the opening check and fix run {words} words; keep them to {OPENING_WORDS} "
+                        "(the first cause's check and fix; move further causes' checks and fixes into the Cause list)")
         for g in s["grep"]:
             if f"`{g}`" not in body:
                 errs.append(f"{where}: the grep string `{g}` is not quoted on the page")
@@ -110,6 +135,15 @@ def check_page(page: str, data: dict[str, Any]) -> list[str]:
             errs.append(f"{where}: no check code block")
         elif block[1] != s["check"]:
             errs.append(f"{where}: check block {block[1]!r} != data {s['check']!r}")
+        causes = s.get("causes")
+        if causes:
+            start = body.find("**Cause.**")
+            ends = [body.find(f, start + 1) for f in FIELDS] + [len(body)]
+            cause = body[start: min(x for x in ends if x > start)]
+            listed = re.findall(r"^(\d+)\. ", cause, re.M)
+            if listed != [str(i) for i in range(1, len(causes) + 1)]:
+                errs.append(f"{where}: the data lists {len(causes)} causes in the order to check; the page's Cause "
+                            f"paragraph numbers {len(listed)} (one numbered item per cause, in the data's order)")
         for flag in re.findall(r"--[a-z][a-z0-9-]+", s["fix"]):
             fix = body[body.find("**Fix.**"): body.find("**Source.**")]
             if flag not in fix:

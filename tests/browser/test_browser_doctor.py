@@ -21,10 +21,11 @@ PAGES = ["sections/7-1-troubleshoot-by-symptom.html", "sections/1-3-read-your-fi
 PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
 
 
-def python_answer(text: str) -> dict[str, Any]:
+def python_answer(text: str, args: str | None = None) -> dict[str, Any]:
     lines = text.splitlines()
     _, _, report = rr.report_of(lines, 10, rr.groups_in_log(lines))
-    return {"matches": rr.diagnose(lines, report), "report": report}
+    settings = rr.settings_of_args(args, "pasted") if args else rr.settings_in_log(lines)
+    return {"matches": rr.diagnose(lines, report, settings), "report": report, "settings": settings}
 
 
 def run_log(steps: int = 12) -> str:
@@ -47,7 +48,7 @@ def _open(tab: Any, server: Server, page_path: str = PAGES[0]) -> Any:
 
 def _paste(page: Any, text: str) -> dict[str, Any]:
     doctor = page.locator(".m101-doctor").first
-    doctor.locator("textarea").fill(text)
+    doctor.locator("textarea").first.fill(text)
     page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
     doctor.get_by_role("button", name="Read the pasted log").click()
     return _result(page)
@@ -65,6 +66,11 @@ def _result(page: Any, timeout: int = 20000) -> dict[str, Any]:
           href: li.querySelector('a.m101-doctor-entry').getAttribute('href'),
           check: li.querySelector('.m101-doctor-check').textContent})),
         none: !!d.querySelector('.m101-doctor-none'),
+        noneText: (d.querySelector('.m101-doctor-none') || {}).textContent,
+        why: [...d.querySelectorAll('.m101-doctor-why')].map(p => p.textContent),
+        causes: [...d.querySelectorAll('.m101-doctor-match')].map(li =>
+          [...li.querySelectorAll('.m101-doctor-cause')].map(c => c.textContent)),
+        settings: (d.querySelector('.m101-doctor-settings') || {}).textContent,
         rows: [...d.querySelectorAll('.m101-doctor-steps tbody tr')].map(tr => tr.querySelector('th').textContent),
         verdicts: Object.fromEntries([...d.querySelectorAll('.m101-doctor-verdicts tbody tr')].map(
           tr => [tr.querySelector('th').textContent, tr.dataset.verdict])),
@@ -115,6 +121,25 @@ def test_a_log_without_symptom_says_so(tabs: dict[str, Any], server: Server) -> 
     got = _paste(page, "hello\nthe run started\nnothing wrong here\n")
     assert got["none"] and got["matches"] == [] and got["rows"] == []
     assert "no line matches" in got["status"]
+    assert got["noneText"] == rr.NO_MATCH and "first error line, not its last" in got["noneText"]
+
+
+def test_ranked_entries_causes_and_pasted_arguments(tabs: dict[str, Any], server: Server) -> None:
+    """THUDM/slime#1767: the trainer entry first with why; pasted FSDP arguments pick the fixes."""
+    text = (PUBLIC / "slime-1767-train-oom.log").read_text(encoding="utf-8")
+    args = "python3 train.py --train-backend fsdp --colocate --rollout-batch-size 8"
+    page = _open(tabs["light"], server)
+    page.locator(".m101-doctor-args").fill(args)
+    got, want = _paste(page, text), python_answer(text, args)
+    assert [m["id"] for m in got["matches"]] == [m["id"] for m in want["matches"]]
+    assert got["matches"][0]["id"] == "mem-oom-trainer" and got["matches"][-1]["id"] == "mem-torch-oom-switch"
+    assert got["why"][0].startswith("First because: the lines around line 7 are the trainer's logits")
+    assert got["why"][-1].startswith("Less likely: ")
+    first = got["causes"][0]
+    assert len(first) == 2 and "61.34 GiB" in first[0] and "Set --use-dynamic-batch-size" in first[0]
+    assert "With --use-dynamic-batch-size" not in first[0]  # the pasted run has none: that fix is left out
+    assert got["settings"] == rr.settings_note(want["settings"]) and "from the pasted arguments" in got["settings"]
+    assert page.errors == []
 
 
 def test_utf16_bom_crlf_reads_as_its_utf8_twin(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
@@ -185,14 +210,14 @@ def test_big_file_in_a_worker_with_progress(tabs: dict[str, Any], server: Server
                           " progress: [...window.__progress].length}; }")
     assert stats["progress"] >= 5, stats
     assert stats["max"] < 1000, stats  # never a second without a frame
-    assert [m["id"] for m in got["matches"]][-1] in ("mem-oom-mid-run", "mem-torch-oom-switch")
+    assert {"mem-oom-mid-run", "mem-torch-oom-switch"} & {m["id"] for m in got["matches"]}
     assert len(got["rows"]) == 10
     assert page.errors == []
 
 
 def test_keyboard_only(tabs: dict[str, Any], server: Server) -> None:
     page = _open(tabs["light"], server)
-    area = page.locator(".m101-doctor textarea")
+    area = page.locator(".m101-doctor textarea").first
     area.focus()
     page.keyboard.insert_text("Server process terminated unexpectedly.\n")
     page.keyboard.press("Tab")

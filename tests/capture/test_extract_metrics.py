@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import capture.extract.metrics as metrics_mod
+import miles101.tools.miles_tree as metrics_mod  # the scanner lives in the served module
 from capture.extract.metrics import extract_metrics
 from capture.extract.source import Source
 

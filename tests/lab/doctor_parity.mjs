@@ -2,7 +2,8 @@
 //   node doctor_parity.mjs CORE RULES GROUPS LOG...   → one JSON document: {LOG: reading}
 // GROUPS is read_run.py's --groups N, or "-" for none (then the log's own rollout_batch_size line).
 // Each file is read as the page reads a dropped file (readFile: its encoding from a byte-order mark,
-// in chunks, line ends of every kind); CHUNK=N in the environment makes the chunks small.
+// in chunks, line ends of every kind); CHUNK=N in the environment makes the chunks small; ARGS=TEXT is the
+// run's argument list, as pasted in the page (read_run.py --run FILE).
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -12,7 +13,7 @@ const { Reading, readFile } = await import(pathToFileURL(core).href);
 const rules = JSON.parse(readFileSync(rulesPath, "utf-8"));
 const out = {};
 for (const log of logs) {
-  const reading = new Reading(rules, 10, groups);
+  const reading = new Reading(rules, 10, groups, process.env.ARGS ? { text: process.env.ARGS, from: "pasted" } : null);
   const chunk = process.env.CHUNK ? Number(process.env.CHUNK) : undefined;
   out[log] = await readFile(reading, new Blob([readFileSync(log)]), () => {}, chunk);
 }

@@ -32,8 +32,9 @@ RUNNER = Path(__file__).with_name("doctor_parity.mjs")
 NODE = shutil.which("node")
 
 
-def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
-    """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line)."""
+def python_reading(path: Path, groups: int | None = None, args: str | None = None) -> dict[str, Any]:
+    """read_run.py's answer, read as its main() reads a file (--groups N, else the log's own line; the run's
+    arguments as the page's pasted list, else Megatron's argument dump)."""
     try:
         lines = rr.read_log_file(str(path))
     except rr.LogUnreadable:
@@ -41,8 +42,9 @@ def python_reading(path: Path, groups: int | None = None) -> dict[str, Any]:
     if groups is None:
         groups = rr.groups_in_log(lines)
     _, asm, report = rr.report_of(lines, 10, groups)
-    return {"matches": rr.diagnose(lines, report), "malformed": asm.malformed, "nonfinite": asm.nonfinite,
-            "report": report}
+    settings = rr.settings_of_args(args, "pasted") if args else rr.settings_in_log(lines)
+    return {"matches": rr.diagnose(lines, report, settings), "settings": settings, "malformed": asm.malformed,
+            "nonfinite": asm.nonfinite, "report": report}
 
 
 def _norm(x: Any) -> Any:
@@ -134,6 +136,11 @@ def synthetic(tmp: Path) -> list[Path]:
     write("int-reward-megatron.log", ["  rollout_batch_size .............................. 8", *int_reward])
     write("int-reward-other.log", [ln.replace("'rollout/zero_std/count_0'", "'rollout/zero_std/count_0.5': 1, 'rollout/zero_std/count_0'")
                                    for ln in int_reward])
+    write("clip-at-the-red-flag.log", [ln for s in range(10) for ln in _row(s, **{**base, "clip": 0.5})])
+    write("dapo-reward-no-groups.log", [ln.replace("'rollout/zero_std/count_0.0'", "'rollout/zero_std/count_-1.0'")
+                                        .replace("'rollout/zero_std/all_zero_percentage': 0.95",
+                                                 "'rollout/zero_std/all_zero_percentage': 0.0")
+                                        for s in range(10) for ln in _row(s, **{**base, "zero": 0.95})])
     write("odd-dicts.log", [
         "rollout 0: {'rollout/raw_reward': np.float64(0.5), 'x': tensor(1.0, device='cuda:0'), 'y': nan}",
         "step 0: {'train/grad_norm': inf, 'train/step': 0, 'z': -inf, 'w': float('nan')}",
@@ -158,32 +165,48 @@ def rules_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return p
 
 
-def node_readings(rules: Path, logs: list[Path], groups: int | None = None, chunk: int | None = None) -> dict[str, Any]:
-    env = {**os.environ, **({"CHUNK": str(chunk)} if chunk else {})}
+def node_readings(rules: Path, logs: list[Path], groups: int | None = None, chunk: int | None = None,
+                  args: str | None = None) -> dict[str, Any]:
+    env = {**os.environ, **({"CHUNK": str(chunk)} if chunk else {}), **({"ARGS": args} if args else {})}
     res = subprocess.run([NODE, str(RUNNER), str(CORE), str(rules), "-" if groups is None else str(groups), *map(str, logs)],
                          capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
 
-def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: int | None = None) -> None:
-    js = node_readings(rules, logs, groups, chunk)
+def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: int | None = None,
+             args: str | None = None) -> None:
+    js = node_readings(rules, logs, groups, chunk, args)
     for log in logs:
-        py = _norm(python_reading(log, groups))
+        py = _norm(python_reading(log, groups, args))
         got = js[str(log)]
         assert bool(got["unreadable"]) == bool(py.get("unreadable")), (log.name, got["unreadable"])
         if py.get("unreadable"):
             continue
-        for part in ("matches", "malformed", "nonfinite", "report"):
+        for part in ("matches", "settings", "malformed", "nonfinite", "report"):
             assert got[part] == py[part], (log.name, part, got[part], py[part])
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_public_logs_same_answers(rules_file: Path) -> None:
     logs = sorted(PUBLIC.glob("*.log"))
-    assert len(logs) >= 16
+    assert len(logs) >= 18
     _compare(logs, rules_file)
     _compare(logs, rules_file, chunk=7)  # lines and UTF-8 sequences cut between chunks read the same
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_ranked_answers_same(rules_file: Path, tmp_path: Path) -> None:
+    """The ranking, the causes and the fixes (tests/lab/test_doctor_ranking.py's logs and the public ones), with the
+    run's arguments unknown, from Megatron's dump, and pasted (an FSDP run without dynamic batching, and one with it)."""
+    from test_doctor_ranking import FSDP_ARGS, ranking_logs
+
+    logs = ranking_logs(tmp_path) + sorted(PUBLIC.glob("*.log"))
+    _compare(logs, rules_file)
+    _compare(logs, rules_file, args=FSDP_ARGS)
+    _compare(logs, rules_file, args="--use-dynamic-batch-size --max-tokens-per-gpu 8192")
+    js = node_readings(rules_file, logs[:1], args=FSDP_ARGS)
+    assert js[str(logs[0])]["settings"]["from"] == "pasted"
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

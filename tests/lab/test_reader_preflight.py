@@ -36,13 +36,14 @@ def test_the_page_serves_the_module_the_lab_imports():
     assert paths[0].read_bytes() == Path(module.__file__).read_bytes()
 
 
-def test_the_served_file_imports_only_the_standard_library_and_watchdog():
+def test_the_served_file_imports_only_the_standard_library_watchdog_and_miles_tree():
     tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert mods - {"watchdog"} <= set(sys.stdlib_module_names) | {"__future__"}, mods
+    assert mods - {"watchdog", "miles_tree"} <= set(sys.stdlib_module_names) | {"__future__"}, mods
     relative = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level]
-    assert [n.module for n in relative] == ["watchdog"]  # the sibling file, in the lab's package
+    siblings = sorted(n.module or a.name for n in relative for a in n.names)
+    assert siblings == ["miles_tree", "watchdog"]  # the sibling files, in the lab's package
 
 
 def reader_dir(tmp_path: Path, with_watchdog: bool = True) -> Path:

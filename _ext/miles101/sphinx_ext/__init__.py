@@ -20,6 +20,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `reference_tables` | R.1-R.5's generated tables, filled at doctree-resolved |
 | `calculator` | {fit-calculator} and {fit-compare} on 2.1 |
 | `log_doctor` | {log-doctor} on 7.1 and 1.3 |
+| `image_compare` | {compare-image-sample}: what `preflight.py --compare-image` prints, rendered by the served tool |
 | `editions` | EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings (checked against their sources), e-reader layout, the book as parts |
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
@@ -34,9 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
-from . import (a11y, assets, calculator, domain, editions, figures, flags, front, hosting, incremental, loading,
-               log_doctor, mathml, page_source, page_weight, parts, reference_tables, repository, runs, sources,
-               stacked_tables, valid_markup, values)
+from . import (a11y, assets, calculator, domain, editions, figures, flags, front, hosting, image_compare,
+               incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, reference_tables,
+               repository, runs, sources, stacked_tables, valid_markup, values)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -44,15 +45,16 @@ if TYPE_CHECKING:
 #: The components in the order they connect (a handler's order among equal priorities follows it).
 SETUPS = (
     loading.setup_loading, repository.setup_repository, domain.setup_domain, incremental.setup_incremental,
-    page_source.setup_page_source, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
+    page_source.setup_page_source, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
+    image_compare.setup_image_compare,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
     hosting.setup_hosting, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
 )
 #: The roles and directives each component registers, as the core's page scanner knows them.
 ROLE_MODULES = (flags, values, runs, sources)
-DIRECTIVE_MODULES = (flags, values, runs, sources, figures, front, calculator, log_doctor)
+DIRECTIVE_MODULES = (flags, values, runs, sources, figures, front, calculator, log_doctor, image_compare)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup, warn
 from .domain import capture_of, domain_of, flag_anchor
+from .marks import mark_of
 
 
 def code_link(role: ResolvedRole, reftype: str, text: str, target: str, cited: str, **attributes: Any) -> pending_xref:
@@ -48,7 +49,7 @@ class DefaultRole(ResolvedRole):
     kind = "default"
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        return [nodes.literal(self.rawtext, result.extra["text"], classes=["m101-default"])]
+        return [*mark_of("default"), nodes.literal(self.rawtext, result.extra["text"], classes=["m101-default"])]
 
 
 class MetricRole(ResolvedRole):

@@ -34,6 +34,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.writers.text import TextTranslator
 
 from ..factcheck import FILE as FACTCHECK_FILE, load_factcheck
+from ..kinds import KINDS
 
 from .domain import book_of
 from .values import value_node
@@ -45,8 +46,7 @@ if TYPE_CHECKING:
 #: The web builders: the editions (EPUB, LaTeX, text) get none of this.
 WEB_BUILDERS = ("html", "dirhtml")
 #: How each kind of value is named in llms-full.txt (the glossary's words).
-KIND_WORDS = {"measured": "measured", "computed": "computed", "fact": "fact", "reference": "public reference",
-              "crosscheck": "cross-check", "threshold": "our threshold"}
+KIND_WORDS = {k.name: k.llms for k in KINDS if k.llms}
 DESCRIPTION_LENGTH = 200
 TEXT_DIR = "m101-llms"
 

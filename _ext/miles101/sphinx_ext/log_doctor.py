@@ -33,9 +33,10 @@ FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doc
 RULES_FILE = "m101-doctor-rules.json"
 #: The page whose entries the doctor links to (read_run.PAGE_PATH without its suffix).
 PAGE_DOC = "sections/7-1-troubleshoot-by-symptom"
-WHAT = ("The log doctor: paste or drop a Miles log, and it shows each entry of 7.1 the log points at (its "
-        "first matching line and how many lines match, or for open timers where the latest started and how many "
-        "are open; the entry's check and fix) and the first ten steps against "
+WHAT = ("The log doctor: paste or drop a Miles log, and it shows each entry of 7.1 the log points at, the one "
+        "the log's evidence supports first and why (its first matching line and how many lines match, or for open "
+        "timers where the latest started and how many are open; the entry's check, and its causes in the order to "
+        "check with the fixes your run's arguments allow) and the first ten steps against "
         "the cut-offs of 1.3's table (ours and Miles's published ones), read in the page without uploading anything.")
 
 

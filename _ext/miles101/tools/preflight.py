@@ -4,6 +4,7 @@
     python3 preflight.py --image IMAGE [--mount HOST:CONTAINER ...] [--model PATH] [--data PATH]
                          [--attention-backend NAME] [--env KEY=VALUE ...] [--settings FILE.json]
                          [--skip-smoke] [--json]
+    python3 preflight.py --compare-image IMAGE [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
 
 Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
 `watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
@@ -47,6 +48,12 @@ MIN_CUDA = (12, 9)
 RAY_MONITOR = {"RAY_memory_usage_threshold": "0.95", "RAY_memory_monitor_refresh_ms": "250"}
 KERNEL_PACKAGES = ("sgl_kernel", "flashinfer")
 SMOKE_MARK = "miles101-preflight generated:"
+# Where the book says what to do when a check fails: a section of 6.4 ("Pick an image"), named in
+# words, since the book has no fixed web address (tests/lab/test_preflight_sections.py holds each title).
+GUIDE = "6.4"
+BUILD_GB10 = "Build an image for the GB10"
+MISSING = "A mount, the model or the data is missing"
+IMAGE = "The image is missing or built for another CPU"
 
 # ---- the launch procedure (section 1.1): what runs in the image, and the container around it ----
 
@@ -317,33 +324,41 @@ def _cc(text: str) -> tuple[int, int] | None:
     return (int(m[1]), int(m[2])) if m else None
 
 
+def see(title: str) -> str:
+    """The book's section for a failed check: `see 6.4, <its title>`."""
+    return f"see {GUIDE}, {title}"
+
+
 def check_arch(want: str) -> Check:
     have = arch_name(platform.machine())
     if have == want:
         return Check("host arch", True, f"{platform.machine()} ({have})")
     return Check("host arch", False, f"this host is {platform.machine()} ({have}); the runs are for {want} (the DGX Spark)",
-                 f"record on the Spark; or pass --arch {have} to check this host anyway")
+                 f"record on the Spark; or pass --arch {have} to check this host anyway; {see('The host is not arm64')}")
 
 
 def check_docker() -> Check:
     if shutil.which("docker") is None:
-        return Check("docker", False, "docker is not on PATH", "install Docker and the NVIDIA container toolkit")
+        return Check("docker", False, "docker is not on PATH",
+                     f"install Docker and the NVIDIA container toolkit; {see('Docker does not answer')}")
     res = docker("version", "--format", "{{.Server.Version}}", timeout=30)
     if res.returncode != 0:
         return Check("docker", False, f"docker cannot reach its daemon: {(res.stderr or res.stdout).strip()[:160]}",
-                     "start it (`sudo systemctl start docker`) or add your user to the docker group")
+                     f"start it (`sudo systemctl start docker`) or add your user to the docker group; "
+                     f"{see('Docker does not answer')}")
     return Check("docker", True, f"docker server {res.stdout.strip()}")
 
 
 def check_image(image: str) -> tuple[Check, str | None]:
     digest, err = image_digest(image)
     if digest is None:
-        return Check("image", False, f"image {image} is not present ({err[:120]})", f"docker pull {image}"), None
+        return Check("image", False, f"image {image} is not present ({err[:120]})",
+                     f"docker pull {image}; {see(IMAGE)}"), None
     res = docker("image", "inspect", "--format", "{{.Architecture}}", image)
     arch, host = res.stdout.strip(), arch_name(platform.machine())
     if res.returncode == 0 and arch and arch != host:
         return Check("image", False, f"{image} is built for {arch}, this host is {host}",
-                     f"docker pull --platform linux/{host} {image}"), digest
+                     f"docker pull --platform linux/{host} {image}; {see(IMAGE)}"), digest
     return Check("image", True, f"{image} ({arch or 'arch unknown'}) is {digest}"), digest
 
 
@@ -353,7 +368,8 @@ def check_leftovers() -> Check:
         return Check("leftovers", True, f"cannot list containers ({err})", status="warn")
     if names:
         return Check("leftovers", False, f"a recorder's container still runs on the GPU: {', '.join(names)}",
-                     f"docker stop {' '.join(names)}   (or record with --stop-leftovers)")
+                     f"docker stop {' '.join(names)}   (or record with --stop-leftovers); "
+                     f"{see('A recording container still runs')}")
     return Check("leftovers", True, "no container of an earlier recording is running")
 
 
@@ -361,22 +377,26 @@ def check_gpu() -> Check:
     res = run_probe(["nvidia-smi", "-L"], 30)
     gpus = [ln.strip() for ln in res.stdout.splitlines() if ln.startswith("GPU ")]
     if res.returncode == 127:
-        return Check("gpu", False, f"nvidia-smi cannot run ({res.stderr.strip()[:120]})", "install the NVIDIA driver")
+        return Check("gpu", False, f"nvidia-smi cannot run ({res.stderr.strip()[:120]})",
+                     f"install the NVIDIA driver; {see('nvidia-smi sees no GPU')}")
     if res.returncode != 0 or not gpus:
         said = (res.stdout + res.stderr).strip().splitlines()
         return Check("gpu", False, f"nvidia-smi sees no GPU: {said[0][:160] if said else 'no output'}",
-                     "check the driver with `nvidia-smi`; reboot after a driver update")
+                     "check the driver with `nvidia-smi`; reboot after a driver update; "
+                     f"{see('nvidia-smi sees no GPU')}")
     return Check("gpu", True, gpus[0])
 
 
 def check_driver() -> Check:
     driver, cuda = cuda_version()
     if cuda is None:
-        return Check("driver and CUDA", False, "nvidia-smi names no CUDA version", "check the driver with `nvidia-smi`")
+        return Check("driver and CUDA", False, "nvidia-smi names no CUDA version",
+                     f"check the driver with `nvidia-smi`; {see('The driver is too old for the GB10')}")
     have = tuple(int(x) for x in cuda.split(".")[:2])
     if have < MIN_CUDA:
         return Check("driver and CUDA", False, f"driver {driver} supports CUDA {cuda}; sm_121 needs CUDA "
-                     f"{MIN_CUDA[0]}.{MIN_CUDA[1]} or newer", "update the driver (DGX OS updates)")
+                     f"{MIN_CUDA[0]}.{MIN_CUDA[1]} or newer",
+                     f"update the driver (DGX OS updates); {see('The driver is too old for the GB10')}")
     return Check("driver and CUDA", True, f"driver {driver}, CUDA {cuda}")
 
 
@@ -385,7 +405,8 @@ def check_compute_cap() -> tuple[Check, tuple[int, int] | None]:
     cc = _cc(rows[0].get("compute_cap") or "") if rows else None
     if cc is None:
         return Check("compute capability", False, "nvidia-smi does not report compute_cap",
-                     "update the driver: `nvidia-smi --query-gpu=compute_cap --format=csv` must answer"), None
+                     f"update the driver: `nvidia-smi --query-gpu=compute_cap --format=csv` must answer; "
+                     f"{see('The driver is too old for the GB10')}"), None
     name = rows[0].get("name") or "the GPU"
     msg = f"{name}: {cc[0]}.{cc[1]} (sm_{cc[0]}{cc[1]})"
     if cc != GB10_CC:
@@ -453,7 +474,8 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
     except (ValueError, IndexError, KeyError, TypeError):
         return Check("kernels", False, f"cannot list the image's kernels (exit {res.returncode}: "
                      f"{(res.stderr or res.stdout).strip()[:160]})", "check that the image starts: "
-                     f"docker run --rm {image} python3 -c 'import sgl_kernel, flashinfer'")
+                     f"docker run --rm {image} python3 -c 'import sgl_kernel, flashinfer'; "
+                     f"{see('The image has no kernels for the GB10')}")
     sm = f"sm_{cc[0]}{cc[1]}"
     notes, bad = [], []
     for pkg in KERNEL_PACKAGES:
@@ -472,7 +494,7 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
             notes.append(f"{pkg}: no shared objects (compiled at run time)")
     if bad:
         return Check("kernels", False, "; ".join(bad + notes), f"use an image built for {sm} (sgl-kernel and "
-                     f"flashinfer wheels with {sm}a or PTX): see section 6.4")
+                     f"flashinfer wheels with {sm}a or PTX); {see(BUILD_GB10)}")
     return Check("kernels", True, "; ".join(notes))
 
 
@@ -500,7 +522,8 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
             problems.append(f"{key}={value!r} is not {'a fraction in (0, 1]' if 'threshold' in key else 'whole ms >= 0'}")
     if problems:
         return Check("ray memory monitor", False, "; ".join(problems),
-                     "fix the value (the container's -e, or env: in the run file)")
+                     "fix the value (the container's -e, or env: in the run file); "
+                     f"{see('The Ray memory setting has a bad value')}")
     if all(k not in env for k in RAY_MONITOR):
         return Check("ray memory monitor", True, ", ".join(seen) + ": on a GB10 the GPU's memory is this pool, so Ray "
                      "kills a worker when the pool passes the threshold", status="warn",
@@ -514,7 +537,7 @@ def check_memory(min_gib: float) -> Check:
         return Check("memory", True, "cannot read MemAvailable in /proc/meminfo; not checked", status="warn")
     ok = free >= min_gib
     return Check("memory", ok, f"{free:.1f} GiB available in the pool (MemAvailable)" + ("" if ok else f", below {min_gib:g} GiB"),
-                 "" if ok else "stop other jobs: on a Spark the GPU shares this memory")
+                 "" if ok else f"stop other jobs: on a Spark the GPU shares this memory; {see('Memory or disk is short')}")
 
 
 def check_disk(path: Path, min_gib: float) -> Check:
@@ -524,10 +547,11 @@ def check_disk(path: Path, min_gib: float) -> Check:
     try:
         free = shutil.disk_usage(probe).free / 2**30
     except OSError as e:
-        return Check("disk", False, f"cannot read free space at {path}: {e.strerror or e}", "pass --disk on a disk that exists")
+        return Check("disk", False, f"cannot read free space at {path}: {e.strerror or e}",
+                     f"pass --disk on a disk that exists; {see('Memory or disk is short')}")
     ok = free >= min_gib
     return Check("disk", ok, f"{free:.1f} GiB free at {probe}" + ("" if ok else f", below {min_gib:g} GiB"),
-                 "" if ok else "make room, or pass --disk on another disk")
+                 "" if ok else f"make room, or pass --disk on another disk; {see('Memory or disk is short')}")
 
 
 def host_path(run: dict[str, Any], container_path: str) -> str | None:
@@ -545,7 +569,7 @@ def check_mounts(run: dict[str, Any]) -> list[Check]:
         host = os.path.expanduser(m["host"])
         ok = os.path.exists(host)
         out.append(Check(f"mount {m['container']}", ok, f"{host} exists" if ok else f"{host} does not exist",
-                         "" if ok else "download it there (section 1.1) or fix the mount"))
+                         "" if ok else f"download it there (section 1.1) or fix the mount; {see(MISSING)}"))
     return out
 
 
@@ -558,12 +582,12 @@ def check_data(run: dict[str, Any]) -> list[Check]:
             host = host_path(run, value)
             if host is None:
                 out.append(Check(flag, False, f"{value} is under no mount",
-                                 "add a mount for it (--mount HOST:CONTAINER, or mounts: in the run file)"))
+                                 f"add a mount for it (--mount HOST:CONTAINER, or mounts: in the run file); {see(MISSING)}"))
                 continue
             target = os.path.join(host, need) if need else host
             ok = os.path.exists(target)
             out.append(Check(flag, ok, f"{target} exists" if ok else f"{target} does not exist",
-                             "" if ok else "download it (section 1.1) or fix the path"))
+                             "" if ok else f"download it (section 1.1) or fix the path; {see(MISSING)}"))
     return out
 
 
@@ -598,7 +622,7 @@ def check_generation(run: dict[str, Any], timeout: float) -> Check:
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     return Check("generation", False, f"SGLang could not generate one answer ({what}): {tail}",
-                 "run again with --json for the whole output; section 7.1 lists the known causes")
+                 f"the message ends with the engine's last lines; {see('SGLang cannot generate one answer')}")
 
 
 def check_train_step(run: dict[str, Any], timeout: float) -> Check:
@@ -607,7 +631,8 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
         Watchdog = _watchdog()
     except ImportError as e:
         return Check("train step", False, f"cannot import watchdog.py: {e}",
-                     "download watchdog.py (section 1.2) into the directory that holds preflight.py")
+                     f"download watchdog.py (section 1.2) into the directory that holds preflight.py; "
+                     f"{see('The two-step train run fails')}")
     args = list(run["args"])
     if "--num-rollout" in args:
         args[args.index("--num-rollout") + 1] = "2"
@@ -627,7 +652,7 @@ def check_train_step(run: dict[str, Any], timeout: float) -> Check:
     what = f"timed out after {timeout:g} s" if rc is None else f"exit {rc}"
     tail = " | ".join(lines[-3:])[-240:] or "no output"
     return Check("train step", False, f"{dog.steps_done} of 2 steps finished ({what}): {tail}",
-                 "run `python3 read_run.py LOG --diagnose` on the output; section 7.1 lists the known causes")
+                 f"the message ends with the run's last lines; {see('The two-step train run fails')}")
 
 
 def _watchdog() -> Any:
@@ -648,10 +673,15 @@ def timed(fn: Callable[[], Any]) -> Any:
         got = fn()
     except Exception as e:  # a probe must never crash the preflight
         got = Check(getattr(fn, "__name__", "check"), False, f"the check itself failed: {type(e).__name__}: {e}",
-                    "report this as a bug in preflight.py")
+                    f"report this as a bug in preflight.py; {see('A check crashes')}")
     for c in got if isinstance(got, list) else [got[0] if isinstance(got, tuple) else got]:
         c.seconds = round(time.monotonic() - t0, 2)
     return got
+
+
+def pair(got: Any) -> tuple[Check, Any]:
+    """A (Check, value) check's result; a crash (one failed Check from timed) gives (it, None)."""
+    return got if isinstance(got, tuple) else (got, None)
 
 
 def skip(name: str, why: str) -> Check:
@@ -672,7 +702,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     docker_ok = checks[-1].ok
     image_ok = False
     if docker_ok:
-        img, digest = timed(lambda: check_image(run["image"]))
+        img, digest = pair(timed(lambda: check_image(run["image"])))
         checks.append(img)
         image_ok = img.ok
         if lab:
@@ -682,7 +712,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     cc = None
     if gpu_ok:
         checks.append(timed(check_driver))
-        cap, cc = timed(check_compute_cap)
+        cap, cc = pair(timed(check_compute_cap))
         checks.append(cap)
     else:
         checks += [skip("driver and CUDA", "no GPU"), skip("compute capability", "no GPU")]
@@ -796,13 +826,53 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     return run
 
 
+# ---- --compare-image: the reader's image against the book's Miles ----------------------------
+
+def _miles_tree() -> Any:
+    """miles_tree.py: the package's sibling in the lab, the file beside this one for a reader."""
+    if __package__:
+        from . import miles_tree
+    else:
+        import miles_tree
+    return miles_tree
+
+
+def compare_image(image: str, as_json: bool = False) -> int:
+    """Read /root/miles out of IMAGE with the book's extractor and compare it with the book's side.
+
+    Exit status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages look,
+    2 it could not compare (one line on stderr says what failed and the fix; nothing is written)."""
+    try:
+        tree = _miles_tree()
+    except ImportError as e:
+        print(f"preflight: --compare-image: cannot import miles_tree.py ({e}). Fix: download miles_tree.py "
+              "(section 6.4) into the directory that holds preflight.py", file=sys.stderr)
+        return 2
+    try:
+        image_side = tree.tree_tables(tree.read_image(image))
+    except tree.SourceError as e:
+        print(f"preflight: --compare-image: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # the extractor meeting a tree it cannot parse: one line, never a traceback
+        print(f"preflight: --compare-image: the extractor could not read Miles in {image} "
+              f"({type(e).__name__}: {e}). Fix: download miles_tree.py again from the book; if it still "
+              "fails, the image's Miles is newer than the book's extractor: use the book's commands with care",
+              file=sys.stderr)
+        return 2
+    report = tree.compare(tree.BOOK, image_side)
+    print(json.dumps(report, indent=1) if as_json else tree.render(report, image))
+    return report["exit"]
+
+
 def parser() -> argparse.ArgumentParser:
     """The reader's command line."""
     ap = argparse.ArgumentParser(
         prog="preflight.py",
         description="Check that this host can run Miles on its GPU: one verdict per check, each failure with its fix. "
                     "Run it on the host (it starts its own short containers of the image).",
-        epilog="Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings.")
+        epilog="Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings. "
+               "With --compare-image: 0 same as the book, 1 differs only where no page looks, "
+               "3 differs where pages look, 2 it could not compare.")
     ap.add_argument("--settings", metavar="FILE.json",
                     help="the run's settings as JSON: image, args (Miles's arguments), env, mounts "
                          "([{\"host\": ..., \"container\": ...}]); with id and entry the train step runs too")
@@ -815,6 +885,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--data", help="the prompt file as the container sees it (Miles's --prompt-data)")
     ap.add_argument("--attention-backend", help="SGLang's attention backend (Miles's --sglang-attention-backend)")
     ap.add_argument("--disk", type=Path, default=Path.home(), help="where free disk space is checked (default: your home)")
+    ap.add_argument("--compare-image", metavar="IMAGE",
+                    help="only compare the Miles in IMAGE with the book's (needs miles_tree.py beside this file; "
+                         "pulls IMAGE when absent): its commit, the flags the book's commands pass that it lacks or "
+                         "changed, the metric keys the pages read that it no longer logs, and a verdict. Exit "
+                         "status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages "
+                         "look, 2 it could not compare")
     add_common_options(ap)
     return ap
 
@@ -822,6 +898,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
     args = parser().parse_args(argv)
+    if args.compare_image:
+        return compare_image(args.compare_image, args.json)
     try:
         run = settings(args)
     except ValueError as e:

@@ -2,7 +2,8 @@
 """Read the first steps of a Miles GRPO log and say which signals look wrong.
 
     python3 read_run.py LOG [--steps 10] [--json]
-    python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at
+    python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at, likeliest first
+    python3 read_run.py LOG --diagnose --run FILE   # ... with the fixes for the run's backend and batching
     python3 read_run.py LOG --compare       # the first steps beside the public references
     python3 read_run.py LOG --groups 32     # the number of prompt groups a rollout keeps (--rollout-batch-size)
     python3 read_run.py LOG --samples       # the sample responses the log holds, step by step
@@ -63,6 +64,8 @@ MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB"
 # an int reward they stay 0 whatever happens: the counts are the signal, over the number of groups.
 ZERO_STD_COUNT = "rollout/zero_std/count_"
 ZERO_STD_SHARES = ("rollout/zero_std/all_zero_percentage", "rollout/zero_std/all_one_percentage")
+# The reward suffixes those shares count (metrics.py:193-194): any other count_ key is outside them.
+SHARED_REWARDS = ("0.0", "1.0")
 # Megatron's argument dump prints `  rollout_batch_size ........ 32` on rank 0; FSDP runs print none.
 BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
 # --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
@@ -317,7 +320,8 @@ C = CUTOFFS
 
 def judge_reward(v: list[float]) -> tuple[str, str]:
     if all(x == 0 for x in v):
-        return "bad", "raw reward is 0 in every step: no sample earned a reward (check --rm-type, the label key, the answer format)"
+        read = "the one step read" if len(v) == 1 else f"all {len(v)} steps read"
+        return "bad", f"raw reward is 0 in {read}: no sample earned a reward (check the label key, the answer format, --rm-type)"
     if len(v) > 1 and max(v) - min(v) == 0:
         return "watch", "raw reward does not move at all"
     return "ok", f"raw reward {v[0]:.3g} → {v[-1]:.3g}"
@@ -370,8 +374,9 @@ def zero_std_step(row: dict[str, Any], groups: int | None) -> dict[str, Any] | N
     """One step's groups without spread: count (None when not logged), share (None when unknown), how.
 
     With the number of groups known, share = the counts' sum over it, for any reward type. Without
-    it, a float reward's share is all_zero + all_one (which count rewards 0.0 and 1.0 only); an int
-    reward's share is unknown unless no group lacked spread (no count key at all).
+    it, the shares all_zero + all_one give it only when every count key is one they cover ("0.0",
+    "1.0"); a count they do not cover (an int reward's count_0, dapo's count_-1.0) wins over them,
+    and the share is unknown. No count key at all means no group lacked spread.
     """
     counts = zero_std_counts(row)
     shares = [_num(lookup(row, k)) for k in ZERO_STD_SHARES]
@@ -382,29 +387,26 @@ def zero_std_step(row: dict[str, Any], groups: int | None) -> dict[str, Any] | N
         return {"count": n, "share": n / groups, "how": "counts"}
     if not counts:
         return {"count": 0, "share": 0.0, "how": "counts"}
-    if any("." in r for r in counts) and any(x is not None for x in shares):
-        return {"count": n, "share": sum(x or 0.0 for x in shares), "how": "shares",
-                "other": sorted(r for r in counts if r not in ("0.0", "1.0"))}
-    return {"count": n, "share": None, "how": "counts"}
+    uncovered = sorted(r for r in counts if r not in SHARED_REWARDS)
+    if not uncovered and any(x is not None for x in shares):
+        return {"count": n, "share": sum(x or 0.0 for x in shares), "how": "shares"}
+    return {"count": n, "share": None, "how": "counts", "uncovered": uncovered}
 
 
 def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
     """The verdict on groups without spread: from the shares when every step's is known, else unknown."""
     if any(z["share"] is None for z in zs):
         counts = ", ".join(f"{z['count']:g}" for z in zs)
-        return "unknown", (f"groups without spread per step: {counts}; the share needs the number of groups "
-                           "(an integer reward's all_zero/all_one shares stay 0): pass --groups N "
-                           "(your --rollout-batch-size) or --run FILE")
+        uncovered = sorted({r for z in zs for r in z.get("uncovered", [])})
+        why = ("the logged all_zero/all_one shares count rewards 0.0 and 1.0 only, not "
+               f"count_{', count_'.join(uncovered)}" if uncovered else "the log gives no all_zero/all_one shares")
+        return "unknown", (f"groups without spread per step: {counts}; {why}, so the share needs the number of "
+                           "groups: pass --groups N (your --rollout-batch-size) or --run FILE")
     if any(z["share"] > 1 for z in zs):
         most = max(z["count"] for z in zs)
         return "unknown", (f"{most:g} groups without spread in one step, more than the number of groups given: "
                            "pass the run's --rollout-batch-size as --groups N")
-    verdict, reason = judge_zero_std([z["share"] for z in zs])
-    other = sorted({r for z in zs for r in z.get("other", [])})
-    if other:
-        reason += (f" (the logged shares count rewards 0.0 and 1.0 only, not count_{', count_'.join(other)}:"
-                   " pass --groups N for all of them)")
-    return verdict, reason
+    return judge_zero_std([z["share"] for z in zs])
 
 
 def groups_in_log(lines: Iterable[str]) -> int | None:
@@ -433,10 +435,13 @@ def judge_gap(v: list[float]) -> tuple[str, str]:
 
 
 def judge_clipfrac(v: list[float]) -> tuple[str, str]:
+    """Miles's guide: healthy below the watch line, a red flag above (not at) the bad line (monitoring.md:47)."""
     m = max(v)
-    return _grade(m, C["reader.clipfrac_bad"], C["reader.clipfrac_watch"],
-                  f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)",
-                  f"up to {m:.0%} of tokens clipped", f"at most {m:.0%} clipped")
+    if m > C["reader.clipfrac_bad"]:
+        return "bad", f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)"
+    if m >= C["reader.clipfrac_watch"]:
+        return "watch", f"up to {m:.0%} of tokens clipped"
+    return "ok", f"at most {m:.0%} clipped"
 
 
 def judge_grad_norm(v: list[float]) -> tuple[str, str]:
@@ -542,6 +547,106 @@ PAGE_PATH = "sections/7-1-troubleshoot-by-symptom.html"
 SYMPTOMS_JSON = r'''{
  "schema": "symptoms/1",
  "page": "sections/7-1-troubleshoot-by-symptom.md",
+ "evidence": {
+  "window": 30,
+  "ready": [
+   "The server is fired up and ready to roll!"
+  ],
+  "phases": [
+   {
+    "id": "logits",
+    "says": "the lines around line {line} are the trainer's logits or log-prob computation ({marker})",
+    "markers": [
+     "float_conversion",
+     "compute_log_probs",
+     "calculate_log_probs_and_entropy",
+     "get_log_probs_and_entropy",
+     "vocab_parallel"
+    ],
+    "timers": [
+     "log_probs",
+     "ref_log_probs"
+    ]
+   },
+   {
+    "id": "trainer",
+    "says": "the lines around line {line} are the trainer's forward or backward pass ({marker})",
+    "markers": [
+     "forward_backward",
+     "forward_step",
+     "in backward",
+     "_train_step",
+     "in train_actor"
+    ],
+    "timers": [
+     "actor_train",
+     "train"
+    ]
+   },
+   {
+    "id": "switch",
+    "says": "the lines around line {line} are the switch between rollout and training ({marker})",
+    "markers": [
+     "in resume",
+     "func=resume",
+     "in wake_up",
+     "update_weights",
+     "resume_memory_occupation",
+     "release_memory_occupation"
+    ],
+    "timers": [
+     "wake_up",
+     "sleep",
+     "update_weights",
+     "update_weights_implementation",
+     "finalize_and_resume_engines"
+    ]
+   },
+   {
+    "id": "engine",
+    "says": "the lines around line {line} are the engine's (SGLang), not the trainer's ({marker})",
+    "markers": [
+     "(SGLangEngine pid=",
+     "sglang/srt/"
+    ],
+    "timers": [
+     "rollout",
+     "eval_rollout"
+    ]
+   }
+  ],
+  "facts": {
+   "alloc": {
+    "over_free": "one allocation ({want}) is larger than all the free memory ({free}): that is not fragmentation",
+    "under_free": "the allocation ({want}) is smaller than the free memory ({free}): the free memory is in pieces"
+   },
+   "ready": {
+    "before": "nothing before line {line} says the engine was ready (no `The server is fired up and ready to roll!`, no step line)",
+    "after": "the engine had reported ready or a step had run before line {line}"
+   },
+   "steps": {
+    "one": "only {steps} step was read: one step is weak evidence",
+    "several": "{steps} steps show it"
+   },
+   "truncation": {
+    "bad": "the truncation verdict is bad: {reason}",
+    "watch": "the truncation verdict is watch: {reason}",
+    "ok": "the truncation verdict is ok: {reason}"
+   },
+   "grad": {
+    "nonfinite": "a gradient norm is NaN or infinite",
+    "large": "the gradient norm is at or above the default --clip-grad in most steps read"
+   },
+   "backend": {
+    "fsdp": "the run's --train-backend is fsdp",
+    "megatron": "the run's --train-backend is megatron"
+   },
+   "dynamic_batch": {
+    "on": "the run sets --use-dynamic-batch-size",
+    "off": "the run does not set --use-dynamic-batch-size"
+   }
+  }
+ },
  "symptoms": [
   {
    "id": "args-rollout-batch-size-required",
@@ -700,7 +805,15 @@ SYMPTOMS_JSON = r'''{
     "Server process terminated unexpectedly."
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
-   "fix": "Lower --sglang-mem-fraction-static, then see 2.1."
+   "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
+   "rank": [
+    {
+     "fact": "ready",
+     "in": [
+      "before"
+     ]
+    }
+   ]
   },
   {
    "id": "engine-no-available-workers",
@@ -709,8 +822,53 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "No available workers (all circuits open or unhealthy)"
    ],
-   "check": "env | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
-   "fix": "Unset the proxy or set no_proxy=127.0.0.1,localhost."
+   "check": "grep -n -m1 -e 'The server is fired up and ready to roll' -e 'No available workers' \"$LOG\"\nenv | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
+   "fix": "If the 503s come before the engine's ready line, the engine was not ready yet; otherwise unset the proxy or set no_proxy=127.0.0.1,localhost.",
+   "causes": [
+    {
+     "cause": "Rollout sent requests before the engine was ready: the router has no worker registered yet.",
+     "tells": "The 503 lines come before SGLang's `The server is fired up and ready to roll!` and before any step line.",
+     "when": [
+      {
+       "fact": "ready",
+       "in": [
+        "before"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "If the run goes on once SGLang's ready line appears, the early 503s were retries and need no fix; if the retries run out first, report it with the log (THUDM/slime#1148, closed, resolution not visible)."
+      }
+     ]
+    },
+    {
+     "cause": "A proxy on the head node stops the router reaching the servers.",
+     "tells": "`env | grep -i proxy` prints a proxy, and no_proxy does not hold 127.0.0.1.",
+     "fixes": [
+      {
+       "fix": "Unset the proxy or set no_proxy=127.0.0.1,localhost."
+      }
+     ]
+    },
+    {
+     "cause": "An engine died during rollout (often out of memory).",
+     "tells": "The 503 lines come after a step ran, with an `SGLangEngine` traceback or an out-of-memory line before them.",
+     "when": [
+      {
+       "fact": "ready",
+       "in": [
+        "after"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Read the entry for the engine's own error line (the first one), not this one."
+      }
+     ]
+    }
+   ]
   },
   {
    "id": "engine-403-forbidden",
@@ -727,7 +885,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Server error '500 Internal Server Error' for url`",
    "grep": [
-    "Server error '500 Internal Server Error' for url"
+    "Server error '500 Internal Server Error' for url",
+    "\"POST / ... HTTP/1.1\" 500"
    ],
    "check": "grep -n 'SGLangEngine' \"$LOG\" | grep -e 'Traceback' -e 'Error' | head -n 20",
    "fix": "Read the engine's own traceback for the failing request and fix what it names; a 500 is usually the engine's error, not the network's."
@@ -811,17 +970,106 @@ SYMPTOMS_JSON = r'''{
     "torch.OutOfMemoryError: CUDA out of memory"
    ],
    "check": "grep -n -e 'Timer' -e 'OutOfMemoryError' \"$LOG\" | tail -n 5",
-   "fix": "Lower --sglang-mem-fraction-static; then see 2.2."
+   "fix": "Lower --sglang-mem-fraction-static; then see 2.2.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "switch"
+     ]
+    }
+   ]
   },
   {
-   "id": "mem-logprob-fragmentation",
+   "id": "mem-oom-trainer",
    "section": "Memory",
-   "title": "`Tried to allocate` ... `is free` while computing log-probs",
+   "title": "`Tried to allocate` ... `is free` in the trainer's forward, backward or logits",
    "grep": [
     "Tried to allocate ... is free"
    ],
-   "check": "grep -n -B2 -A2 'log_prob' \"$LOG\" | grep -n 'Tried to allocate'",
-   "fix": "Lower --max-tokens-per-gpu (see 2.1)."
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "logits",
+      "trainer"
+     ]
+    }
+   ],
+   "causes": [
+    {
+     "cause": "One micro-batch needs a block larger than all free memory: its logits (tokens \u00d7 vocabulary, upcast to fp32 on Megatron) or its activations.",
+     "tells": "The number after `Tried to allocate` is larger than the one before `is free`.",
+     "when": [
+      {
+       "fact": "alloc",
+       "in": [
+        "over_free"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Lower --max-tokens-per-gpu.",
+       "when": [
+        {
+         "fact": "dynamic_batch",
+         "in": [
+          "on"
+         ]
+        }
+       ],
+       "needs": "With --use-dynamic-batch-size"
+      },
+      {
+       "fix": "Set --use-dynamic-batch-size with a --max-tokens-per-gpu; without it --max-tokens-per-gpu caps nothing.",
+       "when": [
+        {
+         "fact": "dynamic_batch",
+         "in": [
+          "off"
+         ]
+        }
+       ],
+       "needs": "Without --use-dynamic-batch-size"
+      },
+      {
+       "fix": "Turn on --gradient-checkpointing.",
+       "when": [
+        {
+         "fact": "backend",
+         "in": [
+          "fsdp"
+         ]
+        }
+       ],
+       "needs": "On FSDP (--train-backend fsdp)"
+      },
+      {
+       "fix": "Lower --rollout-max-response-len."
+      }
+     ]
+    },
+    {
+     "cause": "Fragmentation: enough memory is free, but not in one block.",
+     "tells": "The number after `Tried to allocate` is smaller than the one before `is free`.",
+     "when": [
+      {
+       "fact": "alloc",
+       "in": [
+        "under_free"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Make the block smaller with the same levers: fewer tokens per micro-batch."
+      }
+     ]
+    }
+   ],
+   "check": "grep -n -m1 'Tried to allocate' \"$LOG\"\ngrep -n -B12 -m1 'Tried to allocate' \"$LOG\" | grep -o 'in [a-z_]*$'",
+   "fix": "Fewer tokens per micro-batch: lower --max-tokens-per-gpu (it caps a micro-batch only with --use-dynamic-batch-size) or --rollout-max-response-len (see 2.1)."
   },
   {
    "id": "mem-cumemcreate-resume",
@@ -832,7 +1080,15 @@ SYMPTOMS_JSON = r'''{
     "func=cu_mem_create"
    ],
    "check": "grep -n -A4 'Fatal Python error: Aborted' \"$LOG\" | grep 'in resume'",
-   "fix": "Lower --sglang-mem-fraction-static or the trainer's footprint."
+   "fix": "Lower --sglang-mem-fraction-static or the trainer's footprint.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "switch"
+     ]
+    }
+   ]
   },
   {
    "id": "mem-cudaerror-resume",
@@ -842,7 +1098,15 @@ SYMPTOMS_JSON = r'''{
     "cudaError error: 2 (out of memory) ... func=resume"
    ],
    "check": "grep -n -e 'Timer' -e 'func=resume' \"$LOG\"",
-   "fix": "Fix the release/resume ordering; in stock Miles, report it with the log."
+   "fix": "Fix the release/resume ordering; in stock Miles, report it with the log.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "switch"
+     ]
+    }
+   ]
   },
   {
    "id": "mem-grows-after-update",
@@ -873,7 +1137,15 @@ SYMPTOMS_JSON = r'''{
     "an illegal memory access was encountered"
    ],
    "check": "grep -n -B5 'an illegal memory access was encountered' \"$LOG\" | head -n 20",
-   "fix": "Lower --sglang-mem-fraction-static."
+   "fix": "Lower --sglang-mem-fraction-static.",
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "engine"
+     ]
+    }
+   ]
   },
   {
    "id": "weights-checker-400",
@@ -911,13 +1183,131 @@ SYMPTOMS_JSON = r'''{
    "fix": "Read 5.2 for the FSDP equivalent of Miles's CI check."
   },
   {
+   "id": "train-grad-norm",
+   "section": "Gradients",
+   "title": "{metric}`train/grad_norm` NaN, infinite or above the clip",
+   "grep": [],
+   "signal": "grad_norm",
+   "causes": [
+    {
+     "cause": "The forward pass overflows: Miles's debug guide names a bad chat template or activation overflow in FP8.",
+     "tells": "`train/grad_norm` reads nan or inf; the run reader lists the line.",
+     "when": [
+      {
+       "fact": "grad",
+       "in": [
+        "nonfinite"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Check the chat template (--apply-chat-template) and any FP8 setting, as Miles's debug guide advises."
+      }
+     ]
+    },
+    {
+     "cause": "The first step's gradient is not small: Miles's debug guide names MoE fusion first, then a reward read from the wrong key.",
+     "tells": "With one optimizer step per rollout, step 0's norm is already at or above the clip.",
+     "fixes": [
+      {
+       "fix": "For a MoE model look at the permute fusion first; otherwise check --label-key against your data (see 3.1)."
+      }
+     ]
+    },
+    {
+     "cause": "The norm stays large in most steps; the logged value is the norm before clipping to --clip-grad.",
+     "tells": "Most steps read at or above the clip, and the log-prob gap or the clip fraction is high on the same steps.",
+     "when": [
+      {
+       "fact": "grad",
+       "in": [
+        "large"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Read the log-prob gap and clip fraction entries for the same steps (see 5.1)."
+      }
+     ]
+    }
+   ],
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
+   "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
+  },
+  {
+   "id": "train-clipfrac-high",
+   "section": "Gradients",
+   "title": "{metric}`train/pg_clipfrac` high",
+   "grep": [],
+   "signal": "clip_fraction",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
+   "fix": "Lower --lr, as Miles's monitoring guide advises (see 5.1)."
+  },
+  {
    "id": "reward-flat-zero",
    "section": "Rewards",
-   "title": "{metric}`rollout/raw_reward` flat at 0 while the answers look right",
+   "title": "{metric}`rollout/raw_reward` at 0 in every step while the answers look right",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples | grep -c '</think>'\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
-   "fix": "Use --rm-type math for non-thinking models (see 3.1).",
-   "signal": "reward"
+   "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
+   "fix": "Check in this order: the label key, the \\boxed{} in the responses, a cut at the length cap, the reward type; fix the first that fails (see 3.1).",
+   "signal": "reward",
+   "rank": [
+    {
+     "fact": "steps",
+     "in": [
+      "several"
+     ]
+    }
+   ],
+   "causes": [
+    {
+     "cause": "The label is not the reference answer: without --label-key every label is None, and a key that names another field grades against that field.",
+     "tells": "The `label=` of the logged samples is None or not the reference answer.",
+     "fixes": [
+      {
+       "fix": "Set --label-key to the field that holds the answer (see 3.1)."
+      }
+     ]
+    },
+    {
+     "cause": "The responses hold no `\\boxed{}` answer, and --rm-type math grades only the last `\\boxed{...}`.",
+     "tells": "The logged responses end without `\\boxed{`.",
+     "fixes": [
+      {
+       "fix": "Make the prompt ask for the answer in \\boxed{} (see 3.1)."
+      }
+     ]
+    },
+    {
+     "cause": "The responses stop at the length cap before their answer.",
+     "tells": "rollout/truncated_ratio is high and the logged responses end cut off.",
+     "when": [
+      {
+       "fact": "truncation",
+       "in": [
+        "bad",
+        "watch"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Raise --rollout-max-response-len or turn thinking off (see 3.1 and 4.2)."
+      }
+     ]
+    },
+    {
+     "cause": "The reward type does not fit the answers: --rm-type deepscaler scores 0 without `</think>` or `###Response`, and boxed_math and boxed_deepscaler always score 0.",
+     "tells": "The logged responses hold no `</think>`, or --rm-type is boxed_math or boxed_deepscaler.",
+     "fixes": [
+      {
+       "fix": "Use --rm-type math for non-thinking models (see 3.1)."
+      }
+     ]
+    }
+   ]
   },
   {
    "id": "reward-sync-custom-rm",
@@ -1026,7 +1416,11 @@ SYMPTOMS_JSON = r'''{
  ]
 }'''
 # --- end symptoms ---
-SYMPTOMS: list[dict[str, Any]] = json.loads(SYMPTOMS_JSON).get("symptoms", [])
+_DATA: dict[str, Any] = json.loads(SYMPTOMS_JSON)
+SYMPTOMS: list[dict[str, Any]] = _DATA.get("symptoms", [])
+#: How the log's evidence ranks the entries it matches: the window read around an entry's first line,
+#: the engine's ready line, the phases an error can happen in, and the sentence for each fact.
+EVIDENCE: dict[str, Any] = _DATA.get("evidence") or {"window": 0, "ready": [], "phases": [], "facts": {}}
 
 
 def _finds(line: str, pattern: str) -> bool:
@@ -1045,20 +1439,166 @@ TIMER_RE = re.compile(r"\bTimer (?P<name>\S+) (?P<what>start|end)\b")
 #: A line only Miles writes: a step line (whole or not), a timer, rank 0's memory line, the engine's address, the
 #: argument dump's batch size. A log without one (and without a symptom's line) is not a Miles driver log.
 MILES_LINE_RE = re.compile("|".join(r.pattern for r in (LOOKS_LIKE_RE, TIMER_RE, MEMORY_RE, ENGINE_RE, BATCH_DUMP_RE)))
+# PyTorch's out-of-memory message: `Tried to allocate 61.34 GiB. GPU 3 has a total capacity of 79.11 GiB
+# of which 27.07 GiB is free.` One allocation larger than all free memory is not fragmentation.
+ALLOC_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>[KMGT]iB)\b.*? of which "
+                      r"(?P<free>\d+(?:\.\d+)?) (?P<fu>[KMGT]iB) is free")
+UNITS = {"KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
+# The run's backend and dynamic batching, from a run file, a launch script or 7.1's $RUN.args ...
+BACKEND_ARG_RE = re.compile(r"--train-backend[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<v>fsdp|megatron)\b")
+DYNAMIC_ARG_RE = re.compile(r"--use-dynamic-batch-size\b")
+# ... or from Megatron's argument dump (`  use_dynamic_batch_size ..... True`); FSDP runs print none.
+SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>train_backend|use_dynamic_batch_size|rollout_batch_size) \.+ (?P<v>\S+)\s*$")
+#: Miles's default backend when a full argument list names none (miles/utils/arguments.py:263-267).
+DEFAULT_BACKEND = "megatron"
 
 
-def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Each 7.1 entry the log points at, in the order of its first line.
+def settings_of_args(text: str, source: str) -> dict[str, Any]:
+    """The backend and dynamic batching of a run file, a launch script or an argument list."""
+    m = BACKEND_ARG_RE.search(text)
+    return {"from": source, "line": None, "backend": m["v"] if m else DEFAULT_BACKEND,
+            "dynamic_batch": "on" if DYNAMIC_ARG_RE.search(text) else "off"}
+
+
+def settings_in_log(lines: Iterable[str]) -> dict[str, Any]:
+    """The same from Megatron's argument dump in the log; unknown (None) where it has none."""
+    seen: dict[str, str] = {}
+    first = None
+    for n, raw in enumerate(lines, 1):
+        m = SETTING_DUMP_RE.search(clean(raw))
+        if m and m["name"] not in seen:
+            seen[m["name"]] = m["v"]
+            first = first or n
+    return _dump_settings(seen, first)
+
+
+def _dump_settings(seen: dict[str, str], first: int | None) -> dict[str, Any]:
+    if first is None:
+        return {"from": None, "line": None, "backend": None, "dynamic_batch": None}
+    dyn = {"True": "on", "False": "off"}.get(seen.get("use_dynamic_batch_size", ""))
+    return {"from": "dump", "line": first, "backend": seen.get("train_backend", DEFAULT_BACKEND), "dynamic_batch": dyn}
+
+
+def _fill(text: str, params: dict[str, Any]) -> str:
+    for k, v in params.items():
+        text = text.replace("{" + k + "}", str(v))
+    return text
+
+
+def _says(fact: str, value: str, params: dict[str, Any]) -> str:
+    """The sentence for a fact's value (evidence.facts; a phase's own `says`)."""
+    if fact == "phase":
+        for ph in EVIDENCE["phases"]:
+            if ph["id"] == value:
+                return _fill(ph["says"], params)
+    return _fill(EVIDENCE["facts"].get(fact, {}).get(value, f"{fact} is {value}"), params)
+
+
+def _weigh(when: list[dict[str, Any]], facts: dict[str, Any], params: dict[str, Any]
+           ) -> tuple[int, list[str], list[str], bool]:
+    """Score of conditions against the facts: +1 each agreeing, -1 each contradicting; the sentences; any unknown."""
+    score, why, against, unknown = 0, [], [], False
+    for c in when:
+        v = facts.get(c["fact"])
+        if v is None:
+            unknown = True
+        elif v in c["in"]:
+            score += 1
+            why.append(_says(c["fact"], v, params))
+        else:
+            score -= 1
+            against.append(_says(c["fact"], v, params))
+    return score, why, against, unknown
+
+
+def _context_facts(before: list[str], hit: str, after: list[str], timer: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Where an error happened (phase) and its sizes (alloc), from the lines around its first line."""
+    facts: dict[str, Any] = {}
+    params: dict[str, Any] = {}
+    ctx = before + [hit] + after
+    for ph in EVIDENCE["phases"]:
+        marker = next((mk for mk in ph["markers"] if any(mk in ln for ln in ctx)), None)
+        if marker is not None:
+            facts["phase"], params["marker"] = ph["id"], marker
+            break
+    if "phase" not in facts and timer is not None:
+        for ph in EVIDENCE["phases"]:
+            if timer in ph["timers"]:
+                facts["phase"], params["marker"] = ph["id"], f"Timer {timer} start"
+                break
+    for ln in [hit] + after + before:
+        m = ALLOC_RE.search(ln)
+        if m:
+            want, free = float(m["want"]) * UNITS[m["wu"]], float(m["free"]) * UNITS[m["fu"]]
+            facts["alloc"] = "over_free" if want > free else "under_free"
+            params["want"], params["free"] = f"{m['want']} {m['wu']}", f"{m['free']} {m['fu']}"
+            break
+    return facts, params
+
+
+def _report_facts(report: dict[str, Any] | None, signal: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Facts from the steps read: how many show the signal, the truncation verdict, the gradient norm."""
+    facts: dict[str, Any] = {}
+    params: dict[str, Any] = {}
+    if not report:
+        return facts, params
+    if signal:
+        n = sum(1 for t in report["steps"] if t.get(signal) is not None)
+        facts["steps"], params["steps"] = ("one" if n == 1 else "several"), n
+    v = report["verdicts"].get("truncation")
+    if v and v["verdict"] in ("ok", "watch", "bad"):
+        facts["truncation"], params["reason"] = v["verdict"], v["reason"]
+    grads = [t["grad_norm"] for t in report["steps"] if t.get("grad_norm") is not None]
+    if grads:
+        bad = report["verdicts"].get("grad_norm", {}).get("verdict") == "bad"
+        facts["grad"] = "nonfinite" if any(math.isnan(g) or math.isinf(g) for g in grads) else ("large" if bad else "ok")
+    return facts, params
+
+
+def _causes(sym: dict[str, Any], facts: dict[str, Any], params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entry's causes in the order to check: the data's order, where one the log shows moves up and one it
+    contradicts moves down; each with the facts for and against it and its fixes for this run."""
+    out = []
+    for c in sym.get("causes", []):
+        score, why, against, _ = _weigh(c.get("when", []), facts, params)
+        fixes = []
+        for f in c["fixes"]:
+            _, _, ruled_out, unknown = _weigh(f.get("when", []), facts, params)
+            if ruled_out:
+                continue  # the run's backend or setting rules it out
+            fixes.append(f"{f['needs']}: {f['fix']}" if unknown and f.get("needs") else f["fix"])
+        out.append({"cause": c["cause"], "tells": c["tells"], "why": why, "against": against, "fixes": fixes,
+                    "_score": score})
+    out = [c for _, c in sorted(enumerate(out), key=lambda ic: (-ic[1]["_score"], ic[0]))]
+    for c in out:
+        del c["_score"]
+    return out
+
+
+def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
+             settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Each 7.1 entry the log points at, the likeliest first.
 
     A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
     line after the trainer's first `step N:` line (`report["first_train_line"]`): a step has trained. An `open_timer` entry matches
     when the log ends inside a Miles timer not in its `ignore` list (a `Timer NAME start` with no
     `end` after it): the latest such line, `count` the timers still open (`open_timers` set). A `signal` entry matches when that signal's
     verdict in `report` (from read_run) is bad.
+
+    Matches are ranked by the evidence their entry's `rank` asks for (`score`, with the sentences that
+    agree, `why`, and contradict, `against`): where the error happened (the `evidence.window` lines
+    around its first line, else the innermost open timer), the sizes in an out-of-memory message,
+    whether the engine had reported ready, how many steps show a signal; ties keep the order of
+    their first line. `settings` (the run's backend and dynamic batching) picks each cause's fixes.
     """
     found: dict[str, dict[str, Any]] = {}
     first_step = report.get("first_train_line") if report else None
     open_timers: dict[str, tuple[int, str]] = {}
+    window = int(EVIDENCE["window"])
+    before: list[str] = []
+    pending: list[list[Any]] = []  # [lines still to take, the hit]: the window after each first hit
+    ready_line = None
+    timer_phase = {t for ph in EVIDENCE["phases"] for t in ph["timers"]}
     for n, raw in enumerate(lines, 1):
         line = clean(raw)
         timer = TIMER_RE.search(line)
@@ -1067,15 +1607,31 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
                 open_timers[timer["name"]] = (n, line.strip()[:200])
             else:
                 open_timers.pop(timer["name"], None)
+        if ready_line is None and any(r in line for r in EVIDENCE["ready"]):
+            ready_line = n
+        for p in pending:
+            p[1]["_after"].append(line)
+            p[0] -= 1
+        pending = [p for p in pending if p[0] > 0]
         for sym in SYMPTOMS:
             if sym.get("after_step") and (first_step is None or n <= first_step):
                 continue
             if any(_finds(line, g) for g in sym["grep"]):
                 hit = found.get(sym["id"])
                 if hit is None:
-                    found[sym["id"]] = {"id": sym["id"], "line": n, "count": 1, "text": line.strip()[:200]}
+                    hit = found[sym["id"]] = {"id": sym["id"], "line": n, "count": 1, "text": line.strip()[:200]}
+                    if not sym.get("after_step"):
+                        inner = [(v[0], k) for k, v in open_timers.items() if k in timer_phase]
+                        hit.update(_before=before[-window:] if window else [], _hit=line, _after=[],
+                                   _timer=max(inner)[1] if inner else None)
+                        if window:
+                            pending.append([window, hit])
                 else:
                     hit["count"] += 1
+        if window:
+            before.append(line)
+            if len(before) > window:
+                del before[0]
     for sym in SYMPTOMS:
         ignore = (sym.get("open_timer") or {}).get("ignore")
         still = [v for k, v in open_timers.items() if ignore is not None and k not in ignore]
@@ -1092,13 +1648,30 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None) -> list
                 first_line = report.get("first_line")
                 found[sym["id"]] = {"id": sym["id"], "line": first_line, "count": 1, "signal": name,
                                     "text": f"{name}: {v['reason']}"}
+    steps_at = report.get("first_line") if report else None
+    ready_at = min((x for x in (ready_line, steps_at) if x is not None), default=None)
+    run = settings or {}
     by_id = {s["id"]: s for s in SYMPTOMS}
     out = []
     for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
         sym = by_id[hit["id"]]
+        facts: dict[str, Any] = {k: run.get(k) for k in ("backend", "dynamic_batch") if run.get(k) is not None}
+        params: dict[str, Any] = {"line": hit["line"]}
+        if "_hit" in hit:
+            f, p = _context_facts(hit.pop("_before"), hit.pop("_hit"), hit.pop("_after"), hit.pop("_timer"))
+            facts.update(f)
+            params.update(p)
+        if "signal" not in hit and hit["line"] is not None:
+            facts["ready"] = "after" if ready_at is not None and ready_at < hit["line"] else "before"
+        f, p = _report_facts(report, hit.get("signal"))
+        facts.update(f)
+        params.update(p)
+        score, why, against, _ = _weigh(sym.get("rank", []), facts, params)
         out.append({**hit, "title": _plain(sym["title"]), "section": sym["section"],
-                    "url": f"{PAGE_PATH}#{sym['id']}", "check": sym["check"], "fix": sym["fix"]})
-    return out
+                    "url": f"{PAGE_PATH}#{sym['id']}", "check": sym["check"], "fix": sym["fix"],
+                    "facts": facts, "score": score, "why": why, "against": against,
+                    "causes": _causes(sym, facts, params)})
+    return [m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))]
 
 
 def _how_often(match: dict[str, Any]) -> str:
@@ -1114,21 +1687,57 @@ def _plain(title: str) -> str:
     return re.sub(r"\{[a-z-]+\}`([^`]*)`", r"\1", title).replace("`", "")
 
 
+#: With no match: what 7.1's closing section says to do (search the first error line, not the last).
+NO_MATCH = ("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom). Search the issue trackers "
+            "for the log's first error line, not its last: the last is usually a consequence (7.1, When nothing here matches).")
+
+
+def settings_note(settings: dict[str, Any] | None) -> str:
+    """Where the run's backend and dynamic batching came from, or that they are unknown."""
+    s = settings or {}
+    if not s.get("from"):
+        return ("Run settings: unknown (no --run FILE, and no Megatron argument dump in the log; FSDP prints none). "
+                "Fixes that need a backend or a setting name it.")
+    where = {"run": "the run file", "dump": f"Megatron's argument dump (line {s.get('line')})",
+             "pasted": "the pasted arguments"}.get(s["from"], s["from"])
+    dyn = {"on": "with", "off": "without"}.get(s.get("dynamic_batch") or "", "unknown")
+    dyn = dyn if dyn == "unknown" else f"{dyn} --use-dynamic-batch-size"
+    return f"Run settings, from {where}: --train-backend {s.get('backend') or 'unknown'}, {dyn}."
+
+
 def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, Any]],
-                     nonfinite: list[dict[str, Any]]) -> str:
+                     nonfinite: list[dict[str, Any]], settings: dict[str, Any] | None = None) -> str:
     out = []
     if not matches:
-        out.append("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom).")
-    for m in matches:
+        out.append(NO_MATCH)
+    for i, m in enumerate(matches):
         where = f"line {m['line']}" if m["line"] else "step values"
         seen = _how_often(m)
         out.append(f"{where}{seen}: {m['text']}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
         out.append(f"  {m['url']}")
+        if i == 0 and len(matches) > 1:
+            out.append(f"  first because: {'; '.join(m['why']) if m['why'] else 'it comes first in the log (no evidence ranks another higher)'}")
+        elif m["against"]:
+            out.append(f"  less likely: {'; '.join(m['against'])}")
         check = m["check"].replace("\n", "\n         ")
         out.append(f"  check: {check}")
-        out.append(f"  fix:   {m['fix']}")
+        if m["causes"]:
+            out.append("  causes, in the order to check:")
+            for k, c in enumerate(m["causes"], 1):
+                out.append(f"    {k}. {c['cause']}")
+                out.append(f"       tells: {c['tells']}")
+                if c["why"]:
+                    out.append(f"       this log: {'; '.join(c['why'])}")
+                if c["against"]:
+                    out.append(f"       less likely here: {'; '.join(c['against'])}")
+                for f in c["fixes"]:
+                    out.append(f"       fix: {f}")
+        else:
+            out.append(f"  fix:   {m['fix']}")
         out.append("")
+    if matches:
+        out.append(settings_note(settings))
     for b in malformed:
         out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: {b['text']}")
     for b in nonfinite:
@@ -1297,7 +1906,8 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--groups", type=int, metavar="N",
                        help="prompt groups per rollout (your --rollout-batch-size), for the share of groups without "
                        "spread; default: the rollout_batch_size line of a Megatron log")
-    where.add_argument("--run", metavar="FILE", help="a launch script or Miles 101 run file to read --rollout-batch-size from")
+    where.add_argument("--run", metavar="FILE", help="a launch script, Miles 101 run file or 7.1's $RUN.args to read "
+                       "--rollout-batch-size from (and, for --diagnose, --train-backend and --use-dynamic-batch-size)")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps must be at least 1")
@@ -1313,14 +1923,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(found, indent=2) if args.json else render_samples(found))
         return 0
     groups = args.groups
+    run_text = None
     if args.run:
         try:
             with open(args.run, encoding="utf-8", errors="replace") as fh:
-                groups = groups_in_file(fh.read())
+                run_text = fh.read()
+                groups = groups_in_file(run_text)
         except OSError as e:
             print(f"read_run: cannot read {args.run}: {e.strerror}", file=sys.stderr)
             return 2
-        if not groups:
+        if not groups and not args.diagnose:
             print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
                   file=sys.stderr)
             return 2
@@ -1332,15 +1944,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"read_run: {args.log} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
                   "(what `ray job submit` printed, e.g. the file `tee` wrote).", file=sys.stderr)
             return 1
-        matches = diagnose(lines, report)
+        settings = settings_of_args(run_text, "run") if run_text is not None else settings_in_log(lines)
+        matches = diagnose(lines, report, settings)
         if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
             print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
                   "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
             return 1
         if args.json:
-            print(json.dumps({"matches": matches, "malformed": asm.malformed, "nonfinite": asm.nonfinite}, indent=2))
+            print(json.dumps({"settings": settings, "matches": matches, "malformed": asm.malformed,
+                              "nonfinite": asm.nonfinite}, indent=2))
         else:
-            print(render_diagnosis(matches, asm.malformed, asm.nonfinite))
+            print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings))
         return 0
     if report is None:
         print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {args.log}", file=sys.stderr)

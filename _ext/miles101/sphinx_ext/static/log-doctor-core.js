@@ -350,6 +350,11 @@ export function compile(rules) {
     ENGINE: rx("ENGINE_RE"),
     TIMER: rx("TIMER_RE"),
     BATCH_DUMP: rx("BATCH_DUMP_RE"),
+    ALLOC: rx("ALLOC_RE"),
+    BACKEND_ARG: rx("BACKEND_ARG_RE"),
+    DYNAMIC_ARG: rx("DYNAMIC_ARG_RE"),
+    SETTING_DUMP: rx("SETTING_DUMP_RE"),
+    E: rules.evidence,
     cut: rules.cutoffs,
     symptoms: rules.symptoms.map((s) => ({ ...s, parts: s.grep.map((g) => g.split(" ... ")) })),
   };
@@ -530,11 +535,11 @@ function zeroStdStep(R, row, groups) {
   const n = [...counts.values()].reduce((a, v) => a + v, 0);
   if (groups) return { count: n, share: n / groups, how: "counts" };
   if (!counts.size) return { count: 0, share: 0.0, how: "counts" };
-  if ([...counts.keys()].some((r) => r.includes(".")) && shares.some((x) => x !== null)) {
-    return { count: n, share: shares.reduce((a, x) => a + (x === null ? 0 : x), 0), how: "shares",
-             other: [...counts.keys()].filter((r) => r !== "0.0" && r !== "1.0").sort() };
+  const uncovered = [...counts.keys()].filter((r) => !R.rules.zero_std_shared_rewards.includes(r)).sort();
+  if (!uncovered.length && shares.some((x) => x !== null)) {
+    return { count: n, share: shares.reduce((a, x) => a + (x === null ? 0 : x), 0), how: "shares" };
   }
-  return { count: n, share: null, how: "counts" };
+  return { count: n, share: null, how: "counts", uncovered };
 }
 
 function signalValue(R, row, keys, groups) {
@@ -559,7 +564,8 @@ function grade(m, badAt, watchAt, bad, watch, ok) {
 const JUDGES = {
   reward(v) {
     if (v.every((x) => x === 0)) {
-      return ["bad", "raw reward is 0 in every step: no sample earned a reward (check --rm-type, the label key, the answer format)"];
+      const read = v.length === 1 ? "the one step read" : `all ${v.length} steps read`;
+      return ["bad", `raw reward is 0 in ${read}: no sample earned a reward (check the label key, the answer format, --rm-type)`];
     }
     if (v.length > 1 && pyMax(v) - pyMin(v) === 0) return ["watch", "raw reward does not move at all"];
     return ["ok", `raw reward ${general(v[0], 3)} → ${general(v.at(-1), 3)}`];
@@ -591,11 +597,13 @@ const JUDGES = {
     if (m >= C["reader.logprob_gap_watch"] || grows) return ["watch", `gap ${general(v[0], 3)} → ${general(v.at(-1), 3)} (small and stable is healthy)`];
     return ["ok", `median gap ${general(m, 3)}`];
   },
-  clip_fraction(v, C) {
+  clip_fraction(v, C) {  // read_run.judge_clipfrac: bad above (not at) the guide's red flag
     const m = pyMax(v);
-    return grade(m, C["reader.clipfrac_bad"], C["reader.clipfrac_watch"],
-      `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`,
-      `up to ${percent(m)} of tokens clipped`, `at most ${percent(m)} clipped`);
+    if (m > C["reader.clipfrac_bad"]) {
+      return ["bad", `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`];
+    }
+    if (m >= C["reader.clipfrac_watch"]) return ["watch", `up to ${percent(m)} of tokens clipped`];
+    return ["ok", `at most ${percent(m)} clipped`];
   },
   grad_norm(v, C) {
     if (v.some((x) => !Number.isFinite(x))) return ["bad", "gradient norm is NaN or infinite"];
@@ -620,21 +628,19 @@ const JUDGES = {
 function judgeZeroStdSteps(zs, C) {
   if (zs.some((z) => z.share === null)) {
     const counts = zs.map((z) => general(z.count)).join(", ");
-    return ["unknown", `groups without spread per step: ${counts}; the share needs the number of groups `
-      + "(an integer reward's all_zero/all_one shares stay 0): pass --groups N (your --rollout-batch-size) or --run FILE"];
+    const uncovered = [...new Set(zs.flatMap((z) => z.uncovered || []))].sort();
+    const why = uncovered.length
+      ? `the logged all_zero/all_one shares count rewards 0.0 and 1.0 only, not count_${uncovered.join(", count_")}`
+      : "the log gives no all_zero/all_one shares";
+    return ["unknown", `groups without spread per step: ${counts}; ${why}, so the share needs the number of `
+      + "groups: pass --groups N (your --rollout-batch-size) or --run FILE"];
   }
   if (zs.some((z) => z.share > 1)) {
     const most = pyMax(zs.map((z) => z.count));
     return ["unknown", `${general(most)} groups without spread in one step, more than the number of groups given: `
       + "pass the run's --rollout-batch-size as --groups N"];
   }
-  let [verdict, reason] = JUDGES.zero_std(zs.map((z) => z.share), C);
-  const other = [...new Set(zs.flatMap((z) => z.other || []))].sort();
-  if (other.length) {
-    reason += ` (the logged shares count rewards 0.0 and 1.0 only, not count_${other.join(", count_")}:`
-      + " pass --groups N for all of them)";
-  }
-  return [verdict, reason];
+  return JUDGES.zero_std(zs.map((z) => z.share), C);
 }
 
 /** read_run.read_run: the table of the first `steps` rows and one verdict per signal. */
@@ -698,6 +704,136 @@ const PY_SPACE = "[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\
 const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
 const pyStrip = (s) => s.replace(PY_STRIP, "");
 
+/** read_run.settings_of_args: the backend and dynamic batching of a run file or an argument list. */
+export function settingsOfArgs(R, text, source) {
+  const m = R.BACKEND_ARG.exec(text);
+  return { from: source, line: null, backend: m ? m.groups.v : R.rules.default_backend,
+           dynamic_batch: R.DYNAMIC_ARG.test(text) ? "on" : "off" };
+}
+
+/** read_run._dump_settings: Megatron's argument dump, or unknown. */
+function dumpSettings(R, seen, first) {
+  if (first === null) return { from: null, line: null, backend: null, dynamic_batch: null };
+  const dyn = { True: "on", False: "off" }[seen.get("use_dynamic_batch_size") ?? ""] ?? null;
+  return { from: "dump", line: first, backend: seen.get("train_backend") ?? R.rules.default_backend, dynamic_batch: dyn };
+}
+
+/** read_run.settings_note. */
+export function settingsNote(s) {
+  s = s || {};
+  if (!s.from) {
+    return "Run settings: unknown (no --run FILE, and no Megatron argument dump in the log; FSDP prints none). "
+      + "Fixes that need a backend or a setting name it.";
+  }
+  const where = { run: "the run file", dump: `Megatron's argument dump (line ${s.line})`, pasted: "the pasted arguments" }[s.from] ?? s.from;
+  let dyn = { on: "with", off: "without" }[s.dynamic_batch || ""] ?? "unknown";
+  dyn = dyn === "unknown" ? dyn : `${dyn} --use-dynamic-batch-size`;
+  return `Run settings, from ${where}: --train-backend ${s.backend || "unknown"}, ${dyn}.`;
+}
+
+function fill(text, params) {
+  for (const [k, v] of params) text = text.replaceAll(`{${k}}`, String(v));
+  return text;
+}
+
+function says(E, fact, value, params) {
+  if (fact === "phase") {
+    for (const ph of E.phases) if (ph.id === value) return fill(ph.says, params);
+  }
+  const t = (E.facts[fact] || {})[value];
+  return fill(t === undefined ? `${fact} is ${value}` : t, params);
+}
+
+/** read_run._weigh: +1 per agreeing condition, -1 per contradicting one, the sentences, any unknown. */
+function weigh(E, when, facts, params) {
+  let score = 0;
+  let unknown = false;
+  const why = [];
+  const against = [];
+  for (const c of when) {
+    const v = facts[c.fact];
+    if (v === undefined || v === null) unknown = true;
+    else if (c.in.includes(v)) {
+      score++;
+      why.push(says(E, c.fact, v, params));
+    } else {
+      score--;
+      against.push(says(E, c.fact, v, params));
+    }
+  }
+  return [score, why, against, unknown];
+}
+
+/** read_run._context_facts: the phase and the sizes, from the lines around an entry's first line. */
+function contextFacts(R, before, hit, after, timer, facts, params) {
+  const ctx = [...before, hit, ...after];
+  for (const ph of R.E.phases) {
+    const marker = ph.markers.find((mk) => ctx.some((ln) => ln.includes(mk)));
+    if (marker !== undefined) {
+      facts.phase = ph.id;
+      params.set("marker", marker);
+      break;
+    }
+  }
+  if (facts.phase === undefined && timer !== null) {
+    for (const ph of R.E.phases) {
+      if (ph.timers.includes(timer)) {
+        facts.phase = ph.id;
+        params.set("marker", `Timer ${timer} start`);
+        break;
+      }
+    }
+  }
+  for (const ln of [hit, ...after, ...before]) {
+    const m = R.ALLOC.exec(ln);
+    if (m) {
+      const u = R.rules.units;
+      const want = Number(m.groups.want) * u[m.groups.wu];
+      const free = Number(m.groups.free) * u[m.groups.fu];
+      facts.alloc = want > free ? "over_free" : "under_free";
+      params.set("want", `${m.groups.want} ${m.groups.wu}`);
+      params.set("free", `${m.groups.free} ${m.groups.fu}`);
+      break;
+    }
+  }
+}
+
+/** read_run._report_facts: how many steps show the signal, the truncation verdict, the gradient norm. */
+function reportFacts(report, signal, facts, params) {
+  if (!report) return;
+  if (signal) {
+    const n = report.steps.filter((t) => t[signal] !== null && t[signal] !== undefined).length;
+    facts.steps = n === 1 ? "one" : "several";
+    params.set("steps", n);
+  }
+  const v = report.verdicts.truncation;
+  if (v && ["ok", "watch", "bad"].includes(v.verdict)) {
+    facts.truncation = v.verdict;
+    params.set("reason", v.reason);
+  }
+  const grads = report.steps.map((t) => t.grad_norm).filter((g) => g !== null && g !== undefined);
+  if (grads.length) {
+    const bad = (report.verdicts.grad_norm || {}).verdict === "bad";
+    facts.grad = grads.some((g) => !Number.isFinite(g)) ? "nonfinite" : bad ? "large" : "ok";
+  }
+}
+
+/** read_run._causes: the causes in the order to check (shown up, contradicted down), with their fixes for this run. */
+function causesOf(E, sym, facts, params) {
+  const out = (sym.causes || []).map((c, i) => {
+    const [score, why, against] = weigh(E, c.when || [], facts, params);
+    const fixes = [];
+    for (const f of c.fixes) {
+      const [, , against, unknown] = weigh(E, f.when || [], facts, params);
+      if (against.length) continue;
+      fixes.push(unknown && f.needs ? `${f.needs}: ${f.fix}` : f.fix);
+    }
+    return [{ cause: c.cause, tells: c.tells, why, against, fixes }, score, i];
+  });
+  out.sort(([, a, i], [, b, j]) => b - a || i - j);
+  return out.map(([c]) => c);
+}
+
 /** The line-by-line half of read_run.diagnose: feed lines, then finish() with the report. */
 export class Diagnoser {
   constructor(R) {
@@ -705,6 +841,11 @@ export class Diagnoser {
     this.found = new Map();
     this.later = new Map(); // after_step entries: every matching line, judged at finish()
     this.openTimers = new Map();
+    this.window = R.E.window;
+    this.before = [];
+    this.pending = [];
+    this.readyLine = null;
+    this.timerPhase = new Set(R.E.phases.flatMap((ph) => ph.timers));
   }
 
   feed(raw, n) {
@@ -714,6 +855,12 @@ export class Diagnoser {
       if (timer.groups.what === "start") this.openTimers.set(timer.groups.name, [n, cps(pyStrip(line), 200)]);
       else this.openTimers.delete(timer.groups.name);
     }
+    if (this.readyLine === null && this.R.E.ready.some((r) => line.includes(r))) this.readyLine = n;
+    for (const p of this.pending) {
+      p[1]._after.push(line);
+      p[0]--;
+    }
+    this.pending = this.pending.filter((p) => p[0] > 0);
     for (const sym of this.R.symptoms) {
       if (sym.parts.some((p) => finds(line, p))) {
         if (sym.after_step) {
@@ -722,13 +869,26 @@ export class Diagnoser {
           continue;
         }
         const hit = this.found.get(sym.id);
-        if (hit === undefined) this.found.set(sym.id, { id: sym.id, line: n, count: 1, text: cps(pyStrip(line), 200) });
-        else hit.count++;
+        if (hit === undefined) {
+          const h = { id: sym.id, line: n, count: 1, text: cps(pyStrip(line), 200) };
+          let inner = null;
+          for (const [k, v] of this.openTimers) {
+            if (this.timerPhase.has(k) && (inner === null || v[0] > inner[0] || (v[0] === inner[0] && k > inner[1]))) inner = [v[0], k];
+          }
+          Object.assign(h, { _before: this.window ? this.before.slice(-this.window) : [], _hit: line, _after: [],
+                             _timer: inner ? inner[1] : null });
+          if (this.window) this.pending.push([this.window, h]);
+          this.found.set(sym.id, h);
+        } else hit.count++;
       }
+    }
+    if (this.window) {
+      this.before.push(line);
+      if (this.before.length > this.window) this.before.shift();
     }
   }
 
-  finish(report) {
+  finish(report, settings = null) {
     // Python fills `found` in line order; rebuild that order with the after_step hits put back in.
     const firstStep = report ? report.first_train_line ?? null : null;
     const found = new Map();
@@ -757,25 +917,45 @@ export class Diagnoser {
         }
       }
     }
+    const stepsAt = report ? report.first_line ?? null : null;
+    const marks = [this.readyLine, stepsAt].filter((x) => x !== null);
+    const readyAt = marks.length ? Math.min(...marks) : null;
+    const run = settings || {};
+    const E = this.R.E;
     const byId = new Map(this.R.symptoms.map((s) => [s.id, s]));
     const hits = [...found.values()].map((h, i) => [h, i]);
     hits.sort(([a, i], [b, j]) => (a.line === null) - (b.line === null) || (a.line || 0) - (b.line || 0) || i - j);
-    return hits.map(([hit]) => {
+    const out = hits.map(([hit]) => {
       const sym = byId.get(hit.id);
-      return { ...hit, title: plain(sym.title), section: sym.section, url: `${this.R.rules.page_path}#${sym.id}`,
-               check: sym.check, fix: sym.fix };
+      const facts = {};
+      for (const k of ["backend", "dynamic_batch"]) if (run[k] !== null && run[k] !== undefined) facts[k] = run[k];
+      const params = new Map([["line", hit.line]]);
+      const { _before, _hit, _after, _timer, ...clean } = hit;
+      if (_hit !== undefined) contextFacts(this.R, _before, _hit, _after, _timer, facts, params);
+      if (clean.signal === undefined && clean.line !== null) facts.ready = readyAt !== null && readyAt < clean.line ? "after" : "before";
+      reportFacts(report, clean.signal, facts, params);
+      const [score, why, against] = weigh(E, sym.rank || [], facts, params);
+      return { ...clean, title: plain(sym.title), section: sym.section, url: `${this.R.rules.page_path}#${sym.id}`,
+               check: sym.check, fix: sym.fix, facts, score, why, against, causes: causesOf(E, sym, facts, params) };
     });
+    const ranked = out.map((m, i) => [m, i]);
+    ranked.sort(([a, i], [b, j]) => b.score - a.score || i - j);
+    return ranked.map(([m]) => m);
   }
 }
 
 // ---------------------------------------------------------------- the whole reading, streamed
 /** One pass over a log's lines: the diagnosis, the first-steps report, what could not be read. */
 export class Reading {
-  constructor(rules, steps = 10, groups = null) {
+  constructor(rules, steps = 10, groups = null, args = null) {
     this.R = compile(rules);
     this.steps = steps;
     this.groups = groups; // --groups N; null: the rollout_batch_size line of a Megatron log (groups_in_log)
     this.groupsInLog = null;
+    // the run's arguments ({text, from}: read_run.py --run FILE, or pasted); else Megatron's argument dump
+    this.settings = args && args.text ? settingsOfArgs(this.R, args.text, args.from || "pasted") : null;
+    this.dumpSeen = new Map();
+    this.dumpFirst = null;
     this.asm = new StepAssembler(this.R, steps);
     this.diag = new Diagnoser(this.R);
     this.n = 0;
@@ -787,9 +967,15 @@ export class Reading {
     if (text.length > this.longest) this.longest = text.length;
     this.asm.feed(text, this.n);
     this.diag.feed(text, this.n);
+    const c = clean(this.R, text);
     if (this.groupsInLog === null) {
-      const m = this.R.BATCH_DUMP.exec(clean(this.R, text));
+      const m = this.R.BATCH_DUMP.exec(c);
       if (m) this.groupsInLog = Number(m.groups.n);
+    }
+    const d = this.R.SETTING_DUMP.exec(c);
+    if (d && !this.dumpSeen.has(d.groups.name)) {
+      this.dumpSeen.set(d.groups.name, d.groups.v);
+      this.dumpFirst = this.dumpFirst || this.n;
     }
   }
 
@@ -803,7 +989,8 @@ export class Reading {
       report.first_line = rows[0].lines ? rows[0].lines[0] : null;
       report.first_train_line = this.asm.firstTrainLine;
     }
-    return { matches: this.diag.finish(report), malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,
+    const settings = this.settings ?? dumpSettings(this.R, this.dumpSeen, this.dumpFirst);
+    return { matches: this.diag.finish(report, settings), settings, malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,
              report, lines: this.n, rows: this.asm.total };
   }
 }

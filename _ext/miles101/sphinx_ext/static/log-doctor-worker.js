@@ -3,10 +3,10 @@
 import { Reading, readText, readFile } from "./m101-log-doctor-core.js";
 
 self.onmessage = async (event) => {
-  const { rules, file, text, steps, groups } = event.data;
+  const { rules, file, text, steps, groups, args } = event.data;
   const progress = (done, total) => self.postMessage({ type: "progress", done, total });
   try {
-    const reading = new Reading(rules, steps, groups ?? null);
+    const reading = new Reading(rules, steps, groups ?? null, args ?? null);
     const result = file ? await readFile(reading, file, progress) : readText(reading, text, progress);
     self.postMessage({ type: "done", result });
   } catch (err) {

@@ -1,7 +1,7 @@
 // Miles 101 log doctor: paste or drop a Miles log; the page tells which 7.1 entries its lines point
 // at and reads its first ten steps, as `read_run.py --diagnose` and `read_run.py` do. Everything
 // runs in this page (a worker for big files); nothing is sent anywhere.
-import { Reading, readText, readFile, cell } from "./m101-log-doctor-core.js";
+import { Reading, readText, readFile, cell, settingsNote } from "./m101-log-doctor-core.js";
 
 const STEPS = 10;
 const WORKER_URL = new URL("./m101-log-doctor-worker.js", import.meta.url);
@@ -29,7 +29,7 @@ function read(rules, input, onProgress) {
       worker = null;
     }
     if (worker === null) {
-      const reading = new Reading(rules, STEPS, input.groups ?? null);
+      const reading = new Reading(rules, STEPS, input.groups ?? null, input.args ?? null);
       const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
       go.then(resolve, reject);
       return;
@@ -46,7 +46,7 @@ function read(rules, input, onProgress) {
     worker.onerror = (e) => {
       worker.terminate();
       e.preventDefault();
-      const reading = new Reading(rules, STEPS, input.groups ?? null);
+      const reading = new Reading(rules, STEPS, input.groups ?? null, input.args ?? null);
       const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
       go.then(resolve, reject);
     };
@@ -65,15 +65,36 @@ function howOften(m) {
   return m.count > 1 ? ` (seen ${m.count} times)` : "";
 }
 
-function matchItem(root, m) {
+/** One cause of an entry: what it is, what tells it apart, what this log shows, its fixes for this run. */
+function causeItem(c) {
+  return el("li", { class: "m101-doctor-cause" },
+    el("p", { text: c.cause }),
+    el("p", {}, el("span", { class: "m101-doctor-label", text: "Tells it apart: " }), c.tells),
+    c.why.length ? el("p", {}, el("span", { class: "m101-doctor-label", text: "This log: " }), c.why.join("; ")) : null,
+    c.against.length ? el("p", {}, el("span", { class: "m101-doctor-label", text: "Less likely here: " }), c.against.join("; ")) : null,
+    ...c.fixes.map((f) => el("p", {}, el("span", { class: "m101-doctor-label", text: "Fix: " }), f)));
+}
+
+function matchItem(root, m, rank, total) {
   const where = m.line ? `Line ${m.line}` : "The step values";
   const seen = howOften(m);
+  let ranked = null;
+  if (rank === 0 && total > 1) {
+    ranked = el("p", { class: "m101-doctor-why" }, el("span", { class: "m101-doctor-label", text: "First because: " }),
+      m.why.length ? m.why.join("; ") : "it comes first in the log (no evidence ranks another higher)");
+  } else if (m.against.length) {
+    ranked = el("p", { class: "m101-doctor-why" }, el("span", { class: "m101-doctor-label", text: "Less likely: " }), m.against.join("; "));
+  }
   return el("li", { class: "m101-doctor-match", "data-id": m.id, "data-line": m.line === null ? "" : String(m.line) },
     el("p", { class: "m101-doctor-where" }, el("strong", { text: `${where}${seen}` }), ": ", el("code", { text: m.text })),
     el("p", {}, "Entry: ", entryLink(root, m)),
+    ranked,
     el("p", { class: "m101-doctor-label", text: "Check" }),
     el("pre", { class: "m101-doctor-check" }, el("code", { text: m.check })),
-    el("p", {}, el("span", { class: "m101-doctor-label", text: "Fix: " }), m.fix));
+    m.causes.length
+      ? el("div", {}, el("p", { class: "m101-doctor-label", text: "Causes, in the order to check" }),
+        el("ol", { class: "m101-doctor-causes" }, ...m.causes.map(causeItem)))
+      : el("p", {}, el("span", { class: "m101-doctor-label", text: "Fix: " }), m.fix));
 }
 
 function healthTable(rules, report) {
@@ -107,8 +128,11 @@ function render(root, rules, out, result, source) {
   out.append(el("p", { class: "m101-doctor-summary", text: summary }));
 
   out.append(el("h4", { class: "m101-doctor-h", text: "What the lines point at" }));
-  if (result.matches.length) out.append(el("ol", { class: "m101-doctor-matches" }, ...result.matches.map((m) => matchItem(root, m))));
-  else out.append(el("p", { class: "m101-doctor-none", text: "No line of this log matches a symptom of 7.1 (Troubleshoot by symptom). The page's entries cover what they name and nothing else: read the log's last Traceback, and search 7.1 for its last line." }));
+  if (result.matches.length) {
+    out.append(el("ol", { class: "m101-doctor-matches" },
+      ...result.matches.map((m, i) => matchItem(root, m, i, result.matches.length))));
+    out.append(el("p", { class: "m101-doctor-settings", text: settingsNote(result.settings) }));
+  } else out.append(el("p", { class: "m101-doctor-none", text: rules.no_match }));
 
   out.append(el("h4", { class: "m101-doctor-h", text: "The first ten steps" }));
   if (result.report) out.append(healthTable(rules, result.report));
@@ -137,6 +161,8 @@ function mount(root, rules) {
   const groups = el("input", { type: "number", id: id("groups"), min: "1", step: "1", inputmode: "numeric",
     class: "m101-doctor-groups", "aria-describedby": `${id("groups-hint")} ${id("groups-error")}` });
   const groupsError = el("span", { id: id("groups-error"), class: "m101-doctor-error", role: "alert" });
+  const args = el("textarea", { id: id("args"), rows: "3", spellcheck: "false", autocomplete: "off", autocapitalize: "off",
+    "aria-describedby": id("args-hint"), class: "m101-doctor-text m101-doctor-args" });
   const clear = el("button", { type: "button", class: "m101-doctor-clear", text: "Clear" });
   const bar = el("progress", { max: "100", value: "0", id: id("bar"), "aria-label": "Reading the log" });
   const status = el("p", { role: "status", "aria-live": "polite", class: "m101-doctor-status" });
@@ -153,6 +179,10 @@ function mount(root, rules) {
       el("span", { id: id("groups-hint"), class: "m101-doctor-hint",
         text: "Your --rollout-batch-size (read_run.py's --groups N). With an integer reward the logged shares of groups without spread stay 0 and only their counts tell, so the share needs it; a Megatron log prints it itself." }),
       groupsError),
+    el("div", { class: "m101-doctor-field" },
+      el("label", { for: id("args"), class: "m101-doctor-lbl", text: "Your run's arguments (optional)" }), args,
+      el("span", { id: id("args-hint"), class: "m101-doctor-hint",
+        text: "Paste the launch command or $RUN.args (read_run.py's --run FILE). The fixes are then picked for its --train-backend and --use-dynamic-batch-size; without it a Megatron log's argument dump is read, and otherwise each fix says what it needs." })),
     barWrap, status, out);
   root.classList.add("m101-doctor-js");
   app.hidden = false;
@@ -174,7 +204,7 @@ function mount(root, rules) {
       groups.focus();
       return;
     }
-    input = { ...input, groups: g };
+    input = { ...input, groups: g, args: args.value.trim() ? { text: args.value, from: "pasted" } : null };
     busy = true;
     go.disabled = true;
     barWrap.hidden = false;
@@ -207,6 +237,7 @@ function mount(root, rules) {
   });
   clear.addEventListener("click", () => {
     area.value = "";
+    args.value = "";
     file.value = "";
     out.replaceChildren();
     status.textContent = "";

@@ -1,0 +1,92 @@
+"""The campaign's run-file drift (issue 48): the refreshed extraction against the previous one, by page and run;
+a run whose flags drifted is refused unless --accept-drift names each of them."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from capture.drift.runfiles import drifted, refused, run_file_report, text
+from capture.lab.campaign import Result, hold_drifted, parse_args
+from miles101.tools import miles_tree
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURE = ROOT / "capture" / "miles"
+
+
+def refreshed(tmp_path: Path, edit) -> Path:
+    """A copy of capture/miles whose flags.json ``edit`` changed, at another commit."""
+    out = tmp_path / "new"
+    out.mkdir()
+    flags = json.loads((CAPTURE / "flags.json").read_text())
+    flags = copy.deepcopy(flags)
+    flags["provenance"]["commit"] = "e" * 40
+    edit(flags["flags"])
+    (out / "flags.json").write_text(json.dumps(flags))
+    (out / "metrics.json").write_text((CAPTURE / "metrics.json").read_text())
+    return out
+
+
+def drop_num_rollout_and_change_eps(records: list[dict]) -> None:
+    records[:] = [r for r in records if r["name"] != "--num-rollout"]
+    for r in records:
+        if r["name"] == "--eps-clip-high":
+            r["default"] = 0.3
+
+
+def test_an_unchanged_extraction_refuses_nothing():
+    report = run_file_report(CAPTURE, CAPTURE, ROOT)
+    assert report["verdict"] == "same" and drifted(report) == {} and refused(report, set()) == {}
+
+
+def test_a_drifted_flag_is_reported_by_page_and_run_and_refused(tmp_path: Path):
+    report = run_file_report(CAPTURE, refreshed(tmp_path, drop_num_rollout_and_change_eps), ROOT)
+    assert report["verdict"] == "pages" and report["exit"] == 3
+    out = text(report, "the refreshed extraction")
+    assert "  1.1 Run GRPO on one GPU (sections/1-1-run-grpo-on-one-gpu.md)\n    run first-grpo-smoke\n" in out
+    assert "      --num-rollout: your image has no such flag (the command passes --num-rollout 2)" in out
+    runs = drifted(report)
+    assert runs["first-grpo"] == ["--eps-clip-high", "--num-rollout"]
+    assert set(runs) == {run for run, passed in miles_tree.BOOK["runs"].items()
+                         if "--num-rollout" in passed or "--eps-clip-high" in passed}
+    assert refused(report, {"--num-rollout"})["first-grpo"] == ["--eps-clip-high"]
+    assert "first-grpo" not in refused(report, {"--num-rollout", "--eps-clip-high"})
+
+
+def test_refused_runs_are_held_back_with_the_fix():
+    todo, held = hold_drifted(["first-grpo", "seed-repeats"], {"first-grpo": ["--eps-clip-high", "--num-rollout"]})
+    assert todo == ["seed-repeats"]
+    assert held == [Result("first-grpo", "refused", held[0].detail)]
+    assert "pass --accept-drift=--eps-clip-high,--num-rollout" in held[0].detail
+    assert "capture/runs/first-grpo.yaml" in held[0].detail
+
+
+def test_accept_drift_is_repeatable():
+    args = parse_args(["--accept-drift=--lr", "--accept-drift=--eps-clip,--num-rollout"])
+    assert args.accept_drift == ["--lr", "--eps-clip,--num-rollout"]
+
+
+def test_the_gate_prints_the_run_files_report_and_returns_the_refusals(tmp_path: Path, capsys):
+    import io
+
+    from capture.lab.campaign import Display, Setup, run_file_gate
+
+    root = tmp_path / "book"
+    for name in ("manual.json", "front.md"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes((ROOT / name).read_bytes())
+    for folder in ("sections", "capture/runs"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        for f in (ROOT / folder).glob("*.*"):
+            (root / folder / f.name).write_bytes(f.read_bytes())
+    new = refreshed(tmp_path, drop_num_rollout_and_change_eps)
+    (root / "capture" / "miles").mkdir(parents=True)
+    for f in new.iterdir():
+        (root / "capture" / "miles" / f.name).write_bytes(f.read_bytes())
+    buf = io.StringIO()
+    setup = Setup(root, {}, label="campaign", accept_drift=["--num-rollout"])
+    got = run_file_gate(setup, CAPTURE, Display(buf, tty=False, label="campaign"))
+    printed = buf.getvalue()
+    assert "campaign: the run files against the refreshed extraction (the previous one as the book):" in printed
+    assert "  verdict: differs where pages look" in printed
+    assert got["first-grpo"] == ["--eps-clip-high"] and all("--num-rollout" not in v for v in got.values())

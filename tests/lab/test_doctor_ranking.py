@@ -1,0 +1,253 @@
+"""The log doctor's advice: which of several matched 7.1 entries comes first and why, each entry's causes
+in the order to check, the fixes the run's backend and batching allow, and where a bad signal leads.
+
+Public logs (tests/fixtures/public-logs/) where a thread has one; synthetic logs, written here and named
+as such, for what no public log shows. `ranking_logs` is also read by tests/lab/test_doctor_parity.py,
+so the page's doctor gives the same ranking on each.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from capture.lab import symptoms
+from labutil import in_process
+from miles101 import doctor_rules
+from miles101.tools import read_run as rr
+from test_doctor_parity import _row
+
+pytestmark = pytest.mark.unit
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT / "tests" / "fixtures" / "public-logs"
+BASE = dict(reward=0.3, length=300.0, trunc=0.01, zero=0.2, gap=0.01, clip=0.01, grad=0.3, time=40.0)
+T = "[2026] timer.py:31 - Timer"
+OOM_SMALL = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+             "79.11 GiB of which 9.50 GiB is free. Of the allocated memory 60.00 GiB is allocated by PyTorch")
+OOM_BIG = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 61.34 GiB. GPU 3 has a total capacity of "
+           "79.11 GiB of which 27.07 GiB is free.")
+READY = "(SGLangEngine pid=5) [2026] INFO: The server is fired up and ready to roll!"
+NO_WORKERS = ("(RolloutManager pid=9) retrying... (attempt 3/60, url=http://127.0.0.1:3000/generate, "
+              "response=No available workers (all circuits open or unhealthy))")
+
+
+def steps(n: int, **over: Any) -> list[str]:
+    return [ln for s in range(n) for ln in _row(s, **{**BASE, **over})]
+
+
+#: name → the lines of a synthetic log (none of these is quoted from a thread)
+RANKING_LOGS: dict[str, list[str]] = {
+    # an OOM inside the weight switch (timer open), small allocation: the switch entry first
+    "rank-switch-oom.log": [*steps(1), f"{T} update_weights start", "  File \"x.py\", line 3, in update_weights",
+                            OOM_SMALL],
+    # the same message inside the trainer's forward pass, allocation smaller than free: fragmentation first
+    "rank-trainer-fragmentation.log": [*steps(1), f"{T} actor_train start", "  File \"m.py\", line 9, in forward_step",
+                                       OOM_SMALL],
+    # the ready line before the 503s: not "sent before the engine was ready"
+    "rank-workers-after-ready.log": [READY, *steps(2), NO_WORKERS, NO_WORKERS],
+    "rank-workers-before-ready.log": [NO_WORKERS, NO_WORKERS, READY, *steps(2)],
+    # zero reward over one step and over ten; with responses cut at the cap
+    "rank-reward-one-step.log": steps(1, reward=0.0),
+    "rank-reward-ten-steps.log": steps(10, reward=0.0),
+    "rank-reward-truncated.log": steps(10, reward=0.0, trunc=0.6),
+    # NaN and a very large gradient norm
+    "rank-grad-nan.log": steps(10, grad=float("nan")),
+    "rank-grad-large.log": steps(10, grad=3.0e9),
+    # Megatron's argument dump: the backend and dynamic batching come from the log
+    "rank-megatron-dump.log": ["  train_backend .................................... megatron",
+                               "  use_dynamic_batch_size ........................... False",
+                               "  rollout_batch_size ............................... 8", *steps(1),
+                               "  File \"m.py\", line 373, in float_conversion", OOM_BIG],
+    # out of memory while the engine starts, before it reported ready: the engine's entry first
+    "rank-engine-start-oom.log": ["(SGLangEngine pid=3) [2026] Load weight end.",
+                                  "(SGLangEngine pid=3) " + OOM_SMALL, "Server process terminated unexpectedly."],
+    # the engine's access-log line for two POST paths, and a 200 that must not match
+    "rank-access-500.log": ['(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /generate HTTP/1.1" 500 Internal Server Error',
+                            '(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
+    "rank-access-200.log": ['(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /generate HTTP/1.1" 200 OK'],
+}
+FSDP_ARGS = "python3 train.py\n--train-backend fsdp\n--colocate\n--rollout-batch-size 8\n--max-tokens-per-gpu 4096"
+
+
+def ranking_logs(tmp: Path) -> list[Path]:
+    out = []
+    for name, lines in RANKING_LOGS.items():
+        p = tmp / name
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.append(p)
+    return out
+
+
+def diagnose(path: Path, args: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    lines = rr.read_log_file(str(path))
+    _, _, report = rr.report_of(lines, 10, rr.groups_in_log(lines))
+    settings = rr.settings_of_args(args, "run") if args else rr.settings_in_log(lines)
+    return rr.diagnose(lines, report, settings), settings
+
+
+@pytest.fixture()
+def logs(tmp_path: Path) -> dict[str, Path]:
+    return {p.name: p for p in ranking_logs(tmp_path)}
+
+
+def ids(matches: list[dict[str, Any]]) -> list[str]:
+    return [m["id"] for m in matches]
+
+
+def test_slime_1767_logits_upcast_ranks_the_trainer_entry_first():
+    """THUDM/slime#1767: `val.float()` in Megatron's float_conversion, 61.34 GiB asked with 27.07 GiB free."""
+    got, settings = diagnose(PUBLIC / "slime-1767-train-oom.log")
+    assert ids(got)[0] == "mem-oom-trainer" and ids(got)[-1] == "mem-torch-oom-switch", ids(got)
+    first, switch = got[0], got[-1]
+    assert first["facts"]["phase"] == "logits" and first["facts"]["alloc"] == "over_free"
+    assert "float_conversion" in first["why"][0] and first["score"] > switch["score"]
+    assert switch["against"] and "logits" in switch["against"][0]
+    cause = first["causes"][0]
+    assert cause["cause"].startswith("One micro-batch needs a block larger than all free memory")
+    assert "61.34 GiB" in cause["why"][0] and "27.07 GiB" in cause["why"][0] and "not fragmentation" in cause["why"][0]
+    assert settings["from"] is None  # a traceback excerpt: no arguments, so every fix names what it needs
+    fixes = cause["fixes"]
+    assert "With --use-dynamic-batch-size: Lower --max-tokens-per-gpu." in fixes
+    assert any(f.startswith("Without --use-dynamic-batch-size: ") and "caps nothing" in f for f in fixes)
+    assert "On FSDP (--train-backend fsdp): Turn on --gradient-checkpointing." in fixes
+    text = rr.render_diagnosis(got, [], [], settings)
+    assert "first because: the lines around line 7 are the trainer's logits" in text
+    assert "Run settings: unknown" in text and "FSDP prints none" in text
+
+
+def test_slime_1951_logprob_oom_is_trainer_side_too():
+    got, _ = diagnose(PUBLIC / "slime-1951-logprob-oom.log")
+    assert ids(got)[0] == "mem-oom-trainer" and got[0]["facts"]["phase"] == "logits"
+    assert got[0]["facts"]["alloc"] == "over_free"  # 58.15 GiB asked, 47.69 GiB free
+
+
+def test_switch_and_fragmentation_synthetic(logs):
+    got, _ = diagnose(logs["rank-switch-oom.log"])
+    assert ids(got)[0] == "mem-torch-oom-switch" and got[0]["facts"]["phase"] == "switch", ids(got)
+    assert "update_weights" in got[0]["why"][0]
+    got, _ = diagnose(logs["rank-trainer-fragmentation.log"])
+    assert ids(got)[0] == "mem-oom-trainer" and got[0]["facts"] == {**got[0]["facts"], "phase": "trainer", "alloc": "under_free"}
+    assert got[0]["causes"][0]["cause"].startswith("Fragmentation")
+    assert "2.00 GiB" in got[0]["causes"][0]["why"][0] and "9.50 GiB" in got[0]["causes"][0]["why"][0]
+
+
+def test_engine_start_oom_ranks_the_engine_entry_first(logs):
+    got, _ = diagnose(logs["rank-engine-start-oom.log"])
+    assert ids(got)[0] == "engine-terminated" and got[0]["facts"]["ready"] == "before", ids(got)
+    for m in got[1:]:
+        assert m["facts"]["phase"] == "engine" and m["score"] < 0, m["id"]  # not the trainer, not the switch
+
+
+def test_fixes_follow_the_run_file_or_the_megatron_dump(logs):
+    got, settings = diagnose(PUBLIC / "slime-1767-train-oom.log", FSDP_ARGS)
+    assert settings == {"from": "run", "line": None, "backend": "fsdp", "dynamic_batch": "off"}
+    fixes = got[0]["causes"][0]["fixes"]
+    assert not any("Lower --max-tokens-per-gpu." == f or f.startswith("With --use-dynamic") for f in fixes), fixes
+    assert fixes[0].startswith("Set --use-dynamic-batch-size") and "Turn on --gradient-checkpointing." in fixes
+    got, settings = diagnose(logs["rank-megatron-dump.log"])
+    assert settings == {"from": "dump", "line": 1, "backend": "megatron", "dynamic_batch": "off"}
+    fixes = got[0]["causes"][0]["fixes"]
+    assert not any("gradient-checkpointing" in f for f in fixes), fixes  # an FSDP flag on a Megatron run
+    assert "Run settings, from Megatron's argument dump (line 1): --train-backend megatron, without" in \
+        rr.render_diagnosis(got, [], [], settings)
+    on = rr.settings_of_args("- --use-dynamic-batch-size\n- --max-tokens-per-gpu\n- '8192'", "run")
+    assert on == {"from": "run", "line": None, "backend": "megatron", "dynamic_batch": "on"}  # Miles's default backend
+
+
+def test_run_option_reaches_diagnose_and_needs_no_batch_size(tmp_path):
+    run = tmp_path / "launch.sh"
+    run.write_text("python3 train.py --train-backend fsdp --use-dynamic-batch-size --max-tokens-per-gpu $TOK\n")
+    res = in_process(rr.main, str(PUBLIC / "slime-1767-train-oom.log"), "--diagnose", "--json", "--run", str(run))
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["settings"]["backend"] == "fsdp" and out["settings"]["dynamic_batch"] == "on"
+    assert out["matches"][0]["causes"][0]["fixes"][:2] == ["Lower --max-tokens-per-gpu.", "Turn on --gradient-checkpointing."]
+
+
+def test_no_available_workers_causes_follow_the_ready_line(logs):
+    got, _ = diagnose(PUBLIC / "slime-1148-not-ready.log")
+    causes = got[0]["causes"]
+    assert got[0]["facts"]["ready"] == "before" and causes[0]["cause"].startswith("Rollout sent requests before")
+    assert [c["cause"].split()[0] for c in causes] == ["Rollout", "A", "An"]
+    got, _ = diagnose(logs["rank-workers-before-ready.log"])
+    assert got[0]["causes"][0]["cause"].startswith("Rollout sent requests before")
+    got, _ = diagnose(logs["rank-workers-after-ready.log"])
+    assert got[0]["facts"]["ready"] == "after"
+    assert not got[0]["causes"][0]["cause"].startswith("Rollout sent requests before"), got[0]["causes"]
+    assert any(c["cause"].startswith("A proxy") for c in got[0]["causes"])
+
+
+def test_zero_reward_counts_steps_and_follows_3_1(logs):
+    one, _ = diagnose(logs["rank-reward-one-step.log"])
+    ten, _ = diagnose(logs["rank-reward-ten-steps.log"])
+    z1 = next(m for m in one if m["id"] == "reward-flat-zero")
+    z10 = next(m for m in ten if m["id"] == "reward-flat-zero")
+    assert "the one step read" in z1["text"] and "every step" not in z1["text"]
+    assert "all 10 steps read" in z10["text"]
+    assert z1["facts"]["steps"] == "one" and z1["score"] < 0 and "weak evidence" in z1["against"][0]
+    assert z10["facts"]["steps"] == "several" and z10["score"] > 0
+    order = [c["cause"] for c in z10["causes"]]  # 3.1's order; an ok truncation verdict moves the cut last
+    assert [o.split()[1] for o in order] == ["label", "responses", "reward", "responses"], order
+    assert "truncation verdict is ok" in z10["causes"][-1]["against"][0]
+    cut, _ = diagnose(logs["rank-reward-truncated.log"])
+    z = next(m for m in cut if m["id"] == "reward-flat-zero")
+    assert z["causes"][0]["cause"].startswith("The responses stop at the length cap"), z["causes"]
+    page = (ROOT / "sections" / "3-1-train-math-on-gsm8k.md").read_text(encoding="utf-8")
+    said = re.search(r"is zero from the first step, check in this order: (.*?)\.", page, re.S)[1]
+    keys = ["label key", "\\boxed{}", "length cap", "reward type"]
+    assert [said.find(k) for k in keys] == sorted(said.find(k) for k in keys) and -1 not in [said.find(k) for k in keys]
+
+
+def test_every_bad_signal_names_an_entry(logs):
+    data = symptoms.load()
+    by_signal = {s["signal"]: s["id"] for s in data["symptoms"] if s.get("signal")}
+    extremes = [[0.0] * 10, [1e12] * 10, [float("nan")] * 10, [0.0, 1e12, 0.0, 1e12] * 3, [1.0] * 10, [1e-9] * 10]
+    for name, _, _, judge, _ in rr.SIGNALS:
+        if name == "zero_std":
+            bad = rr.judge_zero_std([0.95] * 10)[0] == "bad"
+        else:
+            bad = any(judge(v)[0] == "bad" for v in extremes)
+        if bad:
+            assert name in by_signal, f"{name} can read bad but no 7.1 entry has signal {name!r}"
+    for log, entry in (("rank-grad-nan.log", "train-grad-norm"), ("rank-grad-large.log", "train-grad-norm")):
+        got, _ = diagnose(logs[log])
+        m = next(x for x in got if x["id"] == entry)
+        assert m["causes"][0]["why"], (log, m["causes"])  # the cause the log shows comes first
+    nan, _ = diagnose(logs["rank-grad-nan.log"])
+    assert next(x for x in nan if x["id"] == "train-grad-norm")["causes"][0]["cause"].startswith("The forward pass overflows")
+    big, _ = diagnose(logs["rank-grad-large.log"])
+    assert next(x for x in big if x["id"] == "train-grad-norm")["causes"][0]["cause"].startswith("The norm stays large")
+    prorl, _ = diagnose(PUBLIC / "prorl-40-step-lines-only.log")
+    assert "train-grad-norm" in ids(prorl)
+
+
+def test_access_log_500_for_any_post_path(logs):
+    got, _ = diagnose(logs["rank-access-500.log"])
+    assert ids(got) == ["engine-server-error-500"] and got[0]["count"] == 2
+    assert diagnose(logs["rank-access-200.log"])[0] == []
+    got, _ = diagnose(PUBLIC / "slime-1514-access-500.log")
+    assert ids(got) == ["engine-server-error-500"] and got[0]["count"] == 4
+
+
+def test_no_match_says_first_error_line_as_7_1_does(tmp_path):
+    log = tmp_path / "plain.log"
+    log.write_text("hello\nnothing here\n")
+    res = in_process(rr.main, str(log), "--diagnose")
+    assert "first error line, not its last" in res.stdout
+    page = (ROOT / "sections" / "7-1-troubleshoot-by-symptom.md").read_text(encoding="utf-8")
+    closing = page[page.index("## When nothing here matches"):]
+    assert "the first error line, not the last" in closing
+    assert doctor_rules.rules(ROOT)["no_match"] == rr.NO_MATCH  # the page's doctor says the same
+
+
+def test_page_lists_each_entrys_causes_in_the_data_order():
+    data = symptoms.load()
+    page = (ROOT / data["page"]).read_text(encoding="utf-8")
+    assert symptoms.check_page(page, data) == []
+    s = next(x for x in data["symptoms"] if x["id"] == "engine-no-available-workers")
+    broken = page.replace("3. An engine died during rollout", "An engine died during rollout", 1)
+    assert any("causes" in e for e in symptoms.check_page(broken, data)), s["id"]

@@ -1,0 +1,112 @@
+"""Every page that prescribes a run (a `{run-command}`) says how long the whole run takes (issue 45, item 7).
+
+Each such page has a section headed "How long ..." (so the book's search finds it for "how long") that
+gives the page's own recorded run as a `{measured}` whole-run time and a public reference beside it. A
+product of a per-step reference and a step count is plain arithmetic of the text: both factors shown as
+roles, the result typed, and this test recomputes it. 1.1 keeps its own time lines (its owner's).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from buildutil import ROOT
+
+SECTIONS = ROOT / "sections"
+SKIP = {"1-1-run-grpo-on-one-gpu.md"}
+RUN_COMMAND = re.compile(r"^\s*```\{run-command\}\s+([\w-]+)", re.M)
+#: The public references a time section may set beside the page's run: whole runs and step times.
+TIME_REFERENCES = {"slime-gb10.run-time", "slime-gb10.step-time", "slime-gb10.first-cycle-time",
+                   "loop_time.slime385_step"}
+PRODUCT = re.compile(r"\{run-arg\}`([\w-]+) --num-rollout` × \{reference\}`([\w.-]+)` ≈ (\d+) min")
+#: slime's batch as the page states it, which the reference's own setting must say.
+SLIME_BATCH = "20 × 8"
+
+
+def run_pages() -> list:
+    return sorted(p for p in SECTIONS.glob("*.md") if RUN_COMMAND.search(p.read_text(encoding="utf-8"))
+                  and p.name not in SKIP)
+
+
+def how_long(text: str) -> str:
+    """The page's "How long ..." section, up to the next heading of its level or above."""
+    m = re.search(r"^(#{2,3}) How long\b.*$", text, re.M)
+    if not m:
+        return ""
+    rest = text[m.end():]
+    end = re.search(rf"^#{{1,{len(m[1])}}} ", rest, re.M)
+    return rest[:end.start()] if end else rest
+
+
+@pytest.fixture(scope="module")
+def capture():
+    from miles101.data import load_capture
+
+    return load_capture(ROOT)
+
+
+def recorded(run: dict) -> bool:
+    """The lab records the run on the Spark (no not_recorded reason, no record: {spark: false})."""
+    return not run.get("not_recorded") and (run.get("record") or {}).get("spark", True)
+
+
+def arg(capture, run_id: str, flag: str) -> str:
+    """The value a run file passes for a flag (its base's included)."""
+    from miles101.tools.preflight import option_values
+
+    return option_values(capture.runs[run_id]["args"])[flag][-1]
+
+
+def test_the_run_pages_are_found() -> None:
+    names = [p.name for p in run_pages()]
+    assert len(names) >= 14 and "3-1-train-math-on-gsm8k.md" in names and "1-1-run-grpo-on-one-gpu.md" not in names
+
+
+@pytest.mark.parametrize("page", run_pages(), ids=lambda p: p.name)
+def test_each_run_page_says_how_long_the_whole_run_takes(page, capture) -> None:
+    text = page.read_text(encoding="utf-8")
+    section = how_long(text)
+    assert section, f"{page.name}: no section headed 'How long ...' (the search must find it)"
+    assert "{computed}" not in section, f"{page.name}: a time budget is measured, a reference or arithmetic"
+    refs = set(re.findall(r"\{reference\}`([\w.-]+)", section))
+    assert refs & TIME_REFERENCES, f"{page.name}: no public time reference beside the run ({sorted(TIME_REFERENCES)})"
+    for run_id in RUN_COMMAND.findall(text):
+        run = capture.runs[run_id]
+        if not recorded(run):
+            assert "does not record" in section, f"{page.name}: {run_id} is not recorded; say so where its time would be"
+            continue
+        decl = (run.get("values") or {}).get("run_time")
+        assert decl and decl["source"] == "lab/elapsed" and decl["statistic"] == "last", \
+            f"capture/runs/{run_id}.yaml: declare values/run_time (lab/elapsed, last), the whole run's wall time"
+        assert f"{{measured}}`{run_id}.run_time" in section, f"{page.name}: cite {{measured}}`{run_id}.run_time`"
+
+
+@pytest.mark.parametrize("page", run_pages(), ids=lambda p: p.name)
+def test_each_product_is_right_and_says_the_batch_difference(page, capture) -> None:
+    section = how_long(page.read_text(encoding="utf-8"))
+    for run_id, key, minutes in PRODUCT.findall(section):
+        ref = capture.value("reference", key)
+        assert ref is not None and ref.unit.startswith("s"), f"{page.name}: {key} is not a time per step in s"
+        steps = capture.runs[run_id]["steps"]
+        assert abs(steps * ref.value / 60 - int(minutes)) <= 0.5, \
+            f"{page.name}: {steps} × {ref.value} s is {steps * ref.value / 60:.1f} min, not {minutes}"
+        for flag in ("--rollout-batch-size", "--n-samples-per-prompt"):
+            shown = {arg(capture, other, flag) for other in re.findall(rf"\{{run-arg\}}`([\w-]+) {flag}`", section)}
+            assert SLIME_BATCH in section and arg(capture, run_id, flag) in shown, \
+                f"{page.name}: a product needs the batch difference said ({SLIME_BATCH} against {run_id}'s {flag})"
+        assert "20 prompts × 8 samples" in ref.detail["setting"], f"{key}'s setting no longer says slime's batch"
+
+
+@pytest.mark.parametrize("name", ["3-1-train-math-on-gsm8k.md", "3-2-train-with-the-dapo-filter.md"])
+def test_the_100_rollout_recipes_cite_slimes_whole_run_as_it_is(name, capture) -> None:
+    section = how_long((SECTIONS / name).read_text(encoding="utf-8"))
+    assert "{reference}`slime-gb10.run-time`" in section and not PRODUCT.search(section)
+    run_id = RUN_COMMAND.findall((SECTIONS / name).read_text(encoding="utf-8"))[0]
+    assert capture.runs[run_id]["steps"] == 100  # the same rollout count as slime's run, so no product
+
+
+def test_the_product_check_catches_wrong_arithmetic(capture) -> None:
+    wrong = "{run-arg}`speed-tis --num-rollout` × {reference}`slime-gb10.step-time` ≈ 20 min"
+    run_id, key, minutes = PRODUCT.search(wrong).groups()
+    assert abs(capture.runs[run_id]["steps"] * capture.value("reference", key).value / 60 - int(minutes)) > 0.5
