@@ -126,10 +126,12 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-def claim_problems(record: FactChecks, pages: list[str], root: Path, capture: Any) -> list[Problem]:
+def claim_problems(record: FactChecks, pages: list[str] | None, root: Path, capture: Any) -> list[Problem]:
     """Each universal claim whose sentence is no longer on its page once, or whose source does not resolve."""
     found: list[Problem] = []
     texts: dict[str, str | None] = {}
+    if pages is None:  # the book could not be read (named on its own): no claim's page can be judged
+        return found
 
     def text_of(page: str) -> str | None:
         if page not in texts:
