@@ -33,6 +33,7 @@ from ..derive import GIB, UNIT_BYTES, fit_budget
 from ..problems import Subtype
 from .base import ManualDirective, skip_node
 from .domain import capture_of, domain_of, register_derived
+from .script_json import json_for_script
 from .values import value_inline
 
 SCHEMA = "m101-fit/1"
@@ -284,8 +285,7 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
 
 def visit_fit_html(self: Any, node: fit_calculator) -> None:
     doc, model, settings = node["doc"], node["model"], node["settings"]
-    payload = json.dumps({**doc, "start": {"model": model["name"], **settings}}, separators=(",", ":"))
-    payload = payload.replace("</", "<\\/")
+    payload = json_for_script({**doc, "start": {"model": model["name"], **settings}}, separators=(",", ":"))
     self.body.append(
         f'<div class="m101-fit" id="{escape(node["fit_id"])}">'
         f'<script type="application/json" class="m101-fit-data">{payload}</script>'

@@ -1436,6 +1436,9 @@ def _finds(line: str, pattern: str) -> bool:
 
 # `Timer NAME start` / `Timer NAME end (elapsed: ...)` (miles/utils/timer.py:31, 42).
 TIMER_RE = re.compile(r"\bTimer (?P<name>\S+) (?P<what>start|end)\b")
+#: A line only Miles writes: a step line (whole or not), a timer, rank 0's memory line, the engine's address, the
+#: argument dump's batch size. A log without one (and without a symptom's line) is not a Miles driver log.
+MILES_LINE_RE = re.compile("|".join(r.pattern for r in (LOOKS_LIKE_RE, TIMER_RE, MEMORY_RE, ENGINE_RE, BATCH_DUMP_RE)))
 # PyTorch's out-of-memory message: `Tried to allocate 61.34 GiB. GPU 3 has a total capacity of 79.11 GiB
 # of which 27.07 GiB is free.` One allocation larger than all free memory is not fragmentation.
 ALLOC_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>[KMGT]iB)\b.*? of which "
@@ -1937,8 +1940,16 @@ def main(argv: list[str] | None = None) -> int:
         groups = groups_in_log(lines)
     rows, asm, report = report_of(lines, args.steps, groups)
     if args.diagnose:
+        if not any(ln.strip() for ln in lines):
+            print(f"read_run: {args.log} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
+                  "(what `ray job submit` printed, e.g. the file `tee` wrote).", file=sys.stderr)
+            return 1
         settings = settings_of_args(run_text, "run") if run_text is not None else settings_in_log(lines)
         matches = diagnose(lines, report, settings)
+        if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
+            print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
+                  "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
+            return 1
         if args.json:
             print(json.dumps({"settings": settings, "matches": matches, "malformed": asm.malformed,
                               "nonfinite": asm.nonfinite}, indent=2))
