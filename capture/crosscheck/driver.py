@@ -112,7 +112,8 @@ def measure_model(m: dict, models_path: Path, tokens: int, min_tokens: int, devi
     return runs
 
 
-SWEEP_NOTE = ("sweep: after the two steps, forward and backward once per listed token count (smallest first, "
+SWEEP_NOTE = ("sweep: after the two steps and with AdamW's moments freed (they do not change with the token count), "
+              "forward and backward once per listed token count (smallest first, "
               "stopping at the first out-of-memory), no optimizer step; base_bytes is torch.cuda.memory_allocated() "
               "once the gradients are freed (zero_grad(set_to_none=True)), peak_bytes the max_memory_allocated() "
               "over the phase with the peak reset after that free; both less the reading before the model was built. "
