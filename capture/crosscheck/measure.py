@@ -262,6 +262,7 @@ def measure(m: dict, tokens: int, checkpointing: bool, device: str, foreach: boo
         del ids, pos
         # The moments do not change with the token count: freeing them lets the sweep reach more tokens.
         optimizer.state.clear()
+        record["sweep_optimizer_state"] = "freed"
         record["sweep"] = sweep(model, optimizer, m["vocab"], sweep_counts, device, base)
     record["seconds"] = round(time.time() - t0, 2)
     return record
