@@ -443,3 +443,32 @@ def test_refuses_above_the_max_naming_it(tabs: dict[str, Any], server: Server, l
     assert f"{top:,}" in page.locator(f"#{field.get_attribute('id')}-error").inner_text()
     assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") == "none"
     assert page.errors == []
+
+
+def test_lever_equals_fit_lever(tabs: dict[str, Any], server: Server) -> None:
+    """The page's fitLever names the same changes as derive.fit_lever over a grid of runs that do not fit."""
+    page = _open(tabs["light"], server)
+    doc = json.loads(page.locator("script.m101-fit-data").text_content())
+    grid = [{"model": m["name"], "fraction": f, "fp32_master": master, "reference": False, "response_len": r,
+             "prompt_len": 512, "prompts": 8, "samples": 8, "checkpointing": ck, "micro_batch_size": mbs,
+             "dynamic_batch": False, "max_tokens_per_gpu": None}
+            for m in doc["models"] if m.get("activation") for f in (0.25, 0.9) for master in (True, False)
+            for r in (1024, 32768) for ck in (False, True) for mbs in (1, 4)]
+    got = page.evaluate("""async ([grid, url]) => {
+      const mod = await import(url);
+      const c = JSON.parse(document.querySelector('script.m101-fit-data').textContent);
+      return grid.map(g => { const l = mod.fitLever(c, c.models.find(m => m.name === g.model), g);
+                             return l === null ? null : l.changes; });
+    }""", [grid, server.base + "_static/m101-fit-calculator.js"])
+    models = {m["name"]: m for m in doc["models"]}
+    for g, js in zip(grid, got, strict=True):
+        m = models[g["model"]]
+        inputs = {"params": m["params"], "kv_bytes_per_token": m["kv_bytes_per_token"],
+                  "pool_bytes": doc["pool"]["bytes"], "threshold": doc["threshold"]["value"],
+                  **{k: g[k] for k in ("fraction", "fp32_master", "reference", "response_len", "prompt_len",
+                                       "prompts", "samples", "micro_batch_size", "dynamic_batch",
+                                       "max_tokens_per_gpu", "checkpointing")}}
+        slopes = {k: ((m.get("activation") or {}).get(k) or {}).get("bytes_per_token")
+                  for k in ("plain", "checkpointed")}
+        want = derive.fit_lever(inputs, slopes)
+        assert js == (None if want is None else want["changes"]), (g, js, want)
