@@ -142,10 +142,11 @@ def test_activation_term_waits_for_a_crosscheck(tmp_path: Path) -> None:
     coeff = calculator.activation_coefficients(_capture_with_results(tmp_path / "h200", results))
     plain, ckpt = coeff["qwen3-0.6B"]["plain"], coeff["qwen3-0.6B"]["checkpointed"]
     assert plain["bytes_per_token"] == pytest.approx(5) and ckpt["bytes_per_token"] == pytest.approx(2)
-    assert plain["tokens"] == [2048, 4096, 8192]  # the plateau point is left out of the fit
-    assert plain["phase"] == "forward_backward"
-    assert plain["label"] == "checked on NVIDIA H100 80GB HBM3, not a GB10"
-    assert plain["from"] == "capture/crosscheck/results/h200.json"
+    assert plain["points"] == 3  # the plateau point is left out of the fit
+    assert plain["host"] == "h200"
+    hosts = calculator.crosscheck_hosts(_capture_with_results(tmp_path / "h200b", results))
+    assert hosts["h200"] == {"label": "checked on NVIDIA H100 80GB HBM3, not a GB10",
+                             "from": "capture/crosscheck/results/h200.json"}
 
 
 def test_a_slope_needs_three_activation_bound_points() -> None:
@@ -213,7 +214,8 @@ def _qwen3_4b_at_32k(doc: dict, **extra) -> dict:
 def test_qwen3_4b_at_32k_names_the_training_phase(doc: dict) -> None:
     """Issue 46: Qwen3-4B at a 32k response does not fit in training, which the verdict says, with its lever."""
     model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
-    assert model["activation"]["plain"]["phase"] == "forward_backward"
+    assert doc["activation_phase"] == "forward_backward" and model["activation"]["plain"]["points"] >= 3
+    assert doc["crosschecks"][model["activation"]["plain"]["host"]]["label"].startswith("checked on NVIDIA")
     settings = _qwen3_4b_at_32k(doc)
     b = calculator.budget_for(doc, model, settings)
     assert b["verdict"] == "does-not-fit" and b["over"] == ["training"] and b["phase"] == "training"

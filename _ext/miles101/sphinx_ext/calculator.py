@@ -28,7 +28,7 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
 from ..data import Value, fingerprint
-from ..crosscheck_results import activation_slopes, host_gpu
+from ..crosscheck_results import SWEEP_PHASE, activation_slopes, host_gpu
 from ..derive import GIB, UNIT_BYTES, fit_budget, fit_lever
 from ..problems import Subtype
 from .base import ManualDirective, skip_node
@@ -90,20 +90,25 @@ def _flag_default(capture: Any, name: str) -> Any:
     return records[0].get("default")
 
 
+def crosscheck_hosts(capture: Any) -> dict[str, dict[str, str]]:
+    """Each cross-check host's label (its GPU, not a GB10) and results file, said once for all its slopes."""
+    return {host: {"label": CROSSCHECK_LABEL.format(gpu=host_gpu(doc)), "from": f"capture/crosscheck/results/{host}.json"}
+            for host, doc in sorted(capture.crosschecks.items())}
+
+
 def activation_coefficients(capture: Any) -> dict[str, dict[str, dict]]:
     """Per model, the activation bytes per token without (``plain``) and with (``checkpointed``) gradient
     checkpointing: the least-squares slope of the forward/backward peak over the tokens, from the validated
-    cross-checks the capture holds (`miles101.crosscheck_results.activation_slopes`). The first host (by
-    name) with a slope for a setting gives it, labelled with that host's GPU.
+    cross-checks the capture holds (`miles101.crosscheck_results.activation_slopes`, which reads only points of
+    the forward/backward phase). The first host (by name) with a slope for a setting gives it; ``host`` keys
+    ``crosscheck_hosts`` for its label, ``points`` is how many token counts the line goes through.
     """
     out: dict[str, dict[str, dict]] = {}
     for host, doc in sorted(capture.crosschecks.items()):
-        label = CROSSCHECK_LABEL.format(gpu=host_gpu(doc))
         for name, fits in activation_slopes(doc).items():
             for ckpt, fit in fits.items():
                 out.setdefault(name, {}).setdefault(SLOPE_KEYS[ckpt], {
-                    "bytes_per_token": fit["bytes_per_token"], "tokens": fit["tokens"], "phase": fit["phase"],
-                    "label": label, "from": f"capture/crosscheck/results/{host}.json"})
+                    "bytes_per_token": fit["bytes_per_token"], "points": len(fit["tokens"]), "host": host})
     return out
 
 
@@ -147,6 +152,8 @@ def coefficients(capture: Any) -> dict[str, Any]:
                      "micro_batch_size": int(_flag_default(capture, "--micro-batch-size"))},
         "flags": dict(FLAGS),
         "limits": dict(LIMITS),
+        "activation_phase": SWEEP_PHASE,
+        "crosschecks": crosscheck_hosts(capture),
         "models": models,
     }
 
@@ -304,9 +311,10 @@ def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[
     activation = (model.get("activation") or {}).get(SLOPE_KEYS[ckpt])
     if b["train"] is not None and activation:
         how = "with" if ckpt else "without"
+        label = doc["crosschecks"][activation["host"]]["label"]
         rows.append(("of which activations", f"{activation['bytes_per_token'] / 1e6:,.2f} MB per token ({how} "
-                     f"gradient checkpointing; slope over {len(activation['tokens'])} token counts, "
-                     f"{activation['label']}) × {b['micro_tokens']:,} tokens per micro-batch",
+                     f"gradient checkpointing; slope over {activation['points']} token counts, "
+                     f"{label}) × {b['micro_tokens']:,} tokens per micro-batch",
                      _gib(b["activations"], doc), "trainer"))
         rows.append(("During training", "trainer state + activations", _gib(b["train"], doc), "trainer"))
     left = "Left for the OS, Ray, page cache" + ("" if b["train"] is not None else ", activations")

@@ -450,7 +450,7 @@ function mount(root) {
     } else {
       actLine.textContent = `Activations while training: about ${gib(c, b.activations)}, `
         + `${(slope.bytes_per_token / 1e6).toFixed(2)} MB per token ${how} gradient checkpointing (the slope of the `
-        + `forward/backward peak over ${slope.tokens.length} token counts, ${slope.label}) × `
+        + `forward/backward peak over ${slope.points} token counts, ${c.crosschecks[slope.host].label}) × `
         + `${count(b.micro_tokens)} tokens in the largest micro-batch; training peak ${gib(c, b.train)}.`;
     }
     actLine.dataset.microTokens = String(b.micro_tokens);
