@@ -312,11 +312,11 @@ def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[
     if b["train"] is not None and activation:
         how = "with" if ckpt else "without"
         label = doc["crosschecks"][activation["host"]]["label"]
+        rows.append(("During training", "trainer state + activations", _gib(b["train"], doc), "trainer"))
         rows.append(("of which activations", f"{activation['bytes_per_token'] / 1e6:,.2f} MB per token ({how} "
                      f"gradient checkpointing; slope over {activation['points']} token counts, "
                      f"{label}) × {b['micro_tokens']:,} tokens per micro-batch",
                      _gib(b["activations"], doc), "trainer"))
-        rows.append(("During training", "trainer state + activations", _gib(b["train"], doc), "trainer"))
     left = "Left for the OS, Ray, page cache" + ("" if b["train"] is not None else ", activations")
     rows += [
         ("Ray's kill line", f"{doc['threshold']['value']:g} × the pool", _gib(b["limit"], doc), "failure"),
