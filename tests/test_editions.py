@@ -101,6 +101,15 @@ def test_root_text_carries_the_values(root_text, rootdir: Path) -> None:
     assert 'colocation defaults to "false"' in page  # a flag's extracted default
 
 
+def test_root_values_list_names_values_in_reader_words(root_text) -> None:
+    """The closing list names each value by what it is and each run by its title, never by an internal key."""
+    ledger = _text(root_text, "sections/2-1-values").split("Values on this page")[1]
+    assert "Measured by the run tiny-pending (A pending tiny run (test data)), pending:" in ledger
+    assert "Throughput — the median of \"perf/tokens_time\"." in ledger  # the text builder quotes a literal
+    for key in ("tiny-pending.tokens", "params.qwen3-tiny", "fact:box.memory", "measured:tiny-recorded.step_time"):
+        assert key not in ledger, key
+
+
 def test_root_text_carries_flag_facts(root_text) -> None:
     page = _text(root_text, "sections/1-1-first")
     assert "--colocate" in page and "Default:" in page or "default" in page.lower()

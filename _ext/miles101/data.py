@@ -49,15 +49,17 @@ def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
 
 def _read_json(path: Path, root: Path) -> Any:
     """Strict JSON through the one reader (`miles101.strict`): a regular file in the project, UTF-8, bounded."""
+    from .validate import fix_for  # validate imports this module's users (catalog): import at call time
+
     rel = path.relative_to(root).as_posix()
-    fix = "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`"
+    fix = fix_for(rel)  # the remedy that fits this file, with its real path
     raw = read_bytes(path, rel, root, fix)
     return _parsed(rel, raw, lambda: parse_json_bytes(raw, rel, fix))
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
     rel = path.relative_to(root).as_posix()
-    raw = read_bytes(path, rel, root, "correct the run file, or restore it from git")
+    raw = read_bytes(path, rel, root, f"correct the run file, or restore it from git (`git checkout -- {rel}`)")
     return _parsed(rel, raw, lambda: parse_yaml_bytes(raw, rel))
 
 

@@ -126,10 +126,12 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-def claim_problems(record: FactChecks, pages: list[str], root: Path, capture: Any) -> list[Problem]:
+def claim_problems(record: FactChecks, pages: list[str] | None, root: Path, capture: Any) -> list[Problem]:
     """Each universal claim whose sentence is no longer on its page once, or whose source does not resolve."""
     found: list[Problem] = []
     texts: dict[str, str | None] = {}
+    if pages is None:  # the book could not be read (named on its own): no claim's page can be judged
+        return found
 
     def text_of(page: str) -> str | None:
         if page not in texts:
@@ -163,10 +165,10 @@ def claim_problems(record: FactChecks, pages: list[str], root: Path, capture: An
     return found
 
 
-def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> list[Problem]:
+def factcheck_problems(record: FactChecks, pages: list[str] | None, capture: Any) -> list[Problem]:
     """What the schema cannot check, each a `manual.capture` problem at its JSON path.
 
-    `pages` are the book's page files; `capture` is the loaded capture (its commit and Miles's files).
+    `pages` are the book's page files (None when the book could not be read: no page is judged then); `capture` is the loaded capture (its commit and Miles's files).
     A fix's Miles lines are checked only when the check was made against the captured commit;
     a `book:<path>` source must be a file of this project.
     """
@@ -178,7 +180,7 @@ def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> li
     captured = str(capture.provenance.get("commit", ""))
     for check in record.checks:
         where = f"{FILE}:$.checks[{check.at}]"
-        if check.page not in pages:
+        if pages is not None and check.page not in pages:
             add(f"{where}.page", f"{check.page!r} is not a page of the book.",
                 "name a page file listed in manual.json (front.md or sections/<file>.md).")
         unknown = [c for c in check.classes_checked if c not in record.classes]

@@ -116,7 +116,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("default", True, False, "capture/miles/flags.json (the flag's extracted default)",
          reads="capture/miles/flags.json", tag="default", term="flag default",
          legend="A flag's default as Miles's argument parser sets it, read from an extraction of Miles's source. "
-                "Each flag's entry shows it with the file and line that define it."),
+                "Each flag's entry shows it with the file and line that define it; a flag passed through to SGLang "
+                "shows none, its default being SGLang's."),
     Kind("metric", True, False, "capture/miles/metrics.json (the keys Miles logs, extracted)",
          reads="capture/miles/metrics.json"),
     Kind("src", True, False, "capture/miles/files.json (Miles's files and their lengths at the captured commit)",
@@ -129,8 +130,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("computed", True, True, "capture/computed.json", reads="capture/computed.json", llms="computed",
          source=_computed_source, tag="computed", term="computed",
          legend="A number derived by the book's code from data extracted from Miles's source, such as a parameter "
-                "count or the bytes a trainer holds. Hover or focus one to see the formula; the page's list of "
-                "values names it too."),
+                "count or the bytes a trainer holds. Hover or focus one to see the function of the book's code "
+                "that derives it; the page's list of values names it too."),
     Kind("fact", True, True, "capture/facts.json", reads="capture/facts.json", llms="fact", source=_fact_source,
          tag="fact", term="fact",
          legend="A number from a public source, such as the Spark's memory from NVIDIA's documentation, held "
@@ -141,7 +142,7 @@ KINDS: tuple[Kind, ...] = (
          inline_source=_reference_inline, term="public reference",
          legend="Someone else's published number (Miles's CI thresholds, a published baseline, a number from an "
                 "issue thread) or a rule in code, shown with its source and, where it has one, its hardware, so "
-                "it is never read as a GB10 measurement."),
+                "it is never read as this book's GB10 measurement."),
     Kind("threshold", True, True, 'a file of capture/references/, with "kind": "threshold" and its "reasoning"',
          twin="reference", words="one of this book's own thresholds", llms="our threshold", tag="our threshold",
          tag_text="our threshold", record_kind="threshold", ranged=True, source=_threshold_source,

@@ -20,8 +20,10 @@ DIRECTIVE_NAMES = (
     "value-kinds",
     "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample",
 )
-#: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.
-_ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)"
+#: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name. As in
+#: CommonMark, a run of backticks opens and closes only whole (no backtick beside it), so an empty {flag}``
+#: is no role and never spans the next one.
+_ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?!`)(?P<text>.+?)(?<!`)(?P=ticks)(?!`)"
 ANY_ROLE = re.compile(_ROLE % r"[a-z][\w-]*", re.S)
 ROLE = re.compile(_ROLE % "|".join(ROLE_KINDS), re.S)
 #: The one directive-fence syntax: ```{name} args or :::{name} args.

@@ -15,6 +15,7 @@ from .domain import capture_of, domain_of
 from .figures import DiagramDirective
 from .marks import mark_of
 from .repository import record_yourself, repository_url
+from .theory import TOPIC_SEPARATORS, TheoryTermLinks
 from .values import value_inline
 
 
@@ -249,7 +250,8 @@ def lesson_title(slug: str) -> str:
 
 
 class RelatedDirective(BookDirective):
-    """The theory a reader should know first: the course's lessons by readable title (the course has no links here)."""
+    """The theory a reader should know first: the course's lessons by readable title (the course has no links
+    here), each topic of a title marked for TheoryTermLinks to link to its glossary entry."""
 
     def run(self) -> list[nodes.Node]:
         related = self.book.data.get("related") or []
@@ -261,10 +263,14 @@ class RelatedDirective(BookDirective):
         for path in related:
             parts = path.strip("/").split("/")
             para = nodes.paragraph()
-            para += nodes.strong("", lesson_title(parts[-1]))
+            title = nodes.strong()
+            for i, piece in enumerate(TOPIC_SEPARATORS.split(lesson_title(parts[-1]))):
+                if piece:
+                    title += nodes.Text(piece) if i % 2 else nodes.inline("", piece, classes=["m101-theory-topic"])
+            para += title
             if len(parts) > 1:
                 para += nodes.Text(f" — {lesson_title(parts[-2])}")
-            items += nodes.list_item("", para)
+            items += nodes.list_item("", para, m101_lesson=path)
         box += items
         return [box]
 
@@ -279,3 +285,4 @@ DIRECTIVES = {
 def setup_front(app) -> None:
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)
+    app.add_post_transform(TheoryTermLinks)

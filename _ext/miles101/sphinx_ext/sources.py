@@ -49,10 +49,10 @@ class PinDirective(ManualDirective):
         read = capture.provenance
         commit = str(read.get("commit", ""))
         table = nodes.field_list(classes=["m101-pin"])
-        rows = [
-            ("Miles", f"{pin['subject']} {pin['commit']} ({pin['date']}), {pin['version']}"),
-            ("Checked", pin.get("verified", "—")),
-            ("Read from", f"commit {commit[:10] or 'none yet'} ({read.get('commit_date', '?')})"),
+        rows = [  # each date says what it dates: the pinned commit, the pin's check, the commit read
+            ("This edition targets", f"{pin['subject']} {pin['commit']}, committed {pin['date']} ({pin['version']})"),
+            ("Pin verified on", pin.get("verified", "—")),
+            ("Read from", f"commit {commit[:10] or 'none yet'}, committed {read.get('commit_date', '?')}"),
         ]
         for label, text in rows:
             table += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", text)))

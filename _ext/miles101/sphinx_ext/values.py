@@ -124,27 +124,40 @@ class ValuesOnPage(SphinxTransform):
         section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
                                 repository_url(self.config))
         groups: dict[str, nodes.bullet_list] = {}
-        for cite, value in values:  # one list per source: a run, a formula; facts each name their own
-            para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
-            grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
-            para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
-            if value.kind == "measured" and value.missing:
-                head = f"Measured by the run {value.detail['run']}, recorded, not derivable from its recording:"
-                para += nodes.Text(f" — {value.what}: {value.missing}.")
-            elif value.kind == "measured" and value.pending:
-                head = f"Measured by the run {value.detail['run']}, pending:"
-                para += nodes.Text(f" — {value.what}.")
-            elif value.kind == "computed":
-                head = f"Computed by {value.detail.get('formula')} from Miles's extracted data:"
-                para += nodes.Text(f" — {cite['shown']}: {value.what}.")
-            else:
-                head = "Other values, each with its source:"
-                para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
+        for cite, value in values:  # one list per source: a run, a formula; the rest each name their own
+            head, para = ledger_row(capture, cite, value)
             groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
         for head, items in groups.items():
             section += nodes.paragraph("", head, classes=["m101-values-source"])
             section += items
         top += section
+
+
+def _run_named(capture, run_id: str) -> str:
+    """A run as a reader meets it: its id (what `record` takes) and its title from the run file."""
+    title = (capture.runs.get(run_id) or {}).get("title")
+    return f"{run_id} ({title})" if title else run_id
+
+
+def ledger_row(capture, cite: dict, value) -> tuple[str, nodes.paragraph]:
+    """One row of "Values on this page" in reader words (no internal key), and the heading of its group."""
+    d, para = value.detail, nodes.paragraph()
+    if value.kind == "measured" and (value.missing or value.pending):
+        state = "recorded, not derivable from its recording" if value.missing else "pending"
+        head = f"Measured by the run {_run_named(capture, d['run'])}, {state}:"
+        para += nodes.Text(f"{value.what} — ")
+        if value.missing:
+            para += nodes.Text(f"{value.missing}.")
+        else:
+            para += nodes.Text(f"the {d.get('statistic') or 'value'} of ")
+            para += nodes.literal("", d.get("source") or value.key)
+            para += nodes.Text(".")
+        return head, para
+    if value.kind == "computed":
+        para += nodes.Text(f"{value.what}: {cite['shown']}.")
+        return f"Computed from Miles's extracted data by this book's code ({d.get('formula')}):", para
+    para += nodes.Text(f"{cite['shown']} — {provenance_text(value, HOME_HARDWARE)}")
+    return "Other values, each with its source:", para
 
 
 # -- a host's cross-check -------------------------------------------------------------------------

@@ -1794,7 +1794,7 @@ BOOK_JSON = r'''{
   "train/loss": ["1.3"],
   "train/ois": ["4.4"],
   "train/opsm_clipfrac": ["8.2"],
-  "train/pg_clipfrac": ["1.1", "1.3", "5.1", "5.2", "7.1", "8.2"],
+  "train/pg_clipfrac": ["1.1", "1.3", "5.1", "5.2", "7.1", "8.2", "front"],
   "train/pg_loss": ["1.3"],
   "train/ppo_kl": ["1.1", "1.3", "5.1", "5.2", "7.1", "8.2", "front"],
   "train/step": ["front"],

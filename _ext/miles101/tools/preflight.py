@@ -287,6 +287,14 @@ def meminfo_gib(key: str, path: str = "/proc/meminfo") -> float | None:
         return None
 
 
+CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """Text a probe printed, fit for one line of the table: terminal escapes and control characters become a space."""
+    return CONTROL.sub(" ", text) if isinstance(text, str) else text
+
+
 # ---- the checks -------------------------------------------------------------------------------
 
 @dataclass
@@ -301,6 +309,7 @@ class Check:
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
+        self.message, self.fix = printable(self.message), printable(self.fix)  # what a probe said stays one line
         self.status = self.status or ("pass" if self.ok else "fail")
         self.ok = self.status != "fail"
 
