@@ -152,8 +152,13 @@ def test_env() -> dict[str, str]:
     """The tests' environment: Python's bytecode cache on (a second import of a module reads its compiled
     code instead of compiling it again, in pytest and in every Sphinx and CLI run it starts), kept
     outside the tree under .venv/pycache/ (PYTHONPYCACHEPREFIX), so no __pycache__ lands beside a source."""
+    import tempfile
+
+    prefix = VENV / "pycache"
+    # The copies the tests build in the temporary folder are compiled there too: drop the last run's.
+    shutil.rmtree(prefix / Path(tempfile.gettempdir()).relative_to("/"), ignore_errors=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPYCACHEPREFIX": str(VENV / "pycache")}
+    return {**env, "PYTHONPYCACHEPREFIX": str(prefix)}
 
 
 def _pip() -> list[str | Path]:
