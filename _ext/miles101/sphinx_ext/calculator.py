@@ -479,7 +479,7 @@ class FitCompareDirective(ManualDirective):
         para = nodes.paragraph(classes=["m101-fit-compare"])
         para += nodes.Text("Estimate ")
         para += value_inline(self.env, estimate, ".1f")
-        para += nodes.Text(f" ({label}, computed) · measured ")
+        para += nodes.Text(f" ({label}) · measured ")
         para += value_inline(self.env, measured, ".1f")
         para += nodes.Text(" · measured/estimate ")
         para += value_inline(self.env, ratio, ".2f")
