@@ -837,7 +837,7 @@ def compare_image(image: str, as_json: bool = False) -> int:
         tree = _miles_tree()
     except ImportError as e:
         print(f"preflight: --compare-image: cannot import miles_tree.py ({e}). Fix: download miles_tree.py "
-              "(section 6.4) into the directory that holds preflight.py", file=sys.stderr)
+              "(section 1.1, step 2) into the directory that holds preflight.py", file=sys.stderr)
         return 2
     try:
         image_side = tree.tree_tables(tree.read_image(image))
