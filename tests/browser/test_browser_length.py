@@ -58,8 +58,9 @@ def test_a_link_into_a_closed_fold_opens_it(tabs: dict[str, Any], server: Server
       return el ? el.id : null;
     }""")
     assert anchor, "no anchor inside a fold on 1.1"
-    tab.page.goto(server.base + PAGE + "#" + anchor, wait_until="load")
-    tab.page.wait_for_timeout(300)
+    tab.page.goto("about:blank")
+    tab.page.goto(server.base + PAGE + "#" + anchor, wait_until="load")  # as a link from another page
+    tab.page.wait_for_timeout(500)
     state = tab.page.evaluate("""(id) => {
       const el = document.getElementById(id);
       const r = el.getBoundingClientRect();

@@ -210,15 +210,17 @@
     try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
     const target = id && document.getElementById(id);
     if (!target) return;
-    let closed = false;
+    let folded = false;
     for (let el = target.parentElement; el; el = el.parentElement) {
-      if (el.tagName === "DETAILS" && !el.open) { el.open = true; closed = true; }
+      if (el.tagName === "DETAILS") { el.open = true; folded = true; }
     }
-    if (closed) target.scrollIntoView();
+    if (folded) target.scrollIntoView();
   }
 
   function watchFolds() {
     window.addEventListener("hashchange", openFoldsAtHash);
+    // Again once everything has loaded: what is drawn late above the target moves it down.
+    window.addEventListener("load", () => requestAnimationFrame(openFoldsAtHash));
     openFoldsAtHash();
   }
 
