@@ -148,7 +148,7 @@ def lock(extra: list[str]) -> None:
     print("dev.py: the locks are current; commit them with their inputs")
 
 
-def test_env() -> dict[str, str]:
+def bytecode_env() -> dict[str, str]:
     """The tests' environment: Python's bytecode cache on (a second import of a module reads its compiled
     code instead of compiling it again, in pytest and in every Sphinx and CLI run it starts), kept
     outside the tree under .venv/pycache/ (PYTHONPYCACHEPREFIX), so no __pycache__ lands beside a source."""
@@ -268,7 +268,7 @@ def main(argv: list[str]) -> int:
     if command == "docs":
         sphinx(*argv[1:])
     elif command == "test":
-        run(PY, "-m", "pytest", *argv[1:], env=test_env())
+        run(PY, "-m", "pytest", *argv[1:], env=bytecode_env())
     elif command == "serve":
         sphinx()
         run(PY, "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", "_build/html")

@@ -267,7 +267,7 @@ def test_tests_keep_the_bytecode_cache_out_of_the_tree(monkeypatch: pytest.Monke
     """`dev.py test` and tox run with the bytecode cache on, under a prefix outside the sources."""
     dev = _dev()
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
-    env = dev.test_env()
+    env = dev.bytecode_env()
     assert "PYTHONDONTWRITEBYTECODE" not in env
     assert Path(env["PYTHONPYCACHEPREFIX"]) == dev.VENV / "pycache"
     tox = configparser.ConfigParser(interpolation=None)
