@@ -108,7 +108,6 @@ class Built:
 def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confoverrides) -> Built:
     """Build `srcdir` (already a private copy) and return the result."""
     status, warning = StringIO(), StringIO()
-    confoverrides.setdefault("m101_mermaid_root", str(ROOT))
     collect = _Collect()
     with mock.patch.object(sphinx.util.logging, "setup", _logging_setup_with(collect)):
         app = SphinxTestApp(buildername, srcdir=srcdir, builddir=srcdir / "_build", status=status, warning=warning,
