@@ -278,7 +278,28 @@ def inline_svg(text: str, fig_id: str) -> str:
     text = re.sub(r"#([A-Za-z_][\w.-]*)", lambda m: f"#{rename[m[1]]}" if m[1] in rename else m[0], text)
     text = _THEME_COLOUR.sub(lambda m: THEME_COLOURS[m[0]], text)
     text = re.sub(r'\s(?:role|aria-roledescription)="[^"]*"', "", text)
+    used = {c for attr in re.findall(r'\sclass="([^"]*)"', text) for c in attr.split()}
+    text = re.sub(r"(<style>)(.*?)(</style>)", lambda m: m[1] + used_rules(m[2], used) + m[3], text, flags=re.S)
     return text.replace(" background-color: white;", "", 1).strip()
+
+
+def used_rules(css: str, classes: set[str]) -> str:
+    """Mermaid's stylesheet for one drawing without the rules no element of it can match: a rule stays
+    when one of its selectors names only classes the drawing has (tooltips, errors, icons, animations go)."""
+    kept: list[tuple[str, str]] = []
+    i = 0
+    while (start := css.find("{", i)) >= 0:
+        depth, end = 1, start + 1
+        while depth and end < len(css):
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            end += 1
+        prelude, block = css[i:start].strip(), css[start:end]
+        i = end
+        if prelude.startswith("@") or any(set(re.findall(r"\.([\w-]+)", sel)) <= classes for sel in prelude.split(",")):
+            kept.append((prelude, block))
+    text = "".join(p + b for p, b in kept if not p.startswith("@keyframes"))
+    animated = {name for value in re.findall(r"animation(?:-name)?:([^;}]*)", text) for name in re.findall(r"[\w-]+", value)}
+    return "".join(p + b for p, b in kept if not p.startswith("@keyframes") or p.split()[-1] in animated) + css[i:].strip()
 
 
 def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
