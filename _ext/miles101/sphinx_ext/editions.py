@@ -428,7 +428,7 @@ def web_edition_note(docname: str, what: str) -> nodes.paragraph:
 
 
 class diagram_svg(nodes.General, nodes.Element):
-    """A diagram on a web page: `svg`, its drawing as `inline_svg` made it."""
+    """A diagram on a web page: `svg`, its drawing as `inline_svg` made it, and `alt` (title and caption)."""
 
 
 def visit_svg_html(self: Any, node: diagram_svg) -> None:
@@ -461,7 +461,7 @@ class DiagramsForEditions(SphinxPostTransform):
             for node in list(self.document.findall(diagram_source)):
                 ids = node.parent.get("ids", []) if node.parent is not None else []
                 if ids and ids[0] in inline:
-                    node.replace_self(diagram_svg("", svg=inline[ids[0]]))
+                    node.replace_self(diagram_svg("", svg=inline[ids[0]], alt=node.get("alt", "")))
             return
         drawn = getattr(domain, "drawn_diagrams", {})
         for node in list(self.document.findall(diagram_source)):
@@ -698,7 +698,8 @@ def setup_editions(app: Sphinx) -> None:
     app.add_post_transform(TabSetsAsHeadedBlocks)
     app.add_post_transform(WebOnlyDownloads)
     app.connect("doctree-resolved", stack_wide_tables, priority=900)  # after the Reference tables
-    app.add_node(diagram_svg, html=(visit_svg_html, None), latex=(_skip, None), text=(_skip, None),
+    # text: the site's page text (llms-full.txt) names the drawing, as the text edition does.
+    app.add_node(diagram_svg, html=(visit_svg_html, None), latex=(_skip, None), text=(visit_image_text, None),
                  man=(_skip, None), texinfo=(_skip, None))
     app.add_node(diagram_image, html=(visit_image_html, None), latex=(visit_image_latex, None),
                  text=(visit_image_text, None), man=(visit_image_text, None), texinfo=(visit_image_text, None))

@@ -48,6 +48,12 @@ def visit_source_html(self: Any, node: diagram_source) -> None:
     raise nodes.SkipNode
 
 
+def visit_source_text(self: Any, node: diagram_source) -> None:
+    """The site's page text (llms-full.txt) for a diagram without a drawing: its title and caption."""
+    self.add_text(f"[diagram: {node['alt']}]")
+    raise nodes.SkipNode
+
+
 def _skip(self: Any, node: nodes.Node) -> None:
     raise nodes.SkipNode
 
@@ -129,8 +135,8 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
 def setup_figures(app: Sphinx) -> None:
     visitors = {b: (_visit, _depart) for b in ("html", "latex", "text", "man", "texinfo")}
     app.add_enumerable_node(figure_box, "m101-figure", figure_title, **visitors)
-    app.add_node(diagram_source, html=(visit_source_html, None),
-                 **{b: (_skip, None) for b in ("latex", "text", "man", "texinfo")})
+    app.add_node(diagram_source, html=(visit_source_html, None), text=(visit_source_text, None),
+                 **{b: (_skip, None) for b in ("latex", "man", "texinfo")})
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)
     app.connect("env-check-consistency", check_figure_ids)
