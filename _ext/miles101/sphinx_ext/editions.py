@@ -221,7 +221,8 @@ def draw_stale(app: Sphinx, diagrams: dict[str, tuple[str, str]]) -> None:
     (folder / "index.json").write_text(json.dumps(
         {"about": "Diagrams drawn by `python3 dev.py draw` (mermaid's CLI on Chromium) for every edition: "
                   "the web pages and the EPUB show the SVG, LaTeX the PDF; `source` is the hash of the figure's "
-                  "mermaid source and the drawing settings (miles101.sphinx_ext.editions.source_hash). A build refuses a drawing whose source changed.",
+                  "mermaid source and the drawing settings (miles101.sphinx_ext.editions.source_hash). "
+                  "A build refuses a drawing whose source changed.",
          "figures": dict(sorted(index.items()))}, indent=1) + "\n", encoding="utf-8")
 
 
@@ -295,11 +296,14 @@ def used_rules(css: str, classes: set[str]) -> str:
             end += 1
         prelude, block = css[i:start].strip(), css[start:end]
         i = end
-        if prelude.startswith("@") or any(set(re.findall(r"\.([\w-]+)", sel)) <= classes for sel in prelude.split(",")):
+        selectors = prelude.split(",")
+        if prelude.startswith("@") or any(set(re.findall(r"\.([\w-]+)", s)) <= classes for s in selectors):
             kept.append((prelude, block))
-    text = "".join(p + b for p, b in kept if not p.startswith("@keyframes"))
-    animated = {name for value in re.findall(r"animation(?:-name)?:([^;}]*)", text) for name in re.findall(r"[\w-]+", value)}
-    return "".join(p + b for p, b in kept if not p.startswith("@keyframes") or p.split()[-1] in animated) + css[i:].strip()
+    rules = "".join(p + b for p, b in kept if not p.startswith("@keyframes"))
+    animated = {name for value in re.findall(r"animation(?:-name)?:([^;}]*)", rules)
+                for name in re.findall(r"[\w-]+", value)}
+    keyframes = "".join(p + b for p, b in kept if p.startswith("@keyframes") and p.split()[-1] in animated)
+    return keyframes + rules + css[i:].strip()
 
 
 def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -337,7 +341,8 @@ def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if is_site(app):
         for fig in diagrams:
             if fig not in domain.diagram_problems and fig in index:
-                domain.inline_drawings[fig] = inline_svg((folder / index[fig]["svg"]).read_text(encoding="utf-8"), fig)
+                svg = (folder / index[fig]["svg"]).read_text(encoding="utf-8")
+                domain.inline_drawings[fig] = inline_svg(svg, fig)
         return []
     target_dir = Path(app.outdir) / ("" if app.builder.format == "latex" else "_images")
     target_dir.mkdir(parents=True, exist_ok=True)
