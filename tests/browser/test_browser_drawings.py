@@ -1,7 +1,7 @@
 """Every diagram is its committed drawing, with scripts off, in light and dark (issue 50).
 
-With JavaScript disabled, each figure of every page that has one shows its drawing: an inline SVG
-with nodes, drawn (non-zero size), named as one image by the figure's title and caption, with no
+With JavaScript disabled, each figure of every page that has one shows its drawing (a figure in a
+tab once its tab is opened, which needs no script): an inline SVG with nodes, drawn (non-zero size), named as one image by the figure's title and caption, with no
 mermaid source left on the page and no id used twice. The drawing's colours come from the theme:
 a node of a palette class is filled with the theme's tint of its hue and its label is that hue's ink
 (in the other theme the same node changes colour), edges and plain labels take the page's text
@@ -56,7 +56,26 @@ def _hex(css: str | None) -> str | None:
 
 
 def _diagram_pages(site: Site) -> list[str]:
-    return [rel for rel in site.pages if 'class="m101-diagram' in (site.outdir / rel).read_text(encoding="utf-8")]
+    figure = re.compile(r'class="[^"]*\bm101-diagram\b')
+    return [rel for rel in site.pages if figure.search((site.outdir / rel).read_text(encoding="utf-8"))]
+
+
+def _with_tabs_opened(page: Any) -> dict[str, Any]:
+    """The page's diagrams, each measured while shown: a diagram in a tab is measured after a click on
+    its tab's label (sphinx-design's tabs are radio inputs and CSS: they open without scripts)."""
+    state = page.evaluate(JS_DIAGRAM_STATE)
+    shown = {d["figure"]: d for d in state["diagrams"] if d["shown"]}
+    labels = page.locator(".sd-tab-set > label")
+    for i in range(labels.count()):
+        label = labels.nth(i)
+        if not label.evaluate("l => !!(l.nextElementSibling && l.nextElementSibling.querySelector('.m101-diagram'))"):
+            continue
+        label.click()
+        for d in page.evaluate(JS_DIAGRAM_STATE)["diagrams"]:
+            if d["shown"]:
+                shown.setdefault(d["figure"], d)
+    state["diagrams"] = [shown.get(d["figure"], d) for d in state["diagrams"]]
+    return state
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +91,7 @@ def no_script_pages(chromium: Any, server: Server, site: Site) -> dict[str, dict
             for rel in _diagram_pages(site):
                 page.goto(server.base + rel, wait_until="load")
                 found[mode][rel] = {
-                    "state": page.evaluate(JS_DIAGRAM_STATE),
+                    "state": _with_tabs_opened(page),
                     "colours": page.evaluate(JS_COLOURS, MEANING_HUES),
                     "scripts": page.evaluate("() => [...document.scripts].map(s => s.src).filter(Boolean)"),
                     "ids": page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"),
