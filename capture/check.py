@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from miles101.book import load_book
+from miles101.figurerules import book_figure_problems
+from miles101.flagrules import book_flag_block_problems
 from miles101.data import Capture, load_capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.markup import directive_option_problems, directive_options, listing_lines
@@ -26,6 +28,7 @@ from miles101.markup import page_problems as markup_page_problems
 from miles101.pages import scan_pages
 from miles101.problems import Problem, ProblemError, Subtype, broken_sources
 from miles101.resolve import resolve
+from miles101.rulefiles import doctor_blocks, missing_rules
 from miles101.strict import decode, read_bytes
 from miles101.validate import capture_problems, validate_capture
 
@@ -89,6 +92,10 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     capture = load_capture(root)  # its own problems are reported by check_capture
     for problem in page_text_problems(root, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
+    pages = page_sources(root, book.page_files)
+    for problem in [*book_figure_problems(pages, (book.data.get("plate") or {}).get("figure")),
+                    *book_flag_block_problems(capture, pages)]:  # the build's rules (miles101.figurerules, flagrules)
+        report.fail(f"{problem} [{problem.subtype}]")
     for problem in listing_problems(root, capture, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
     refs = scan_pages(root, book.page_files)
@@ -114,12 +121,28 @@ def page_text_problems(root: Path, files: list[str]) -> list[Problem]:
         if not path.exists():
             continue  # load_book names a missing page
         try:
-            text = decode(read_bytes(path, rel, root, "restore the page from git"), rel, "restore it from git")
+            restore = f"restore it from git (`git checkout -- {rel}`)"
+            text = decode(read_bytes(path, rel, root, restore), rel, restore)
         except ProblemError as exc:
             out.append(replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location))
             continue
         out += markup_page_problems(text, rel)
+        for line in doctor_blocks(text):  # a {log-doctor} needs its rule file (the build's rule too)
+            missing = missing_rules(root, rel, line)
+            if missing is not None:
+                out.append(missing)
     return out
+
+
+def page_sources(root: Path, files: list[str]) -> list[tuple[str, str]]:
+    """(page file, text) of each readable page, in book order (an unreadable one is named by page_text_problems)."""
+    pages = []
+    for rel in files:
+        try:
+            pages.append((rel, (root / rel).read_bytes().decode("utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return pages
 
 
 def listing_problems(root: Path, capture, files: list[str]) -> list[Problem]:
@@ -159,17 +182,19 @@ def check_pin(root: Path, capture: Capture, report: Report, strict: bool) -> Non
     (report.fail if strict else report.warnings.append)(text)
 
 
-def check_factcheck(root: Path, capture: Capture, report: Report) -> int:
-    """The fact-check record beyond its schema: pages of the book, known classes, counts, Miles lines."""
+def check_factcheck(root: Path, capture: Capture, report: Report) -> tuple[int, int]:
+    """The fact-check record beyond its schema: pages of the book, known classes, counts, Miles lines, and each
+    universal claim still on its page. Returns (entries, universal claims held)."""
     book, _ = load_book(root / "manual.json", root)
     try:
         record = load_factcheck(root)
     except ValueError:
-        return 0  # not JSON: the schema check names the line
-    pages = book.page_files if book is not None else []
+        return 0, 0  # not JSON: the schema check names the line
+    # Without a book (manual.json or a page is broken, named above) no entry's page can be judged: not 98 echoes.
+    pages = book.page_files if book is not None else None
     for problem in factcheck_problems(record, pages, capture):
         report.fail(f"{problem} [{problem.subtype}]")
-    return len(record.checks)
+    return len(record.checks), len(record.claims)
 
 
 def pending_values(capture: Capture) -> list[str]:
@@ -190,7 +215,7 @@ def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int |
     counts: dict[str, int | float] = dict(found)
     counts["run files checked"] = check_run_files(root, report)
     counts["page references resolved"] = check_pages(root, capture, report)
-    counts["fact-check entries"] = check_factcheck(root, capture, report)
+    counts["fact-check entries"], counts["universal claims held to their pages"] = check_factcheck(root, capture, report)
     check_pin(root, capture, report, strict)
     pending = pending_values(capture)
     counts["pending values"] = len(pending)

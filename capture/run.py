@@ -82,6 +82,10 @@ def main(argv: list[str]) -> int:
         from capture.crosscheck.on_host import main as crosscheck_main
 
         return crosscheck_main(argv[1:])
+    if argv[:1] == ["explain"]:
+        from capture.explain import main as explain_main
+
+        return explain_main(argv[1:])
     if argv[:1] == ["diff"]:
         from capture.drift.cli import main as diff_main
 

@@ -9,19 +9,23 @@ import pytest
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
-#: The markers a test carries besides `unit`: a module says `pytestmark = pytest.mark.build` (or `slow`).
-NOT_UNIT = ("build", "browser", "slow")
+#: The markers a test carries besides `unit`: a module says `pytestmark = pytest.mark.build` (or `slow`);
+#: tests/scenarios/ is `scenario` (the reader's paths replayed on the stand-ins).
+NOT_UNIT = ("build", "browser", "slow", "scenario")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """tests/browser/ is `browser`; a test marked neither build, browser nor slow is `unit`.
+    """tests/browser/ is `browser`, tests/scenarios/ `scenario`; a test marked none of NOT_UNIT is `unit`.
 
     The browser tests run last: Playwright keeps threads in this process, and a Sphinx build with -j
     forks; a fork taken while another thread holds a lock can hang its child for good.
     """
     for item in items:
-        if "browser" in Path(str(item.fspath)).parts:
+        parts = Path(str(item.fspath)).parts
+        if "browser" in parts:
             item.add_marker(pytest.mark.browser)
+        if "scenarios" in parts:
+            item.add_marker(pytest.mark.scenario)
         if not any(item.get_closest_marker(name) for name in NOT_UNIT):
             item.add_marker(pytest.mark.unit)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: order kept within each

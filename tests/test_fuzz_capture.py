@@ -81,7 +81,24 @@ def fuzz_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path.write_text(text, encoding="utf-8")
     (root / XC).parent.mkdir(parents=True)
     (root / XC).write_text(json.dumps(crosscheck_result(root), indent=1), encoding="utf-8")
+    add_doctor(root)
     return root
+
+
+SYMPTOMS = "capture/symptoms.json"
+READER = "capture/references/reader.json"
+DOCTOR_PAGE = "sections/1-1-first.md"
+
+
+def add_doctor(root: Path) -> None:
+    """The log doctor's rule files (two entries of the book's own each) and a page that holds {log-doctor}."""
+    symptoms = json.loads((ROOT / SYMPTOMS).read_text(encoding="utf-8"))
+    (root / SYMPTOMS).write_text(json.dumps({**symptoms, "symptoms": symptoms["symptoms"][:2]}, indent=1), encoding="utf-8")
+    reader = json.loads((ROOT / READER).read_text(encoding="utf-8"))
+    two = dict(list(reader["references"].items())[:2])
+    (root / READER).write_text(json.dumps({**reader, "references": two}, indent=1), encoding="utf-8")
+    with open(root / DOCTOR_PAGE, "a", encoding="utf-8") as fh:
+        fh.write("\nPaste a log here.\n\n```{log-doctor}\n```\n")
 
 
 # ---------------------------------------------------------------------------------- the gates
@@ -387,6 +404,50 @@ def m_crosscheck_disagree(root: Path, rng: random.Random) -> str:
     return XC
 
 
+def m_rule_file(root: Path, rng: random.Random) -> str:
+    """The doctor's rule files broken one way each: bytes, shape, or a rule no schema says (issue 51)."""
+    rel = rng.choice([SYMPTOMS, READER])
+    doc = load(root, rel)
+    how = rng.choice(["truncated", "not utf-8", "deep", "duplicate key", "unknown key", "wrong type", "missing key",
+                      "rule"])
+    if how == "truncated":
+        raw = (root / rel).read_bytes()
+        (root / rel).write_bytes(raw[:rng.randrange(1, len(raw) - 1)])
+    elif how == "not utf-8":
+        (root / rel).write_bytes((root / rel).read_bytes().replace(b'"', b'"\xff', 1))
+    elif how == "deep":
+        _json_put(root, rel, ("schema",), DEEP)
+    elif how == "duplicate key":
+        (root / rel).write_text(dump_with_duplicate(doc, rng.choice(list(objects(doc)))), encoding="utf-8")
+    elif how == "unknown key":
+        doc["colour"] = "red"
+        save(root, rel, doc, indent=1)
+    elif how == "wrong type":
+        path, _ = rng.choice([(p, v) for p, v in leaves(doc) if isinstance(v, str) and p[0] != "schema" or
+                              isinstance(v, (int, float)) and not isinstance(v, bool)])
+        put(doc, path, rng.choice([[], {}, None, True]))
+        save(root, rel, doc, indent=1)
+    elif how == "missing key":
+        if rel == SYMPTOMS:
+            del doc["symptoms"][rng.randrange(2)][rng.choice(["grep", "id", "check", "fix"])]
+        else:
+            del doc["references"][next(iter(doc["references"]))][rng.choice(["value", "unit"])]
+        save(root, rel, doc, indent=1)
+    elif rel == SYMPTOMS:  # the rules of miles101.rulefiles
+        entry = doc["symptoms"][rng.randrange(2)]
+        if rng.random() < 0.5:
+            entry["grep"] = [rng.choice(["    ", "\t\t\t\t", "\u00a0\u00a0\u00a0\u00a0"])]
+        else:
+            doc["symptoms"][1]["id"] = doc["symptoms"][0]["id"]
+        save(root, rel, doc, indent=1)
+    else:
+        rec = doc["references"][next(iter(doc["references"]))]
+        value = rec.pop("value")
+        rec.update(low=value / 2, high=value * 2)
+        save(root, rel, doc, indent=1)
+    return rel
+
+
 MUTATIONS: dict[str, tuple[Callable[[Path, random.Random], str], int]] = {
     "wrong type": (m_number_to_string, 3), "string field of the wrong type": (m_string_to_number, 2),
     "run file": (m_run_file, 2), "non-finite": (m_non_finite, 3), "negative": (m_negative, 2),
@@ -396,6 +457,7 @@ MUTATIONS: dict[str, tuple[Callable[[Path, random.Random], str], int]] = {
     "values.json disagrees with steps.jsonl": (m_steps_disagree, 1),
     "computed.json disagrees with its inputs": (m_computed_disagree, 2),
     "cross-check disagrees with computed.json": (m_crosscheck_disagree, 2),
+    "the doctor's rule files": (m_rule_file, 10),
 }
 CASES = [(f"{name} #{i}", SEED * 1000 + n * 10 + i) for n, (name, (_, times)) in enumerate(MUTATIONS.items())
          for i in range(times)]
@@ -557,6 +619,12 @@ HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
     ("manual.json", "page is a symlink out of the tree", lambda r: (_link_out(r, PAGE), "manual.json")[1]),
     ("manual.json", "FIFO", lambda r: (_fifo(r, "manual.json"), "manual.json")[1]),
     ("manual.json", "not UTF-8", lambda r: ((r / "manual.json").write_bytes("{}".encode("utf-16")), "manual.json")[1]),
+    ("manual.json", "NaN where the schema takes any number",
+     lambda r: (_json_put(r, "manual.json", ("capture", "timeoutSeconds"), "NaN"), "manual.json")[1]),
+    ("manual.json", "a part number 1.0 (an integer to the schema)",
+     lambda r: (_json_put(r, "manual.json", ("parts", 0, "number"), "1.0"), "manual.json")[1]),
+    ("manual.json", "a javascript: pin source",
+     lambda r: (_json_put(r, "manual.json", ("pin", "source"), '"javascript:alert(1)"'), "manual.json")[1]),
     # capture JSON
     ("facts.json", "deep nesting", lambda r: (_json_put(r, "capture/facts.json", ("facts", "box.memory", "what"), DEEP),
                                               "capture/facts.json")[1]),
@@ -589,6 +657,21 @@ HOSTILE: list[tuple[str, str, Callable[[Path], str]]] = [
     ("page", "raw HTML", lambda r: (_append(r, PAGE, "\nHi <img src=x onerror=alert(1)> there.\n"), PAGE)[1]),
     ("page", "raw HTML block", lambda r: (_append(r, PAGE, "\n<script>alert(1)</script>\n"), PAGE)[1]),
     ("page", "unclosed role", lambda r: (_append(r, PAGE, "\nSet {flag}`--colocate and go on.\n"), PAGE)[1]),
+    # the doctor's rule files (issue 51): missing (named at the page's block), a directory, a FIFO
+    ("symptoms.json", "missing while a page holds {log-doctor}", lambda r: ((r / SYMPTOMS).unlink(), DOCTOR_PAGE)[1]),
+    ("symptoms.json", "a directory", lambda r: ((r / SYMPTOMS).unlink(), (r / SYMPTOMS).mkdir(), SYMPTOMS)[2]),
+    ("symptoms.json", "FIFO", lambda r: (_fifo(r, SYMPTOMS), SYMPTOMS)[1]),
+    ("symptoms.json", "not UTF-8", lambda r: ((r / SYMPTOMS).write_bytes("{}".encode("utf-16")), SYMPTOMS)[1]),
+    ("symptoms.json", "an entry without grep",
+     lambda r: (_json_put(r, SYMPTOMS, ("symptoms", 0), json.dumps({k: v for k, v in load(r, SYMPTOMS)["symptoms"][0].items()
+                                                                    if k != "grep"})), SYMPTOMS)[1]),
+    ("symptoms.json", "a grep of four spaces", lambda r: (_json_put(r, SYMPTOMS, ("symptoms", 1, "grep"), '["    "]'), SYMPTOMS)[1]),
+    ("symptoms.json", "a duplicated entry id",
+     lambda r: (_json_put(r, SYMPTOMS, ("symptoms", 1, "id"), json.dumps(load(r, SYMPTOMS)["symptoms"][0]["id"])), SYMPTOMS)[1]),
+    ("reader.json", "a threshold given as low/high", lambda r: (_json_put(
+        r, READER, ("references", next(iter(load(r, READER)["references"]))),
+        json.dumps({**{k: v for k, v in next(iter(load(r, READER)["references"].values())).items() if k != "value"},
+                    "low": 0.1, "high": 0.9})), READER)[1]),
 ]
 HOSTILE_IDS = [f"{kind}: {cls}" for kind, cls, _ in HOSTILE]
 
@@ -745,3 +828,205 @@ def test_a_value_a_valid_recording_cannot_give_says_so(fuzz_root: Path, tmp_path
     page = (root / "_build/html/sections/2-1-values.html").read_text(encoding="utf-8")
     assert "not derivable" in page and "is recorded (on" in page and "lab/step_interval is in no step" in page
     assert "tiny-recorded' has not been recorded" not in page
+
+
+# ---------------------------------------------------------------------------------- served launches (issue 51)
+#
+# Run files whose args, env (and so the --runtime-env-json token), entry and title try to run a command in
+# the reader's shell. Both gates accept them (a run file's value is data), and what they publish is inert:
+# each served _commands/<id>.sh and the text of each {run-command} block, run under bash with an argv
+# recorder as `ray` and `tee`, creates no marker file and passes each program the run file's values.
+
+RECORDER = ROOT / "tests" / "fixtures" / "argv-recorder" / "record-argv"
+
+
+def _hostile_run(run_id: str, seeds: list[int]) -> str:
+    import yaml
+
+    bad = "$s$(touch pwned-sub)`touch pwned-tick`"
+    return yaml.safe_dump({
+        "id": run_id, "title": "Hostile\ntouch pwned-title\rtouch pwned-cr", "purpose": "Tests inert launches.",
+        "sections": ["2.1"], "image": "radixark/miles:latest", "entry": ["python3", "train.py"],
+        "args": ["--colocate", "--rollout-batch-size", "8", "--note", f"/data/{bad}\ntouch pwned-argline",
+                 *([] if len(seeds) > 1 else ["--seed", "1"]), "--rollout-seed", "1"],
+        "env": {"EVIL": f"{bad}\ntouch pwned-envline'\""}, "steps": 3, "seeds": seeds,
+        "values": {"tokens": {"source": "perf/tokens_time", "statistic": "median", "unit": "tok/s", "what": "Throughput"}}},
+        sort_keys=False)
+
+
+def _run_recorded(text: str, cwd: Path) -> list[dict]:
+    import subprocess
+
+    bindir = cwd / "bin"
+    bindir.mkdir(exist_ok=True)
+    for name in ("ray", "tee"):
+        if not (bindir / name).exists():
+            (bindir / name).symlink_to(RECORDER)
+    log = cwd / "argv.jsonl"
+    log.unlink(missing_ok=True)
+    done = subprocess.run(["bash", "-c", text], cwd=cwd, capture_output=True, text=True, timeout=30,
+                          env={"PATH": f"{bindir}:/usr/bin:/bin", "ARGV_LOG": str(log), "HOME": str(cwd)})
+    assert done.returncode == 0, done.stderr
+    return sorted((json.loads(ln) for ln in log.read_text(encoding="utf-8").splitlines()), key=json.dumps)
+
+
+def test_hostile_run_files_publish_inert_launches(fuzz_root: Path, tmp_path: Path) -> None:
+    import html as html_lib
+
+    from miles101.data import load_capture
+    from miles101.runfiles import log_path, miles_args
+    from miles101.tools.preflight import job_submit
+
+    root = fresh(fuzz_root, tmp_path)
+    for run_id, seeds in (("hostile-one", [1]), ("hostile-loop", [1, 2])):
+        (root / "capture" / "runs" / f"{run_id}.yaml").write_text(_hostile_run(run_id, seeds), encoding="utf-8")
+        _append(root, VALUES_PAGE, f"\n```{{run-command}} {run_id}\n```\n")
+    check, build = timed(run_check, root), timed(run_build, root)
+    assert check.code == 0, check.out[-3000:]
+    assert build.code == 0, build.out[-3000:]
+    runs = load_capture(root).runs
+    page = (root / "_build/html/sections/2-1-values.html").read_text(encoding="utf-8")
+    blocks = [html_lib.unescape(re.sub(r"<[^>]+>", "", b)) for b in
+              re.findall(r'm101-run-command[^"]*"><div class="highlight"><pre>(.*?)</pre>', page, re.S)]
+    assert len(blocks) == 2, page[-2000:]
+    served = {p.stem: p.read_text(encoding="utf-8") for p in (root / "_build/html/_commands").glob("hostile-*.sh")}
+    assert sorted(served) == ["hostile-loop", "hostile-one"]
+    for where, run_id, text in [*(("block", rid, b) for rid, b in zip(("hostile-one", "hostile-loop"), blocks)),
+                                *(("served", rid, t) for rid, t in served.items())]:
+        run = runs[run_id]
+        work = tmp_path / f"{where}-{run_id}"
+        work.mkdir()
+        argv = _run_recorded(text, work)
+        assert not list(work.glob("pwned*")), f"the {where} launch of {run_id} ran a command from its run file:\n{text}"
+        want = []
+        for seed in run["seeds"]:
+            want += [{"prog": "ray", "argv": [*job_submit(run, seed), *miles_args(run, seed)][1:]},
+                     {"prog": "tee", "argv": [log_path(run, seed)]}]
+        assert argv == sorted(want, key=json.dumps), f"{where} {run_id}:\n{text}"
+
+
+# ---------------------------------------------------------------------------------- fixes that lead to the fix (issue 51 §5)
+
+#: (case, mutate, the file named, what its fix must say): the remedy that fits the file, with its real path.
+FIX_CASES: list[tuple[str, Callable[[Path], None], str, str]] = [
+    ("facts.json is a dangling symlink",
+     lambda r: ((r / "capture/facts.json").unlink(), (r / "capture/facts.json").symlink_to("nowhere.json")),
+     "capture/facts.json", "correct it by hand"),
+    ("host.json is missing", lambda r: (r / REC / "host.json").unlink(), f"{REC}/host.json",
+     f"python3 capture/run.py record {RUN_REC} --force"),
+    ("an attempt's run.json is corrupt",
+     lambda r: ((r / "capture/gpu/_attempts/x-1").mkdir(parents=True), (r / "capture/gpu/_attempts/x-1/run.json").write_text("{bad")),
+     "capture/gpu/_attempts/x-1/run.json", "rm -r capture/gpu/_attempts/x-1"),
+    ("a page is not UTF-8", lambda r: (r / PAGE).write_bytes((r / PAGE).read_bytes() + b"\n\xff\n"), PAGE, "save the file as UTF-8"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FIX_CASES)), ids=[c[0] for c in FIX_CASES])
+def test_a_fix_names_the_real_file_and_the_remedy_that_fits(fuzz_root: Path, tmp_path: Path, case: int) -> None:
+    _, mutate, rel, says = FIX_CASES[case]
+    root = fresh(fuzz_root, tmp_path)
+    mutate(root)
+    check = run_check(root)
+    lines = [ln for ln in check.out.replace(str(root) + "/", "").splitlines() if ln.startswith(f"FAIL: {rel}")]
+    assert check.code == 1 and lines, check.out
+    assert "<file>" not in check.out and "re-run `python3 capture/run.py`" not in check.out, check.out
+    assert f"git checkout -- {rel}" in lines[0] and says in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("broken", ["manual.json", "a page"])
+def test_a_broken_book_is_reported_once_not_once_per_fact_check(fuzz_root: Path, tmp_path: Path, broken: str) -> None:
+    """A fact-check record naming the book's pages: a broken manual.json (or page) is one FAIL, not one per entry."""
+    root = fresh(fuzz_root, tmp_path)
+    real = json.loads((ROOT / "capture/factcheck.json").read_text(encoding="utf-8"))
+    entry = {**real["checks"][0], "page": PAGE, "fixes": [], "fixed": 0, "wrong_found": 0,
+             "classes_checked": real["checks"][0]["classes_checked"][:1]}
+    record = {k: v for k, v in real.items() if k != "universal_claims"}  # claims name the book's own pages
+    (root / "capture/factcheck.json").write_text(json.dumps({**record, "checks": [entry] * 3}), encoding="utf-8")
+    assert run_check(root).code == 0, run_check(root).out
+    if "universal_claims" in real:  # the book's claims, on pages this root lacks: judged only with a book
+        (root / "capture/factcheck.json").write_text(json.dumps({**real, "checks": [entry] * 3}), encoding="utf-8")
+    if broken == "manual.json":
+        (root / "manual.json").write_text("{ broken", encoding="utf-8")
+    else:
+        (root / PAGE).write_bytes((root / PAGE).read_bytes() + b"\n\xff\n")
+    check = run_check(root)
+    fails = [ln for ln in check.out.splitlines() if ln.startswith("FAIL:")]
+    assert len(fails) == 1 and "is not a page of the book" not in check.out, "\n".join(fails)
+
+
+def test_a_part_number_with_a_fraction_is_refused_with_the_right_fix(fuzz_root: Path, tmp_path: Path) -> None:
+    """2.0 passes the schema as an integer; the fix says to write 1, never a section id like 1.0.1."""
+    root = fresh(fuzz_root, tmp_path)
+    _json_put(root, "manual.json", ("parts", 0, "number"), "1.0")
+    for gate, out in both_gates(root):
+        assert "manual.json:$.parts[0].number" in out and "write 1;" in out, f"{gate}:\n{out[-2000:]}"
+        assert "1.0.1" not in out, f"{gate} advises a section id built from 1.0:\n{out[-2000:]}"
+
+
+def test_check_reads_each_role_alone_and_the_directives_own_options(fuzz_root: Path, tmp_path: Path) -> None:
+    """An empty {flag}`` is named at its line by both gates (it never spans the role after it); an option the
+    directive does not take (:array: on {run-command}) is refused by both, as the build's directive refuses it."""
+    root = fresh(fuzz_root, tmp_path)
+    lines = (root / VALUES_PAGE).read_text(encoding="utf-8").count("\n")
+    _append(root, VALUES_PAGE, "\nSet {flag}`` then {flag}`--colocate` too.\n\n```{run-command} tiny-pending\n:array: seeds\n```\n")
+    for gate, out in both_gates(root):
+        assert f"{VALUES_PAGE}:{lines + 2}: " in out and "the role {flag}` is not closed" in out, f"{gate}:\n{out[-2000:]}"
+        assert "then {flag}" not in out, f"{gate} reads two roles as one:\n{out[-2000:]}"
+        at = [ln for ln in out.splitlines() if "array" in ln and any(f"{VALUES_PAGE}:{n}: " in ln for n in (lines + 4, lines + 5))]
+        assert at, f"{gate} does not refuse :array: at the block (its line or the option's):\n{out[-2000:]}"
+
+
+@pytest.mark.unit
+def test_the_core_knows_each_directives_options() -> None:
+    from miles101.markup import OPTION_NAMES
+    from miles101.sphinx_ext.runs import ListingDirective, RunCommandDirective
+
+    assert set(OPTION_NAMES["listing"]) == set(ListingDirective.option_spec)
+    assert set(OPTION_NAMES["run-command"]) == set(RunCommandDirective.option_spec)
+
+
+def test_a_duplicate_yaml_key_is_named_with_both_lines(fuzz_root: Path, tmp_path: Path) -> None:
+    """YAML keeps the last of two equal keys silently; both gates name the key and both its lines."""
+    root = fresh(fuzz_root, tmp_path)
+    rel = "capture/runs/tiny-pending.yaml"
+    text = (root / rel).read_text(encoding="utf-8")
+    first = text.splitlines().index("steps: 3") + 1
+    (root / rel).write_text(text + "steps: 4\n", encoding="utf-8")
+    second = text.count("\n") + 1
+    for gate, out in both_gates(root):
+        said = rf"{rel}:{second}: (WARNING: )?the key 'steps' appears twice in one mapping \(lines {first} and {second}\)"
+        assert re.search(said, out), f"{gate}:\n{out[-2000:]}"
+
+
+DIAGRAM = "\n```{{diagram}} {id}\n:title: A figure\n{caption}\nflowchart LR\n  A --> B\n```\n"
+#: (case, page, figure block, what both gates say): each figure rule of the build, run by --check too (issue 51 §6).
+FIGURE_CASES = [
+    ("an id used twice on a page", PAGE, DIAGRAM.format(id="fig-test-loop", caption=":caption: Notice B."),
+     "the figure id fig-test-loop is used twice on this page"),
+    ("an id used on two pages", VALUES_PAGE, DIAGRAM.format(id="fig-test-loop", caption=":caption: Notice B."),
+     "the figure id fig-test-loop is also used in sections/1-1-first"),
+    ("an id that is not a slug", VALUES_PAGE, DIAGRAM.format(id="Fig_Bad", caption=":caption: Notice B."),
+     "figure id 'Fig_Bad' is not a lowercase slug"),
+    ("no caption", VALUES_PAGE, DIAGRAM.format(id="fig-no-caption", caption=""), "the figure fig-no-caption has no :caption:"),
+    ("the plate's id on a page", VALUES_PAGE, DIAGRAM.format(id="plate-test", caption=":caption: Notice B."),
+     "the figure id plate-test is also used in front"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FIGURE_CASES)), ids=[c[0] for c in FIGURE_CASES])
+def test_both_gates_apply_the_figure_rules(fuzz_root: Path, tmp_path: Path, case: int) -> None:
+    _, page, block, says = FIGURE_CASES[case]
+    root = fresh(fuzz_root, tmp_path)
+    _append(root, page, block)
+    for gate, out in both_gates(root):
+        assert [ln for ln in out.splitlines() if page in ln and says in ln], f"{gate}:\n{out[-2000:]}"
+
+
+@pytest.mark.parametrize(("page", "says"), [(PAGE, "the flag --colocate is documented twice on this page"),
+                                            (VALUES_PAGE, "the flag --colocate is documented here and in sections/1-1-first")],
+                         ids=["twice on a page", "on two pages"])
+def test_both_gates_refuse_a_flag_documented_twice(fuzz_root: Path, tmp_path: Path, page: str, says: str) -> None:
+    root = fresh(fuzz_root, tmp_path)
+    _append(root, page, "\n```{flag} --colocate\nAgain.\n```\n")
+    for gate, out in both_gates(root):
+        assert [ln for ln in out.splitlines() if page in ln and says in ln], f"{gate}:\n{out[-2000:]}"

@@ -6,6 +6,7 @@ everyday sense ("group", "measured", "pending") are left out, and EXEMPT names a
 means something else than its glossary entry."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,7 +18,7 @@ TERMS = (*PROMISED, "placement group", "SGLang", "router", "colocate", "rollout"
          "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB")
 #: (page, word): why the page's first use of the word is not the glossary's sense.
 EXEMPT = {("3-4-train-a-moe-model.md", "router"): "an MoE layer's expert router, not SGLang's request router"}
-PROSE_FENCES = ("{flag}", "{until-recorded}", "{once-recorded}", "{note}", "{tip}", "{warning}", "{admonition}")
+PROSE_FENCES = ("{flag}", "{until-recorded}", "{once-recorded}", "{note}", "{tip}", "{warning}", "{admonition}", "{dropdown}")
 PAGES = [ROOT / "front.md", *sorted(p for p in (ROOT / "sections").glob("*.md") if p.name != "r-6-glossary.md")]
 
 
@@ -80,6 +81,35 @@ def test_each_checked_term_and_exemption_is_real() -> None:
 def test_the_glossary_defines_the_terms_issue_36_names() -> None:
     glossary = (ROOT / "sections" / "r-6-glossary.md").read_text(encoding="utf-8")
     for term in ("Ray", "placement group", "FSDP", "Megatron", "SGLang", "router", "colocate", "rollout", "group",
-                 "advantage", "KL", "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB", "measured",
-                 "computed", "public reference", "our threshold", "pending"):
+                 "advantage", "KL", "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB"):
         assert re.search(rf"^{re.escape(term)}$", glossary, re.M), term
+    # the kinds of value are glossary entries generated from the kinds table (miles101.kinds.legend)
+    from miles101.kinds import legend
+    assert re.search(r"^```\{value-kinds\}\n:glossary:\n```$", glossary, re.M)
+    assert {"measured", "computed", "public reference", "our threshold", "pending"} <= {e.term for e in legend()}
+
+
+def glossary_terms() -> dict[str, str]:
+    """R.6's terms (a line at the left margin inside a glossary fence), lowercased to as written."""
+    glossary = (ROOT / "sections" / "r-6-glossary.md").read_text(encoding="utf-8")
+    terms = {}
+    for block in re.findall(r"^```\{glossary\}\n(.*?)^```", glossary, re.M | re.S):
+        terms.update({line.lower(): line for line in block.splitlines() if line and not line[0].isspace()})
+    return terms
+
+
+def test_the_glossary_defines_the_algorithm_and_the_theory_issue_47_names() -> None:
+    terms = glossary_terms()
+    for term in ("GRPO", "policy gradient", "REINFORCE", "PPO", "reward model", "RLHF"):
+        assert term.lower() in terms, term
+
+
+def test_each_theory_line_of_the_front_page_names_a_glossary_term() -> None:
+    """The lines under "Theory to know first" (manual.json's related lessons) each link at least one R.6 term."""
+    from miles101.sphinx_ext.front import lesson_title
+    from miles101.sphinx_ext.theory import TOPIC_SEPARATORS, glossary_term
+
+    terms = glossary_terms()
+    for path in json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))["related"]:
+        topics = TOPIC_SEPARATORS.split(lesson_title(path.strip("/").split("/")[-1]))[::2]
+        assert any(glossary_term(t, terms) for t in topics if t), (path, topics)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -152,6 +153,31 @@ def _schema_problem(file: str, error: jsonschema.ValidationError) -> Problem:
     )
 
 
+def _value_problems(file: str, data: object) -> list[Problem]:
+    """Values JSON Schema accepts that manual.json may not hold: a NaN or an infinity (anywhere), a part number
+    written with a fraction (2.0 passes "integer"), a link that is not https (pin.source)."""
+    from .schemas import non_finite
+    from .validate import json_path
+
+    out = [Problem(Subtype.BOOK, f"{number} is not a number a page can show.", "write the real number there.",
+                   f"{file}:{json_path(path)}") for path, number in non_finite(data)]
+    if not isinstance(data, dict):
+        return out
+    for i, part in enumerate(data.get("parts") or []):
+        number = part.get("number") if isinstance(part, dict) else None
+        if isinstance(number, float) and math.isfinite(number):
+            whole = f"write {int(number)}" if number.is_integer() else "write a whole number (1, 2, 3 ...)"
+            out.append(Problem(Subtype.BOOK, f"the part number {number!r} is not written as a whole number.",
+                               f"{whole}; a section id is <part>.<n> (2.1), so the part number has no fraction.",
+                               f"{file}:$.parts[{i}].number"))
+    source = (data.get("pin") or {}).get("source") if isinstance(data.get("pin"), dict) else None
+    if isinstance(source, str) and not source.startswith("https://"):
+        out.append(Problem(Subtype.BOOK, f"the pin's source {source[:60]!r} is not an https:// address; the front "
+                           "page links it.", "give the https:// address of the repository (https://github.com/...).",
+                           f"{file}:$.pin.source"))
+    return out
+
+
 def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
     """What the schema cannot say: files exist, ids unique and in order, colours defined."""
     problems: list[Problem] = []
@@ -260,7 +286,8 @@ def _outside_problem(srcdir: Path, rel: str) -> str | None:
 def _unreadable_page(srcdir: Path, rel: str) -> Problem | None:
     """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
     try:
-        decode(read_bytes(srcdir / rel, rel, srcdir, "restore the page from git"), rel, "restore it from git")
+        restore = f"restore it from git (`git checkout -- {rel}`)"
+        decode(read_bytes(srcdir / rel, rel, srcdir, restore), rel, restore)
     except ProblemError as exc:
         return replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location)
     return None
@@ -312,6 +339,9 @@ def load_book(path: Path, srcdir: Path | None = None,
         data = parse_json_bytes(raw, file, "fix the JSON syntax there (a missing comma or quote is the usual cause)")
     except ProblemError as exc:
         return None, [replace(exc.problem, subtype=Subtype.BOOK, where=exc.problem.location)]
+    odd = _value_problems(file, data)  # what the schema lets through: NaN, 2.0 for 2, a javascript: link
+    if odd:
+        return None, odd
     key = _schema_key(raw)
     if not _known_valid(valid_cache, key):
         errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))

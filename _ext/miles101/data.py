@@ -21,17 +21,13 @@ import miles101.derive
 
 from . import schemas
 from .crosscheck_results import crosscheck_values
+from .kinds import BY_NAME, REFERENCE_KINDS, VALUE_KINDS
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
 from .schemas import schema_clean, usable
 from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
 
 GITHUB = "https://github.com/radixark/miles"
-#: The kinds of cited number, each with its own role and its own look on the page.
-VALUE_KINDS = ("measured", "computed", "fact", "reference", "threshold", "crosscheck")
-#: The two kinds a record of capture/references/ can be, by its `kind` field: someone else's published
-#: number (the default), or a cut-off this book sets itself, which must carry its `reasoning`.
-REFERENCE_KINDS = {"public": "reference", "threshold": "threshold"}
 
 
 #: Each capture file parsed, by its path: (sha256 of its bytes, the parsed document pickled). A file
@@ -53,15 +49,17 @@ def _parsed(rel: str, raw: bytes, parse: Any) -> Any:
 
 def _read_json(path: Path, root: Path) -> Any:
     """Strict JSON through the one reader (`miles101.strict`): a regular file in the project, UTF-8, bounded."""
+    from .validate import fix_for  # validate imports this module's users (catalog): import at call time
+
     rel = path.relative_to(root).as_posix()
-    fix = "restore it from git (`git checkout -- <file>`) or re-run `python3 capture/run.py`"
+    fix = fix_for(rel)  # the remedy that fits this file, with its real path
     raw = read_bytes(path, rel, root, fix)
     return _parsed(rel, raw, lambda: parse_json_bytes(raw, rel, fix))
 
 
 def _read_yaml(path: Path, root: Path) -> Any:
     rel = path.relative_to(root).as_posix()
-    raw = read_bytes(path, rel, root, "correct the run file, or restore it from git")
+    raw = read_bytes(path, rel, root, f"correct the run file, or restore it from git (`git checkout -- {rel}`)")
     return _parsed(rel, raw, lambda: parse_yaml_bytes(raw, rel))
 
 
@@ -434,7 +432,7 @@ def format_number(number: float | int, spec: str = "") -> str:
 
 def format_value(value: Value, spec: str) -> str:
     """Format a value; a reference or threshold with a range or a bound reads "0.3–0.5", "≥ 0.7" or "≤ 0.2"."""
-    if value.kind in ("reference", "threshold") and value.value is None:
+    if BY_NAME[value.kind].ranged and value.value is None:
         low, high = value.detail.get("low"), value.detail.get("high")
         if low is not None and high is not None:
             return f"{format_number(low, spec)}–{format_number(high, spec)}"

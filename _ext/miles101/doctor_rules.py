@@ -17,6 +17,7 @@ from typing import Any
 
 from pathlib import Path
 
+from miles101.rulefiles import load_cutoffs, load_symptoms
 from miles101.tools import read_run as rr
 
 SCHEMA = "m101-doctor/1"
@@ -36,13 +37,12 @@ READER_REFS = Path("capture") / "references" / "reader.json"
 
 def cutoffs(root: Path) -> dict[str, float]:
     """The reader's thresholds by key (capture/references/reader.json), as read_run.py embeds them."""
-    refs = json.loads((root / READER_REFS).read_text(encoding="utf-8"))["references"]
-    return {k: float(v["value"]) for k, v in refs.items()}
+    return load_cutoffs(root)  # read strictly and checked, as both gates read it
 
 
 def rules(root: Path) -> dict[str, Any]:
     """The whole rule set of the book at `root`, JSON-ready."""
-    data = json.loads((root / SYMPTOMS).read_text(encoding="utf-8"))
+    data = load_symptoms(root)  # read strictly and checked (miles101.rulefiles), as both gates read it
     return {
         "schema": SCHEMA,
         "from": ["capture/symptoms.json", "capture/references/reader.json", "_ext/miles101/tools/read_run.py"],
@@ -59,6 +59,7 @@ def rules(root: Path) -> dict[str, Any]:
         "memory_fields": list(rr.MEMORY_FIELDS),
         "zero_std_count": rr.ZERO_STD_COUNT,
         "zero_std_shares": list(rr.ZERO_STD_SHARES),
+        "zero_std_shared_rewards": list(rr.SHARED_REWARDS),
         "zero_std_signal": rr.ZERO_STD_SIGNAL,
         "cutoffs": cutoffs(root),
         "signals": [{"name": name, "head": head, "keys": list(keys), "format": fmt}

@@ -4,11 +4,14 @@ No Sphinx imports. `load_factcheck(root)` reads the record (schema _ext/miles101
 validated with every other capture file by `miles101.validate`); `FactChecks.last_checked(page)` is
 what a page shows as "facts last checked against commit X"; `factcheck_problems` is the part a
 schema cannot say (known pages and classes, counts that add up, Miles lines that exist), reported by
-`capture/run.py --check`.
+`capture/run.py --check`, which also holds each universal claim the record lists (a sentence with
+"every", "always", "never", "only", "each", "no") to be still on its page, once, with its source
+resolving: Miles lines at the captured commit, or another page that says the same.
 """
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,11 +48,35 @@ class Check:
 
 
 @dataclass(frozen=True)
+class UniversalClaim:
+    """A sentence of a page that states a universal claim, and what decides it (exactly one of the four)."""
+
+    page: str
+    sentence: str
+    src: str | None = None  #: Miles path[:line[-end]] at the captured commit
+    command: str | None = None  #: a command whose `output` decides it
+    output: str | None = None
+    other_page: str | None = None  #: another page that must say the same: it holds `says`
+    says: str | None = None
+    evidence: str | None = None  #: what the reader read or ran, where no single source above decides it
+    quantifier: str | None = None
+    at: int = 0  # its index in the page's list, for messages
+
+    @classmethod
+    def from_record(cls, page: str, rec: dict[str, Any], at: int = 0) -> UniversalClaim:
+        source = rec["source"]
+        return cls(page=page, sentence=rec["sentence"], src=source.get("src"), command=source.get("command"),
+                   output=source.get("output"), other_page=source.get("page"), says=source.get("says"),
+                   evidence=source.get("evidence"), quantifier=rec.get("quantifier"), at=at)
+
+
+@dataclass(frozen=True)
 class FactChecks:
-    """Every check in the record, in the file's order, and the classes of error they name."""
+    """Every check in the record, in the file's order, the classes of error they name, and the universal claims."""
 
     classes: dict[str, str] = field(default_factory=dict)
     checks: tuple[Check, ...] = ()
+    claims: tuple[UniversalClaim, ...] = ()
 
     def for_page(self, page: str) -> list[Check]:
         """The checks of one page (e.g. "sections/2-4-size-the-weight-update.md"), oldest first."""
@@ -82,14 +109,67 @@ def load_factcheck(root: Path) -> FactChecks:
             checks.append(Check.from_record(rec, at))
         except (KeyError, TypeError):
             continue
+    claims = []
+    listed = doc.get("universal_claims")
+    for page, recs in (listed.items() if isinstance(listed, dict) else ()):
+        for at, rec in enumerate(recs if isinstance(recs, list) else []):
+            try:
+                claims.append(UniversalClaim.from_record(page, rec, at))
+            except (KeyError, TypeError, AttributeError):
+                continue
     classes = doc.get("classes")
-    return FactChecks(classes=dict(classes) if isinstance(classes, dict) else {}, checks=tuple(checks))
+    return FactChecks(classes=dict(classes) if isinstance(classes, dict) else {}, checks=tuple(checks),
+                      claims=tuple(claims))
 
 
-def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> list[Problem]:
+def _flat(text: str) -> str:
+    """Text with every run of whitespace one space: a sentence is found whatever the page's line breaks."""
+    return re.sub(r"\s+", " ", text)
+
+
+def claim_problems(record: FactChecks, pages: list[str] | None, root: Path, capture: Any) -> list[Problem]:
+    """Each universal claim whose sentence is no longer on its page once, or whose source does not resolve."""
+    found: list[Problem] = []
+    texts: dict[str, str | None] = {}
+    if pages is None:  # the book could not be read (named on its own): no claim's page can be judged
+        return found
+
+    def text_of(page: str) -> str | None:
+        if page not in texts:
+            path = root / page
+            texts[page] = _flat(path.read_text(encoding="utf-8")) if page in pages and path.is_file() else None
+        return texts[page]
+
+    for claim in record.claims:
+        where = f"{FILE}:$.universal_claims[{json.dumps(claim.page)}][{claim.at}]"
+        text = text_of(claim.page)
+        if text is None:
+            found.append(capture_problem(where, f"{claim.page!r} is not a page of the book.",
+                                         "name a page file listed in manual.json (front.md or sections/<file>.md)."))
+            continue
+        count = text.count(_flat(claim.sentence))
+        if count != 1:
+            said = "is no longer on" if count == 0 else f"is on {count} places of"
+            found.append(capture_problem(f"{where}.sentence", f"the claim {claim.sentence[:80]!r} {said} {claim.page}.",
+                                         "if the page changed, check the new sentence against its source and record "
+                                         "it here; give a fragment that occurs once on the page."))
+        if claim.src is not None:
+            why = capture.src_spec_problem(claim.src)
+            if why:
+                found.append(capture_problem(f"{where}.source.src", why, "cite lines of Miles at the captured commit."))
+        if claim.other_page is not None:
+            other = text_of(claim.other_page)
+            if other is None or _flat(claim.says or "") not in other:
+                found.append(capture_problem(f"{where}.source", f"{claim.other_page} does not say "
+                                             f"{(claim.says or '')[:80]!r}, which {claim.page} must agree with.",
+                                             "make the two pages say the same, then record what the other page says now."))
+    return found
+
+
+def factcheck_problems(record: FactChecks, pages: list[str] | None, capture: Any) -> list[Problem]:
     """What the schema cannot check, each a `manual.capture` problem at its JSON path.
 
-    `pages` are the book's page files; `capture` is the loaded capture (its commit and Miles's files).
+    `pages` are the book's page files (None when the book could not be read: no page is judged then); `capture` is the loaded capture (its commit and Miles's files).
     A fix's Miles lines are checked only when the check was made against the captured commit;
     a `book:<path>` source must be a file of this project.
     """
@@ -101,7 +181,7 @@ def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> li
     captured = str(capture.provenance.get("commit", ""))
     for check in record.checks:
         where = f"{FILE}:$.checks[{check.at}]"
-        if check.page not in pages:
+        if pages is not None and check.page not in pages:
             add(f"{where}.page", f"{check.page!r} is not a page of the book.",
                 "name a page file listed in manual.json (front.md or sections/<file>.md).")
         unknown = [c for c in check.classes_checked if c not in record.classes]
@@ -128,4 +208,4 @@ def factcheck_problems(record: FactChecks, pages: list[str], capture: Any) -> li
                     why = capture.src_spec_problem(spec)
                     if why:
                         add(f"{where}.fixes[{j}].src", why, "cite lines of Miles at the check's commit.")
-    return found
+    return found + claim_problems(record, pages, Path(capture.root), capture)

@@ -172,6 +172,10 @@ def shell_hazard(text: str) -> str | None:
     return "an unclosed quote" if quote else None
 
 
+#: The options each data directive takes (its option_spec in sphinx_ext.runs; a test holds them equal).
+OPTION_NAMES = {"listing": ("grep", "head", "lines"), "run-command": ("prefix", "program", "suffix", "start-ray")}
+
+
 def directive_option_problems(name: str, options: dict[str, str], where: str = "") -> list[Problem]:
     """Each option of a data directive that cannot be right, whatever the data says (at `where`, the page's line)."""
     out: list[tuple[str, str]] = []
@@ -187,10 +191,11 @@ def directive_option_problems(name: str, options: dict[str, str], where: str = "
                 re.compile(options["grep"])
             except re.error as exc:
                 out.append((f"bad :grep: pattern ({exc}).", "fix the regular expression."))
-    elif name == "run-command":
-        array = options.get("array")
-        if array is not None and array != "" and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", array.strip()):
-            out.append((f":array: {array!r} is not a shell variable name.", "name the array with letters, digits and _."))
+    if name in OPTION_NAMES:  # the directive's own options (sphinx_ext.runs' option_spec), nothing else
+        for key in sorted(set(options) - set(OPTION_NAMES[name])):
+            out.append((f"has no option :{key}:.", f"use one of {', '.join(f':{k}:' for k in OPTION_NAMES[name])}, "
+                        "or remove the line."))
+    if name == "run-command":
         for key in ("prefix", "program", "suffix"):
             value = options.get(key)
             why = shell_hazard(value) if value else None

@@ -11,19 +11,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .data import VALUE_KINDS
+from .kinds import ROLE_KINDS, VALUE_KINDS
 
-#: Every role the book defines (the extension registers exactly these; the benchmark strips them).
-ROLE_KINDS = ("flag", "default", "metric", "src", "measured", "computed", "fact", "reference", "threshold", "crosscheck",
-              "issue", "run-arg")
 #: Every directive the book defines.
 DIRECTIVE_NAMES = (
     "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
     "fit-calculator", "fit-compare", "log-doctor", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
+    "value-kinds",
     "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample",
 )
-#: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name.
-_ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)"
+#: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name. As in
+#: CommonMark, a run of backticks opens and closes only whole (no backtick beside it), so an empty {flag}``
+#: is no role and never spans the next one.
+_ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?!`)(?P<text>.+?)(?<!`)(?P=ticks)(?!`)"
 ANY_ROLE = re.compile(_ROLE % r"[a-z][\w-]*", re.S)
 ROLE = re.compile(_ROLE % "|".join(ROLE_KINDS), re.S)
 #: The one directive-fence syntax: ```{name} args or :::{name} args.

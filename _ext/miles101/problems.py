@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .kinds import KINDS
+
 
 class Subtype(Enum):
     """The `manual.<subtype>` warning types."""
@@ -75,9 +77,7 @@ def capture_problem(where: str, message: str, fix: str) -> Problem:
 
 #: Which capture file each kind of page reference reads: when that file cannot be read at all, its
 #: references are follow-ons of one root cause (counted, not listed one by one).
-SOURCE_OF_KIND = {"flag": "capture/miles/flags.json", "default": "capture/miles/flags.json",
-                  "run-arg": "capture/miles/flags.json", "metric": "capture/miles/metrics.json",
-                  "src": "capture/miles/files.json", "computed": "capture/computed.json", "fact": "capture/facts.json"}
+SOURCE_OF_KIND = {k.name: k.reads for k in KINDS if k.reads}
 
 
 def broken_sources(capture: object) -> dict[str, str]:

@@ -13,21 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .data import VALUE_KINDS, Capture, Value, format_value, suggest
+from .data import Capture, Value, format_value, suggest
+from .kinds import BY_NAME, VALUE_KINDS
 from .pages import EXPLICIT, role_key
 from .problems import Problem, Subtype
 
 ISSUE = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<n>[0-9]+)$")
 SRC = re.compile(r"^(?P<path>[^:<>\s]+)(?::(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?)?$")
-VALUE_HOMES = {"measured": "a run file's values (capture/runs/<run>.yaml)",
-               "computed": "capture/computed.json", "fact": "capture/facts.json",
-               "reference": "a file of capture/references/",
-               "threshold": 'a file of capture/references/, with "kind": "threshold" and its "reasoning"',
-               "crosscheck": "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)"}
-#: A record of capture/references/ is either kind; citing it with the other role is a clear error.
-OTHER_KIND = {"reference": "threshold", "threshold": "reference"}
-KIND_WORDS = {"reference": "a public reference (someone else's published number)",
-              "threshold": "one of this book's own thresholds"}
 SRC_FIX = "check the path and lines at the captured commit (capture/miles/files.json)."
 
 
@@ -120,14 +112,14 @@ def _value(kind: str):
         key, _, spec = text.partition(":")
         value: Value | None = capture.value(kind, key)
         if value is None:
-            other = OTHER_KIND.get(kind)
+            other = BY_NAME[kind].twin  # a record of capture/references/ is either kind: the other role is a clear error
             if other and capture.value(other, key) is not None:
-                return Problem(Subtype.BAD_REFERENCE, f"{key!r} is {KIND_WORDS[other]}, not {KIND_WORDS[kind]}.",
+                return Problem(Subtype.BAD_REFERENCE, f"{key!r} is {BY_NAME[other].words}, not {BY_NAME[kind].words}.",
                                f"cite it as {{{other}}}`{text}`, or change its \"kind\" in "
                                f"{capture.value(other, key).detail['file']}.")
             return Problem(Subtype.UNKNOWN_VALUE, f"no {kind} value {key!r}.{suggest(key, capture.value_keys(kind))}",
-                           f"declare it in {VALUE_HOMES[kind]}.")
-        if kind in ("reference", "threshold") and value.detail.get("src"):
+                           f"declare it in {BY_NAME[kind].home}.")
+        if BY_NAME[kind].record_kind and value.detail.get("src"):
             why = capture.src_spec_problem(value.detail["src"])
             if why:
                 return Problem(Subtype.UNKNOWN_SOURCE, f"reference {key!r} ({value.detail['file']}): {why}",

@@ -9,7 +9,10 @@ inside the reader's container (section 1.1's `ray job submit`); the recorder run
 """
 from __future__ import annotations
 
+import re
+import secrets
 import shlex
+import unicodedata
 from typing import Any
 
 # The launch itself (ray start, ray job submit, the arguments, the log) is defined once, in the reader's
@@ -98,13 +101,33 @@ def resolve_runs(raw: dict[str, dict]) -> tuple[dict[str, dict], list[str]]:
 # --------------------------------------------------------------------------- the launch as a page shows it
 
 SEED_VAR = "s"  # the loop variable of a several-seed launch: for s in ...; do ... done
+# Where the launch code puts the seed of a several-seed launch (the submission id, the log path, `--seed`),
+# it puts this mark; only a token holding it gets a live `$s`. A run file cannot hold it (it is made afresh
+# in each process), so a `$s`, a `$(...)` or a backtick in a run-file value stays text.
+_SEED_MARK = f"\x00seed-{secrets.token_hex(8)}\x00"
+_UNSAFE = re.compile(r"[^\w@%+=:,./-]", re.ASCII)  # shlex.quote's test: what needs quoting
 
 
 def _quote(token: str) -> str:
-    """A token as the reader's shell needs it; one that holds the seed variable is double-quoted."""
-    if f"${SEED_VAR}" in token:
-        return '"' + token.replace('"', '\\"') + '"'
-    return shlex.quote(token) if token else "''"
+    """A token as the reader's shell needs it: single-quoted by shlex.quote unless it is plain, whatever it holds.
+
+    Only a token the launch code made around the seed (see _SEED_MARK) expands `$s`; every other part of it is
+    literal too.
+    """
+    token = str(token)
+    if _SEED_MARK not in token:
+        return shlex.quote(token)
+    parts = token.split(_SEED_MARK)
+    if not any(_UNSAFE.search(p) for p in parts):  # the usual case: "first-grpo-$s", "/root/logs/first-grpo-$s.log"
+        def ref(nxt: str) -> str:  # ${s} where a name character follows, so the shell reads the variable alone
+            return f"${{{SEED_VAR}}}" if nxt[:1].isalnum() or nxt[:1] == "_" else f"${SEED_VAR}"
+        return '"' + parts[0] + "".join(ref(p) + p for p in parts[1:]) + '"'
+    return f'"${SEED_VAR}"'.join(shlex.quote(p) if p else "" for p in parts)  # 'literal'"$s"'literal'
+
+
+def script_comment(text: object) -> str:
+    """Text made safe for a `#` comment of a script: every control character and line break a space."""
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in str(text))
 
 
 def command_lines(args: list[str]) -> list[str]:
@@ -129,7 +152,7 @@ def launch_script(run: dict, *, prefix: list[str] | None = None, program_line: s
     """
     seeds = run.get("seeds") or []
     looped = len(seeds) > 1
-    seed = f"${SEED_VAR}" if looped else (seeds[0] if seeds else None)
+    seed = _SEED_MARK if looped else (seeds[0] if seeds else None)
     submit = job_submit(run, seed)
     cut = submit.index("--")
     head = prefix if prefix is not None else [
@@ -139,10 +162,10 @@ def launch_script(run: dict, *, prefix: list[str] | None = None, program_line: s
     lines.append(program_line or "  " + " ".join(_quote(t) for t in submit[cut:]))
     lines += ["  " + ln for ln in command_lines(miles_args(run, seed))]
     lines.append("  " + (suffix.strip() if suffix else f"2>&1 | tee {_quote(log_path(run, seed))}"))
-    text = " \\\n".join(lines)
+    # A loop's body is indented line by line of the command, never inside a quoted value that holds a newline.
+    text = " \\\n".join(("  " + ln if looped else ln) for ln in lines)
     if looped:
-        body = "\n".join("  " + ln for ln in text.splitlines())
-        text = f"for {SEED_VAR} in {' '.join(map(str, seeds))}; do\n{body}\ndone"
+        text = f"for {SEED_VAR} in {' '.join(_quote(str(s)) for s in seeds)}; do\n{text}\ndone"
     if start_ray:
         text = " ".join(map(_quote, ray_start(run))) + "\n" + text
     return text

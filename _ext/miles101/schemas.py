@@ -28,6 +28,7 @@ SCHEMAS = {
     "facts.json": "facts.schema.json",
     "references/*.json": "references.schema.json",
     "factcheck.json": "factcheck.schema.json",
+    "symptoms.json": "symptoms.schema.json",  # the log doctor's rules (miles101.rulefiles)
     "crosscheck/results/*.json": "crosscheck.schema.json",
     "runs/*.yaml": "run.schema.json",
     "gpu/*/run.json": "recording.schema.json",

@@ -53,6 +53,9 @@ def read_bytes(path: Path, rel: str, root: Path | None = None, fix: str = "resto
     try:
         st = os.stat(path)  # follows symlinks; a loop raises ELOOP
     except FileNotFoundError:
+        if os.path.islink(path):  # a dangling link is not a missing file: say where it points
+            raise _error(rel, f"it is a symlink to {os.readlink(path)!r}, which does not exist.",
+                         f"replace the link with the file itself, or {fix}.") from None
         raise _error(rel, "the file does not exist.", f"{fix}.") from None
     except OSError as exc:  # the place is line 1: the file as a whole
         raise _error(f"{rel}:1", f"cannot read it ({exc.strerror or exc}).", f"{fix}.") from None
@@ -209,12 +212,32 @@ class BoundedLoader(YAML_LOADER):  # type: ignore[misc, valid-type]
                                  f"or it nests deeper than {MAX_DEPTH} levels")
         return super().construct_document(node)
 
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        """A mapping, refusing a key written twice (YAML would keep the last silently), named with both lines."""
+        seen: dict[tuple[str, str], yaml.Node] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            first = seen.setdefault((key_node.tag, key_node.value), key_node)
+            if first is not key_node:
+                raise DuplicateYamlKey(key_node.value, first.start_mark.line + 1, key_node.start_mark.line + 1)
+        return super().construct_mapping(node, deep)
+
+
+class DuplicateYamlKey(yaml.YAMLError):
+    def __init__(self, key: str, first: int, second: int) -> None:
+        super().__init__(key)
+        self.key, self.first, self.second = key, first, second
+
 
 def parse_yaml_bytes(raw: bytes, rel: str, fix: str = "fix the YAML there") -> Any:
     """Safe YAML: UTF-8, bounded alias expansion, depth and digits; a ProblemError naming the line otherwise."""
     text = decode(raw, rel, fix)
     try:
         return yaml.load(text, Loader=BoundedLoader)
+    except DuplicateYamlKey as exc:
+        raise _error(f"{rel}:{exc.second}", f"the key {exc.key!r} appears twice in one mapping (lines {exc.first} and "
+                     f"{exc.second}); YAML keeps only the last.", "keep one of the two.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{rel}:{mark.line + 1}:{mark.column + 1}" if mark else f"{rel}:1"

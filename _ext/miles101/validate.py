@@ -45,6 +45,7 @@ from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .runcheck import RunFileError, load_run
+from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite, schema_clean
 from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
@@ -66,6 +67,9 @@ def fix_for(rel: str) -> str:
     restore = f"restore it from git (`git checkout -- {rel}`)"
     if sub.startswith("runs/"):
         return f"correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}"
+    if sub.startswith("gpu/_attempts/"):  # a failed recording kept to read, never published: no tool rewrites it
+        attempt = "/".join(rel.split("/")[:4])
+        return f"{restore}, or remove the attempt (`rm -r {attempt}`) once you have read it"
     if sub.startswith("gpu/"):
         run_id = sub.split("/")[1]
         return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
@@ -73,6 +77,8 @@ def fix_for(rel: str) -> str:
         return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
     if sub == "factcheck.json":
         return f"correct the entry by hand (schema _ext/miles101/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
+    if sub == "symptoms.json":
+        return SYMPTOMS_FIX
     if sub == "facts.json" or sub.startswith("references/"):
         return f"correct it by hand from its source (AUTHORING.md), or {restore}"
     return REGENERATE.format(file=rel)
@@ -151,6 +157,8 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
         problems.append(capture_problem(f"{rel}:{json_path(error.absolute_path)}",
                                         f"{error.message[:200]} (found {found}; schema {schema_name}).",
                                         f"change the value at {json_path(error.absolute_path)}, or {fix}."))
+    if not errors:
+        problems += rule_problems(rel, doc)  # the doctor's rule files: what their schema cannot say
     for path, rec in value_records(rel, doc):
         low, high = rec.get("low"), rec.get("high")
         if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (low, high)) and low > high:
@@ -167,7 +175,8 @@ def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> lis
 def computed_problems(models_raw: bytes, flags_raw: bytes, computed_raw: bytes) -> list[Problem]:
     """computed.json must equal derive_all(models.json, flags.json), value for value."""
     rel = "capture/computed.json"
-    fix = "run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore it from git"
+    fix = ("run `python3 capture/run.py --miles-src PATH` (it re-derives computed.json), or restore the file "
+           "from git (`git checkout -- capture/computed.json capture/miles/models.json capture/miles/flags.json`)")
     try:
         models = parse_json_bytes(models_raw, "capture/miles/models.json", fix)
         flags = parse_json_bytes(flags_raw, "capture/miles/flags.json", fix)
@@ -495,11 +504,11 @@ def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -
             place = json_path(int(p) if p.isdigit() else p for p in parts)
             out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
                                        f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
-                                       "lists every problem; AUTHORING.md), or restore it from git"))
+                                       f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
         return out
     except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
         return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
-                                "correct the run file (AUTHORING.md), or restore it from git")]
+                                f"correct the run file (AUTHORING.md), or restore it from git (`git checkout -- {rel}`)")]
     return []
 
 

@@ -20,7 +20,7 @@ from miles101.tools.preflight import Check, check_mounts, preflight, table
 from capture.lab.progress import Progress
 from miles101.runcheck import RunFileError, load_run
 from capture.lab.session import Options, Outcome, Session, Stopped, why
-from capture.lab.store import Attempt, is_valid, recover, sweep_unfinished, utc_iso, utc_stamp
+from capture.lab.store import Attempt, is_valid, recover, recovery_problem, sweep_unfinished, utc_iso, utc_stamp
 from miles101.strict import run_id_problem
 from miles101.values import derive_values, log_problems
 
@@ -126,16 +126,13 @@ def main(argv: list[str]) -> int:
 
 def recover_main(gpu_dir: Path) -> int:
     """`record --recover`: finish or undo half-done commits (store.recover); 0 when the directory is whole."""
-    from capture.lab.store import recover
-
     if not gpu_dir.is_dir():
         print(f"record --recover: {gpu_dir} does not exist; nothing to recover", file=sys.stderr)
         return 0
     try:
         done = recover(gpu_dir)
     except OSError as e:
-        print(f"record --recover: {e.filename}: {e.strerror or e}; fix the permissions and run it again",
-              file=sys.stderr)
+        print(f"record --recover: {recovery_problem(e, gpu_dir)}", file=sys.stderr)
         return 1
     for line in done:
         print(f"record --recover: {line}", file=sys.stderr)
@@ -219,7 +216,12 @@ def record(run: dict[str, Any], args: argparse.Namespace, opts: Options) -> int:
     if problem:
         print(f"record: {problem}", file=sys.stderr)
         return 1
-    for line in recover(gpu_dir):  # a commit a killed recorder left half done, finished first
+    try:
+        recovered = recover(gpu_dir)  # a commit a killed recorder left half done, finished first
+    except OSError as e:  # as `--recover` says it: nothing is recorded over a directory it cannot make whole
+        print(f"record: cannot finish an earlier commit first: {recovery_problem(e, gpu_dir)}", file=sys.stderr)
+        return 1
+    for line in recovered:
         print(f"record: {line}", file=sys.stderr)
     if is_valid(dest) and not args.force:
         print(f"record: {dest} is already a valid recording; pass --force to record it again", file=sys.stderr)

@@ -13,8 +13,10 @@ start; `python3 capture/run.py record --recover` does it alone (the build names 
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import re
+import shlex
 import shutil
 import signal
 import threading
@@ -104,6 +106,32 @@ class Attempt:
         return dest
 
 
+class StrayEntry(OSError):
+    """An entry named like one the recorder leaves (`.old-<id>-<stamp>`) that it cannot have left: not a directory."""
+
+    def __init__(self, path: Path) -> None:
+        kind = "a symlink" if path.is_symlink() else "a file" if path.is_file() else "not a directory"
+        self.message = (f"{path} is {kind}, not a recording the recorder set aside; remove it "
+                        f"(rm {shlex.quote(str(path))}) and run it again")
+        super().__init__(errno.ENOTDIR, self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def recovery_problem(exc: OSError, gpu_dir: Path) -> str:
+    """What went wrong while recovering, with the fix that fits: "fix the permissions" only for a permission
+    or read-only error."""
+    if isinstance(exc, StrayEntry):
+        return str(exc)
+    where = exc.filename or gpu_dir
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (f"{where}: {exc.strerror or exc}; fix the permissions (ls -ld {shlex.quote(str(where))}), or pass "
+                "--gpu-dir DIR on a writable disk, and run it again")
+    return (f"{where}: {exc.strerror or exc}; look at what stands there (ls -la {shlex.quote(str(gpu_dir))}), "
+            "move aside what the recorder did not make, and run it again")
+
+
 def recover(gpu_dir: Path) -> list[str]:
     """Finish or undo every commit a killed recorder left half done; one line per thing done.
 
@@ -117,6 +145,8 @@ def recover(gpu_dir: Path) -> list[str]:
         m = stamps.fullmatch(old.name)
         if not m:
             continue
+        if old.is_symlink() or not old.is_dir():  # removing or putting back a file would be wrong either way
+            raise StrayEntry(old)
         dest, tmp = gpu_dir / m["id"], gpu_dir / f".tmp-{m['id']}-{m['stamp']}"
         if not dest.exists() and is_valid(tmp):
             tmp.rename(dest)

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from miles101.problems import ProblemError
+from miles101.rulefiles import load_cutoffs, load_symptoms
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "capture" / "symptoms.json"
 READER_REFS = ROOT / "capture" / "references" / "reader.json"
@@ -26,12 +29,13 @@ CUT_END = "# --- end cut-offs ---\n"
 
 
 def load() -> dict[str, Any]:
-    return json.loads(DATA.read_text(encoding="utf-8"))
+    """capture/symptoms.json through the gate's reader and checks (miles101.rulefiles)."""
+    return load_symptoms(ROOT)
 
 
 def cutoffs() -> dict[str, float]:
-    refs = json.loads(READER_REFS.read_text(encoding="utf-8"))["references"]
-    return {k: float(v["value"]) for k, v in refs.items()}
+    """The reader's thresholds (capture/references/reader.json), checked: each one number."""
+    return load_cutoffs(ROOT)
 
 
 def symptoms_block(data: dict[str, Any]) -> str:
@@ -150,7 +154,11 @@ def check_page(page: str, data: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     src = READ_RUN.read_text(encoding="utf-8")
-    new = render(src)
+    try:
+        new = render(src)
+    except ProblemError as exc:  # a broken rule file: named with its place and fix, never a traceback
+        print(exc.problem, file=sys.stderr)
+        return 1
     if "--write" in argv:
         READ_RUN.write_text(new, encoding="utf-8")
         print(f"wrote {READ_RUN.relative_to(ROOT)}")

@@ -37,7 +37,7 @@ def test_every_step_has_a_command_a_sample_a_time_and_a_way_out():
         assert "```bash" in step or "```{run-command}" in step, title
         assert "*Success*" in step, title
         assert re.search(r"\*(Time|Size)", step), title
-        assert re.search(r"\*(If it fails|If it differs|Then)\*", step), title
+        assert re.search(r"\*(If it fails|If it differs|Then|What to do)\*", step), title
         assert re.search(r"\((on the host|in the container)\)", title), title
 
 
@@ -50,8 +50,27 @@ def test_no_time_or_size_is_typed():
             assert not typed, (step.splitlines()[0], prose)
 
 
-def test_the_watchdog_sample_is_its_first_check():
-    assert watchdog.Watchdog(now=0).status(now=0) in text_samples()
+def test_the_watchdog_sample_is_its_first_two_lines(tmp_path):
+    """Started before the job (the log not there yet): how it reads the log, then its first check."""
+    first = "watchdog: " + watchdog.LogFollower(str(tmp_path / "first-grpo.log")).started
+    assert f"{first}\n{watchdog.Watchdog(now=0).status(now=0)}" in text_samples()
+
+
+def test_every_read_run_line_of_the_checklist_passes_the_group_count():
+    """Without --groups (or --run) the zero-std verdict is `unknown` (read_run.judge_zero_std_steps)."""
+    import shlex
+
+    import yaml
+    text = "\n".join(checklist())
+    calls = [shlex.split(m[0]) for m in re.finditer(r"python3 \S*read_run\.py [^`\n]*", text)]
+    assert len(calls) >= 2
+    for argv in calls:
+        run_id = Path(argv[2]).stem
+        run = yaml.safe_load((ROOT / "capture" / "runs" / f"{run_id}.yaml").read_text())
+        base = run if "--rollout-batch-size" in (run.get("args") or []) else yaml.safe_load(
+            (ROOT / "capture" / "runs" / f"{run['base']}.yaml").read_text())
+        args = base["args"]
+        assert argv[argv.index("--groups") + 1] == args[args.index("--rollout-batch-size") + 1], argv
 
 
 def test_the_run_reader_sample_is_its_table_header():

@@ -136,6 +136,11 @@ def synthetic(tmp: Path) -> list[Path]:
     write("int-reward-megatron.log", ["  rollout_batch_size .............................. 8", *int_reward])
     write("int-reward-other.log", [ln.replace("'rollout/zero_std/count_0'", "'rollout/zero_std/count_0.5': 1, 'rollout/zero_std/count_0'")
                                    for ln in int_reward])
+    write("clip-at-the-red-flag.log", [ln for s in range(10) for ln in _row(s, **{**base, "clip": 0.5})])
+    write("dapo-reward-no-groups.log", [ln.replace("'rollout/zero_std/count_0.0'", "'rollout/zero_std/count_-1.0'")
+                                        .replace("'rollout/zero_std/all_zero_percentage': 0.95",
+                                                 "'rollout/zero_std/all_zero_percentage': 0.0")
+                                        for s in range(10) for ln in _row(s, **{**base, "zero": 0.95})])
     write("odd-dicts.log", [
         "rollout 0: {'rollout/raw_reward': np.float64(0.5), 'x': tensor(1.0, device='cuda:0'), 'y': nan}",
         "step 0: {'train/grad_norm': inf, 'train/step': 0, 'z': -inf, 'w': float('nan')}",

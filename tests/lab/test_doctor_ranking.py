@@ -197,7 +197,7 @@ def test_zero_reward_counts_steps_and_follows_3_1(logs):
     z = next(m for m in cut if m["id"] == "reward-flat-zero")
     assert z["causes"][0]["cause"].startswith("The responses stop at the length cap"), z["causes"]
     page = (ROOT / "sections" / "3-1-train-math-on-gsm8k.md").read_text(encoding="utf-8")
-    said = re.search(r"is 0 from the first step, check in this order: (.*?)\.", page, re.S)[1]
+    said = re.search(r"is zero from the first step, check in this order: (.*?)\.", page, re.S)[1]
     keys = ["label key", "\\boxed{}", "length cap", "reward type"]
     assert [said.find(k) for k in keys] == sorted(said.find(k) for k in keys) and -1 not in [said.find(k) for k in keys]
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from capture.lab.rehearsal import mileslog as ml
-from miles101.tools.read_run import parse_line, parse_log
+from miles101.tools.read_run import CUTOFFS, judge_clipfrac, parse_line, parse_log
 
 SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "read_run.py"
 
@@ -70,6 +70,33 @@ def test_float_reward_is_judged_from_the_shares(tmp_path):
     assert "'rollout/zero_std/count_0.0': 20" in lines[4]
     report = json.loads(read(tmp_path, lines, "--json").stdout)
     assert report["steps"][0]["zero_std"] == 30 / 32 and report["verdicts"]["zero_std"]["verdict"] == "bad"
+
+
+def _dapo(lines: list[str]) -> list[str]:
+    """dapo's reward is -1 or 1: its all-wrong groups log count_-1.0, which all_zero_percentage (0.0) does not count."""
+    return [ln.replace("'rollout/zero_std/count_0.0': 20", "'rollout/zero_std/count_-1.0': 20")
+              .replace("'rollout/zero_std/all_zero_percentage': 0.625", "'rollout/zero_std/all_zero_percentage': 0.0")
+            for ln in lines]
+
+
+def test_a_count_the_shares_do_not_cover_wins_over_them(tmp_path):
+    lines = _dapo(ml.healthy(4, zero=20, one=10, float_groups=32))
+    assert "'rollout/zero_std/count_-1.0': 20" in lines[4] and "all_zero_percentage': 0.0" in lines[4]
+    report = json.loads(read(tmp_path, lines, "--json").stdout)  # the shares alone read 31 %: "ok"
+    zero = report["verdicts"]["zero_std"]
+    assert zero["verdict"] == "unknown" and "not count_-1.0" in zero["reason"] and "--groups N" in zero["reason"]
+    assert report["steps"][0]["zero_std"] is None and report["steps"][0]["zero_std_groups"] == 30
+    report = json.loads(read(tmp_path, lines, "--json", "--groups", "32").stdout)
+    assert report["steps"][0]["zero_std"] == 30 / 32 and report["verdicts"]["zero_std"]["verdict"] == "bad"
+
+
+def test_clip_fraction_is_bad_above_the_guides_red_flag_not_at_it():
+    # Miles's guide: healthy below 0.2, a red flag above 0.5 (docs/user-guide/monitoring.md:47).
+    watch, bad = CUTOFFS["reader.clipfrac_watch"], CUTOFFS["reader.clipfrac_bad"]
+    assert judge_clipfrac([0.0, watch / 2])[0] == "ok"
+    assert judge_clipfrac([0.0, watch])[0] == "watch"
+    assert judge_clipfrac([0.0, bad])[0] == "watch"
+    assert judge_clipfrac([0.0, bad + 0.01])[0] == "bad"
 
 
 def test_zero_reward_and_large_gap_are_bad(tmp_path):

@@ -44,7 +44,7 @@ def engine():
 def test_normal_end_exits_0(tmp_path):
     log = tmp_path / "log.txt"
     log.write_text("\n".join(ml.healthy(3)) + "\n")
-    res = watchdog("--log", str(log), "--poll", "0.1")
+    res = watchdog("--log", str(log), "--from-start", "--poll", "0.1")
     assert res.returncode == 0, res.stdout + res.stderr
     assert "ended normally after 3 steps" in res.stdout
 
@@ -54,7 +54,7 @@ def test_retry_exhaustion_stops_the_pid(tmp_path):
     log.write_text("\n".join(ml.healthy(3)[:3] + ml.step_lines(0) + [ml.rollout_bar(), *ml.retry_lines()]) + "\n")
     victim = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        res = watchdog("--log", str(log), "--poll", "0.1", "--pid", str(victim.pid))
+        res = watchdog("--log", str(log), "--from-start", "--poll", "0.1", "--pid", str(victim.pid))
         assert res.returncode == 3
         assert "watchdog: STOP Miles logged 'Max retries (60) reached'" in res.stdout
         assert victim.wait(timeout=5) == -15  # SIGTERM
@@ -67,7 +67,7 @@ def test_dead_engine_runs_on_dead(tmp_path, engine):
     marker = tmp_path / "why.txt"
     log.write_text("\n".join(ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"])] + ml.step_lines(0)
                              + [ml.rollout_bar()]) + "\n")
-    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--log", str(log), "--poll", "0.2", "--engine-failures", "2",
+    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--log", str(log), "--from-start", "--poll", "0.2", "--engine-failures", "2",
                              "--on-dead", f"echo \"$WATCHDOG_REASON\" > {marker}"], stdout=subprocess.PIPE, text=True)
     time.sleep(1.0)
     assert proc.poll() is None and engine["hits"] >= 2  # healthy engine: keeps watching
@@ -84,7 +84,7 @@ def test_probe_failures_while_training_are_not_death(tmp_path, engine):
     log = tmp_path / "log.txt"
     lines = ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"]), ml.rollout_bar(), ml.rollout_perf(0)]
     log.write_text("\n".join(lines) + "\n")
-    res = watchdog("--log", str(log), "--poll", "0.1", "--engine-failures", "2", "--stall-after", "1.5")
+    res = watchdog("--log", str(log), "--from-start", "--poll", "0.1", "--engine-failures", "2", "--stall-after", "1.5")
     assert res.returncode == 3
     assert "STOP no step finished" in res.stdout  # not the engine: it sleeps while the trainer runs
 
@@ -92,10 +92,10 @@ def test_probe_failures_while_training_are_not_death(tmp_path, engine):
 def test_task_exceptions_and_steps_option(tmp_path):
     log = tmp_path / "log.txt"
     log.write_text("\n".join(ml.step_lines(0) + [ml.task_exception()] * 3) + "\n")
-    res = watchdog("--log", str(log), "--poll", "0.1")
+    res = watchdog("--log", str(log), "--from-start", "--poll", "0.1")
     assert res.returncode == 3 and "3 rollout tasks raised exceptions" in res.stdout
     log.write_text("\n".join(ml.healthy(2, ray_end=False)) + "\n")
-    assert watchdog("--log", str(log), "--poll", "0.1", "--steps", "2").returncode == 0
+    assert watchdog("--log", str(log), "--from-start", "--poll", "0.1", "--steps", "2").returncode == 0
 
 
 def test_bad_arguments_exit_2_and_help_explains():
@@ -103,7 +103,7 @@ def test_bad_arguments_exit_2_and_help_explains():
     assert watchdog("--log", "x", "--pid", "1", "--on-dead", "true").returncode == 2
     assert watchdog("--log", "x", "--stall-after", "-1").returncode == 2
     helptext = watchdog("--help").stdout
-    for opt in ("--log", "--engine", "--stall-after", "--poll", "--pid", "--on-dead"):
+    for opt in ("--log", "--from-start", "--engine", "--stall-after", "--poll", "--pid", "--on-dead"):
         assert opt in helptext
 
 

@@ -8,7 +8,6 @@ on its page while reading (twice on one page is an error) and across pages once 
 """
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -16,11 +15,11 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from ..figurerules import SAME_ID_FIX, also_used_in, figure_problems, twice_on_page
 from ..problems import Subtype
 from .base import ManualDirective, warn
 from .domain import domain_of
 
-FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 class figure_box(nodes.container):
@@ -79,15 +78,9 @@ class DiagramDirective(ManualDirective):
 
     def run(self) -> list[nodes.Node]:
         fig_id = self.arguments[0].strip()
-        if not FIGURE_ID.match(fig_id):
-            return self.problem(Subtype.BAD_REFERENCE, f"figure id {fig_id!r} is not a lowercase slug.",
-                                "use lowercase letters, digits and hyphens, e.g. fig-grpo-step.")
-        missing = [o for o in ("title", "caption") if not self.options.get(o)]
-        if missing:
-            return self.problem(Subtype.BAD_REFERENCE, f"the figure {fig_id} has no :{missing[0]}:.",
-                                "give every figure a :title: and a :caption: that says what to notice.")
-        if not "\n".join(self.content).strip():
-            return self.problem(Subtype.BAD_REFERENCE, f"the figure {fig_id} has no diagram.", "add the mermaid code.")
+        bad = figure_problems(fig_id, self.options, "\n".join(self.content))  # the rules --check applies too
+        if bad:
+            return self.problem(Subtype.BAD_REFERENCE, *bad[0])
         fig = self.figure(fig_id, self.options["title"], self.options["caption"], "\n".join(self.content))
         return [fig] if fig is not None else []
 
@@ -96,8 +89,7 @@ class DiagramDirective(ManualDirective):
         """The figure's node, noted as this page's figure and as a label; None (and a problem) if the id is taken here."""
         record = domain_of(self.env).record(self.env.docname)
         if fig_id in record["figures"]:
-            self.problem(Subtype.DUPLICATE, f"the figure id {fig_id} is used twice on this page.",
-                         "give each figure its own id.")
+            self.problem(Subtype.DUPLICATE, twice_on_page(fig_id), SAME_ID_FIX)
             return None
         record["figures"][fig_id] = {"title": title, "caption": caption}
         fig = figure_box(classes=["m101-figure", "m101-diagram"], ids=[fig_id], names=[fig_id], m101_title=title)
@@ -127,8 +119,7 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
     """A figure id names one figure in the whole book: a second page using it is an error there."""
     domain = domain_of(env)
     for fig_id, first, other in domain.duplicate_figures():
-        warn(Subtype.DUPLICATE, f"the figure id {fig_id} is also used in {first}.", location=(other, None),
-             fix="give each figure its own id.")
+        warn(Subtype.DUPLICATE, also_used_in(fig_id, first), location=(other, None), fix=SAME_ID_FIX)
         domain.inconsistencies += 1
 
 

@@ -17,10 +17,12 @@ from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from ..flagrules import ACROSS_FIX, ON_PAGE_FIX, documented_in, twice_on_page
 from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup, warn
 from .domain import capture_of, domain_of, flag_anchor
+from .marks import mark_of
 
 
 def code_link(role: ResolvedRole, reftype: str, text: str, target: str, cited: str, **attributes: Any) -> pending_xref:
@@ -47,7 +49,7 @@ class DefaultRole(ResolvedRole):
     kind = "default"
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        return [nodes.literal(self.rawtext, result.extra["text"], classes=["m101-default"])]
+        return [*mark_of("default"), nodes.literal(self.rawtext, result.extra["text"], classes=["m101-default"])]
 
 
 class MetricRole(ResolvedRole):
@@ -122,8 +124,7 @@ class FlagDirective(ManualDirective):
         records, canonical = result.value, result.extra["canonical"]
         record = domain_of(self.env).record(self.env.docname)
         if canonical in record["flags"]:
-            return self.problem(Subtype.DUPLICATE, f"the flag {canonical} is documented twice on this page.",
-                                "keep one block and use {flag} inline elsewhere.")
+            return self.problem(Subtype.DUPLICATE, twice_on_page(canonical), ON_PAGE_FIX)  # --check's rule too
         anchor = flag_anchor(canonical)
         record["flags"][canonical] = anchor
         box = nodes.container(classes=["m101-flag-block"], ids=[anchor])
@@ -140,8 +141,7 @@ class FlagDirective(ManualDirective):
 def check_flag_blocks(app: Sphinx, env: BuildEnvironment) -> None:
     """A flag is documented in one section only; a second block is a warning on the second page."""
     for name, first, other in domain_of(env).duplicate_flags():
-        warn(Subtype.DUPLICATE, f"the flag {name} is documented here and in {first}.", location=(other, None),
-             fix="keep the block in the section that teaches the flag; use {flag} inline in the other.")
+        warn(Subtype.DUPLICATE, documented_in(name, first), location=(other, None), fix=ACROSS_FIX)
 
 
 # -- how each builder writes a flag's facts -----------------------------------------------------

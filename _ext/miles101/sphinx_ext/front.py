@@ -2,14 +2,20 @@
 from __future__ import annotations
 
 from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.addnodes import pending_xref
+from sphinx.util.docutils import SphinxDirective
 
+from ..kinds import BY_NAME, LegendEntry, legend
 from ..palette import HUES, MEANINGS
 from ..problems import Subtype
 from .base import ManualDirective
 from .domain import capture_of, domain_of
 from .figures import DiagramDirective
+from .marks import mark_of
 from .repository import record_yourself, repository_url
+from .theory import TOPIC_SEPARATORS, TheoryTermLinks
 from .values import value_inline
 
 
@@ -185,6 +191,47 @@ class PaletteDirective(BookDirective):
         return [legend]
 
 
+def legend_mark(entry: LegendEntry) -> list[nodes.Node]:
+    """The mark as the page draws it (pending: the badge itself), inside its kind's class so it is styled alike."""
+    if entry.mark is None:
+        return []
+    if entry.term == "pending":
+        badge = nodes.inline("", "", nodes.inline("", entry.mark, classes=["m101-shown"]), classes=["m101-pending"])
+        return [badge, nodes.Text(" ")]
+    return [nodes.inline("", "", *mark_of(entry.kind), classes=[*([f"m101-{entry.kind}"] if BY_NAME[entry.kind].value else []), "m101-legend-mark"])]
+
+
+class ValueKindsDirective(SphinxDirective):
+    """```{value-kinds}```: the legend of the book's kinds of value, generated from `miles101.kinds`, each with
+    the mark its values wear; with `:glossary:`, as glossary entries (R.6), so `{term}` links reach them."""
+
+    option_spec = {"glossary": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        entries = legend()
+        if "glossary" in self.options:
+            return self.glossary(entries)
+        items = nodes.bullet_list(classes=["m101-kinds-legend"])
+        for entry in entries:
+            para = nodes.paragraph("", "", *legend_mark(entry), nodes.strong("", entry.term),
+                                   nodes.Text(f": {entry.meaning}"))
+            items += nodes.list_item("", para, classes=["m101-kinds-legend-entry"])
+        return [items]
+
+    def glossary(self, entries: tuple[LegendEntry, ...]) -> list[nodes.Node]:
+        """Sphinx's own glossary, parsed from the table, each definition opening with its kind's mark."""
+        lines = ["```{glossary}"]
+        for entry in entries:
+            lines += [entry.term, f"  {entry.meaning}", ""]
+        box = nodes.container(classes=["m101-kinds-legend-glossary"])
+        self.state.nested_parse(StringList([*lines, "```"], source=self.get_source_info()[0]), self.content_offset, box)
+        for entry, definition in zip(entries, box.findall(nodes.definition)):
+            first = next(definition.findall(nodes.paragraph))
+            for i, mark in enumerate(legend_mark(entry)):
+                first.insert(i, mark)
+        return [box]
+
+
 ACRONYMS = {"ppo": "PPO", "rlhf": "RLHF", "reinforce": "REINFORCE", "llms": "LLMs", "grpo": "GRPO", "rl": "RL",
             "kl": "KL", "dpo": "DPO"}
 
@@ -203,7 +250,8 @@ def lesson_title(slug: str) -> str:
 
 
 class RelatedDirective(BookDirective):
-    """The theory a reader should know first: the course's lessons by readable title (the course has no links here)."""
+    """The theory a reader should know first: the course's lessons by readable title (the course has no links
+    here), each topic of a title marked for TheoryTermLinks to link to its glossary entry."""
 
     def run(self) -> list[nodes.Node]:
         related = self.book.data.get("related") or []
@@ -215,10 +263,14 @@ class RelatedDirective(BookDirective):
         for path in related:
             parts = path.strip("/").split("/")
             para = nodes.paragraph()
-            para += nodes.strong("", lesson_title(parts[-1]))
+            title = nodes.strong()
+            for i, piece in enumerate(TOPIC_SEPARATORS.split(lesson_title(parts[-1]))):
+                if piece:
+                    title += nodes.Text(piece) if i % 2 else nodes.inline("", piece, classes=["m101-theory-topic"])
+            para += title
             if len(parts) > 1:
                 para += nodes.Text(f" — {lesson_title(parts[-2])}")
-            items += nodes.list_item("", para)
+            items += nodes.list_item("", para, m101_lesson=path)
         box += items
         return [box]
 
@@ -226,10 +278,11 @@ class RelatedDirective(BookDirective):
 DIRECTIVES = {
     "book-cover": CoverDirective, "book-audience": AudienceDirective, "book-outcomes": OutcomesDirective,
     "book-plate": PlateDirective, "book-parts": PartsDirective, "book-palette": PaletteDirective,
-    "book-related": RelatedDirective,
+    "book-related": RelatedDirective, "value-kinds": ValueKindsDirective,
 }
 
 
 def setup_front(app) -> None:
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)
+    app.add_post_transform(TheoryTermLinks)

@@ -26,13 +26,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import MethodType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from docutils import nodes
+from sphinx.errors import ConfigError
 from sphinx.transforms import SphinxTransform
 from sphinx.writers.text import TextTranslator
 
 from ..factcheck import FILE as FACTCHECK_FILE, load_factcheck
+from ..kinds import KINDS
 
 from .domain import book_of
 from .values import value_node
@@ -44,8 +46,7 @@ if TYPE_CHECKING:
 #: The web builders: the editions (EPUB, LaTeX, text) get none of this.
 WEB_BUILDERS = ("html", "dirhtml")
 #: How each kind of value is named in llms-full.txt (the glossary's words).
-KIND_WORDS = {"measured": "measured", "computed": "computed", "fact": "fact", "reference": "public reference",
-              "crosscheck": "cross-check", "threshold": "our threshold"}
+KIND_WORDS = {k.name: k.llms for k in KINDS if k.llms}
 DESCRIPTION_LENGTH = 200
 TEXT_DIR = "m101-llms"
 
@@ -53,6 +54,36 @@ TEXT_DIR = "m101-llms"
 def page_url(app: Sphinx, docname: str) -> str:
     """A page's URL: absolute under the canonical URL when there is one, else relative to the site root."""
     return (app.config.html_baseurl or "") + app.builder.get_target_uri(docname)
+
+
+# -- the canonical URL ------------------------------------------------------------------------------
+
+#: A host as a URL may name it: letters, digits, dots and hyphens (an IPv6 literal in brackets), a port.
+HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")
+#: What stays as it is in the path (RFC 3986's pchar and "/" less the quote and the apostrophe, which
+#: an HTML attribute or a Markdown link would end at); everything else is percent-encoded.
+PATH_SAFE = "/-._~!$&()*+,;=:@%"
+
+
+def canonical_url(app: Sphinx, config: Config) -> None:
+    """Refuse a canonical URL (html_baseurl, from READTHEDOCS_CANONICAL_URL) that is not http(s); percent-encode
+    its path, so the 404 page, the links of llms.txt and robots.txt quote no raw `"`, `<` or space."""
+    url = config.html_baseurl or ""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not HOST.fullmatch(parts.netloc or "") or parts.query or parts.fragment:
+        raise ConfigError(
+            f"html_baseurl (READTHEDOCS_CANONICAL_URL) {url!r} is not an http(s) address of a site "
+            "(scheme http or https, a host, a path, no ? or #). Fix: set READTHEDOCS_CANONICAL_URL to the site's "
+            "address, e.g. https://<project>.readthedocs.io/en/latest/, or unset it for a local build.")
+    path = quote(parts.path, safe=PATH_SAFE)
+    path = re.sub(r"%(?![0-9A-Fa-f]{2})", "%25", path)  # a lone % is a character, not an escape
+    clean = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    if clean != url:
+        config.html_baseurl = clean
+    if config.notfound_urls_prefix == parts.path:  # conf.py took the prefix from the raw URL
+        config.notfound_urls_prefix = path or "/"
 
 
 # -- the 404 page -----------------------------------------------------------------------------------
@@ -225,6 +256,17 @@ class UnwrappedText(TextTranslator):
     def end_state(self, wrap: bool = True, end: Sequence[str] | None = ("",), first: str | None = None) -> None:
         super().end_state(False, end, first)
 
+    def visit_Text(self, node: nodes.Text) -> None:
+        """Text keeps its line breaks where a page's source wrote them; in a paragraph the build made from data
+        (no source line: a part's thesis, a run's title) a break is a space, so no data starts a line of its own."""
+        text = node.astext()
+        block = node.parent
+        while block is not None and not isinstance(block, (nodes.TextElement, nodes.Structural)):
+            block = block.parent
+        if "\n" in text and isinstance(block, nodes.paragraph) and block.line is None:
+            text = _BREAKS.sub(" ", text)
+        self.add_text(text)
+
 
 def page_text(app: Sphinx, doctree: nodes.document) -> str:
     """A resolved page as plain text, with the text builder's visitors for the book's own nodes."""
@@ -251,18 +293,38 @@ def keep_page_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     out.write_text(page_text(app, doctree.deepcopy()), encoding="utf-8")
 
 
+#: A line break (and every other control or separator character) in data: one space in llms.txt.
+_BREAKS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+#: What Markdown would read as a block of its own at the start of a line: a heading, a quote, a list item.
+_BLOCK_START = re.compile(r"^(#|>|[-*+](\s|$)|[0-9]+[.)](\s|$)|=|`{3}|~{3})")
+
+
+def md_text(text: str, *, block: bool = False) -> str:
+    """Data as Markdown text of one line: breaks become spaces, `\\ [ ] < >` are escaped (no link, no tag),
+    and with `block` (a line of its own) a heading, quote or list marker at its start is escaped too."""
+    text = _BREAKS.sub(" ", str(text)).strip()
+    text = re.sub(r"([\\\[\]<>])", r"\\\1", text)
+    if not block or not _BLOCK_START.match(text):
+        return text
+    numbered = re.match(r"([0-9]+)([.)].*)", text, re.S)  # "1. x" is escaped as "1\. x"
+    return f"{numbered[1]}\\{numbered[2]}" if numbered else "\\" + text
+
+
 def llms_index(app: Sphinx) -> str:
-    """llms.txt: the book's title and summary, then each part's thesis and its sections' links."""
+    """llms.txt: the book's title and summary, then each part's thesis and its sections' links.
+
+    Every piece of data is one line of text (md_text): a newline in a thesis adds no heading, a bracket no link.
+    """
     book = book_of(app.env)
     d = book.data
-    lines = [f"# {d['title']}", "", f"> {d['summary']}", "", d.get("subtitle", ""), "",
-             f"The whole book as text, every value with its kind: {app.config.html_baseurl or ''}llms-full.txt"]
+    lines = [f"# {md_text(d['title'])}", "", f"> {md_text(d['summary'])}", "", md_text(d.get("subtitle", ""), block=True),
+             "", f"The whole book as text, every value with its kind: {app.config.html_baseurl or ''}llms-full.txt"]
     titles = app.env.titles
     for part in book.parts:
-        lines += ["", f"## {part.caption}", "", part.thesis, ""]
+        lines += ["", f"## {md_text(part.caption)}", "", md_text(part.thesis, block=True), ""]
         for s in part.sections:
             title = titles[s.docname].astext() if s.docname in titles else s.id
-            lines.append(f"- [{title}]({page_url(app, s.docname)})")
+            lines.append(f"- [{md_text(title)}]({page_url(app, s.docname)})")
     return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
 
 
@@ -291,6 +353,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 def setup_hosting(app: Sphinx) -> None:
     app.add_transform(FactsLastChecked)
+    app.connect("config-inited", canonical_url, priority=100)  # before anything quotes html_baseurl
     app.connect("config-inited", notfound_body, priority=800)  # after build_data set the book
     app.connect("config-inited", view_source_link, priority=850)  # after the repository is found
     app.connect("html-page-context", describe_page, priority=400)  # before sphinxext-opengraph (500)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
 from ..doctor_rules import SYMPTOMS, rules
+from ..problems import ProblemError
+from ..rulefiles import missing_rules
 from .base import ManualDirective
 from .domain import domain_of
 
@@ -49,6 +52,9 @@ class LogDoctorDirective(ManualDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        missing = missing_rules(Path(self.env.srcdir), self.env.doc2path(self.env.docname, False), self.lineno)
+        if missing is not None:  # no page mounts a doctor without rules (a FIFO or a directory: validate names it)
+            return self.refuse(replace(missing, where=""))
         node = log_doctor("")
         self.set_source_info(node)
         return [node]
@@ -66,6 +72,10 @@ def visit_doctor_html(self: Any, node: log_doctor) -> None:
         link = f' <a href="{escape(web)}">{escape(web)}</a>' if web else ""
         self.body.append(f'<p class="m101-doctor-edition"><em>{escape(WHAT)} It runs in the web edition'
                          f"{' at' if web else ''}{link}. Here, run <code>python3 read_run.py \"$LOG\" --diagnose</code>.</em></p>\n")
+        raise nodes.SkipNode
+    if not (Path(self.builder.outdir) / "_static" / RULES_FILE).is_file():  # no rules written: no doctor mounted
+        self.body.append('<p class="m101-doctor-nojs">The log doctor has no rules in this build. Run '
+                         '<code>python3 read_run.py "$LOG" --diagnose</code>: it prints the entries of 7.1.</p>\n')
         raise nodes.SkipNode
     target = self.builder.get_target_uri(here)
     rules = relative_uri(target, f"_static/{RULES_FILE}")
@@ -103,15 +113,21 @@ def _install(app: Sphinx) -> None:
     """Copy the modules and write the rule set into the build's _static."""
     if app.builder.format != "html" or app.builder.name.startswith("epub"):
         return  # e-readers run no modules: the page says where the web edition is
-    if not (Path(app.srcdir) / SYMPTOMS).is_file():
-        return  # a book without 7.1's symptoms has no log doctor to serve
     out = Path(app.outdir) / "_static"
+    text = None
+    if (Path(app.srcdir) / SYMPTOMS).is_file():
+        try:
+            text = json.dumps(rules(Path(app.srcdir)), indent=1, sort_keys=True) + "\n"
+        except ProblemError:
+            pass  # a broken rule file: both gates name it (miles101.validate); no stale rules stay served
+    if text is None:
+        (out / RULES_FILE).unlink(missing_ok=True)
+        return  # a book without 7.1's symptoms has no log doctor to serve
     out.mkdir(parents=True, exist_ok=True)
     for name in FILES:
         src, dest = STATIC / name, out / f"m101-{name}"
         if not dest.is_file() or dest.read_bytes() != src.read_bytes():
             shutil.copyfile(src, dest)
-    text = json.dumps(rules(Path(app.srcdir)), indent=1, sort_keys=True) + "\n"
     dest = out / RULES_FILE
     if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
         dest.write_text(text, encoding="utf-8")

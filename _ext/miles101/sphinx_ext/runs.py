@@ -20,9 +20,10 @@ from sphinx.application import Sphinx
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
 from ..resolve import Resolved
-from ..runfiles import launch_script, ray_start, record_command
+from ..runfiles import launch_script, ray_start, record_command, script_comment
 from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of
+from .marks import mark_of
 from .repository import record_yourself, repository_url
 
 
@@ -32,7 +33,7 @@ class RunArgRole(ResolvedRole):
     kind = "run-arg"
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        return [nodes.inline(self.rawtext, result.value, classes=["m101-run-arg"])]
+        return [*mark_of("run-arg"), nodes.inline(self.rawtext, result.value, classes=["m101-run-arg"])]
 
 
 class ListingDirective(ManualDirective):
@@ -145,7 +146,7 @@ def command_file(run: dict) -> str:
     """A run's launch as the site serves it: the block of its page, with a header that says where it runs."""
     start_ray = ray_start(run)[ray_start(run).index("--num-gpus") + 1] != "1"
     return ("#!/usr/bin/env bash\n"
-            f"# {run['id']}: {run.get('title', '')}\n"
+            f"# {script_comment(run['id'])}: {script_comment(run.get('title', ''))}\n"  # text stays a comment
             "# Run it inside the container (docker exec -it miles bash), with Ray started as in section 1.1.\n"
             f"{launch_script(run, start_ray=start_ray)}\n")
 
@@ -173,7 +174,7 @@ def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Nod
             para += nodes.inline("", "not derivable", classes=["m101-badge"])
             para += nodes.Text(" The run ")
             para += nodes.strong("", run_id)
-            names = "; ".join(f"{v.key.partition('.')[2]}: {v.missing}" for v in values)
+            names = "; ".join(f"{v.what}: {v.missing}" for v in values)
             para += nodes.Text(f" is recorded, but its recording gives no number for {len(values)} value(s) marked "
                                f"below ({names}). Fix the cause and record it again: ")
             para += nodes.literal("", record_command(run_id) + " --force")

@@ -15,11 +15,12 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
+from sphinx_design.shared import create_component
 
-from ..data import Value, format_value
+from ..data import format_value
+from ..kinds import BY_NAME, HOME_HARDWARE, provenance_text
 from ..problems import Subtype
 from ..resolve import Resolved
-from ..runfiles import record_command
 from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of, domain_of
 from .repository import repository_url
@@ -30,47 +31,6 @@ class value_node(nodes.General, nodes.Inline, nodes.Element):
     """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
 
 
-#: The manual's hardware: recordings from anything else are labelled as such.
-HOME_HARDWARE = "GB10"
-
-
-def provenance_text(value: Value, hardware_home: str) -> str:
-    """Where a value comes from, in one sentence: the tooltip and the page's list of values."""
-    d = value.detail
-    if value.kind == "measured":
-        if value.missing:
-            return (f"Not derivable: the run {d['run']!r} is recorded (on {d.get('hardware') or 'unknown hardware'}), "
-                    f"but its recording gives no {d.get('statistic') or 'value'} of {d.get('source') or value.what}: "
-                    f"{value.missing}. Record it again once the cause is fixed "
-                    f"({record_command(d['run'])} --force); R.3 Lab notes lists the run.")
-        if value.pending:
-            return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
-                    f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
-                    f"To record it: {record_command(d['run'])} (on the Spark). "
-                    "R.3 Lab notes lists every pending run.")
-        hw = d.get("hardware") or "unknown hardware"
-        label = "" if hardware_home in str(hw) else " (not the manual's hardware)"
-        return (f"{value.what}: {d.get('statistic')} of {d.get('n')} samples, steps {d.get('steps') or 'all'}. "
-                f"Run {d['run']} on {hw}{label}, Miles {str(d.get('commit'))[:9]}, image {d.get('image')}, {d.get('date')}.")
-    if value.kind == "computed":
-        return f"{value.what}. Computed by {d.get('formula')} from Miles's extracted data."
-    if value.kind == "reference":
-        where = f"measured on {d['hardware']}" if d.get("hardware") else "a rule, not a measurement"
-        return (f"Public reference, not this manual's GB10 measurement. {value.what} "
-                f"({d.get('label')}; {where}; {d.get('setting')}). "
-                f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
-    if value.kind == "threshold":
-        return (f"Our threshold: a cut-off this manual sets itself, not a published number and not a measurement. "
-                f"{value.what} Why this number: {d.get('reasoning')} "
-                f"Used by {d.get('label')}; {d.get('setting')}. Source: {d.get('source_title') or d.get('source')}, "
-                f"{d.get('source')} (read {d.get('read')}).")
-    if value.kind == "crosscheck":
-        return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
-                f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
-                f"{d.get('transformers')}), {d.get('date')}, one GPU, {d.get('tokens')} tokens per step, the model built "
-                f"as Miles's FSDP backend builds it. {d.get('optimizer_note')} Program: python3 -m capture.crosscheck; "
-                f"results: {d['file']}.").replace("  ", " ")
-    return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
 
 
 class ValueRole(ResolvedRole):
@@ -94,14 +54,8 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
     doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
-    source = tag = None
-    d = value.detail
-    if value.kind == "reference":
-        tag, source = "public ref", f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
-    elif value.kind == "threshold":
-        tag, source = "our threshold", d["label"]
-    elif value.kind == "crosscheck":
-        tag, source = "cross-check", f"{d['gpu']}, not a GB10"
+    row, d = BY_NAME[value.kind], value.detail
+    tag, source = row.tag, row.inline_source(d) if row.inline_source else None
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
                       classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
 
@@ -159,6 +113,12 @@ class ValuesOnPage(SphinxTransform):
             return
         section = nodes.section(ids=["values-on-this-page"], classes=["m101-values-list"])
         section += nodes.title("", "Values on this page")
+        # The list folds (a sphinx-design dropdown: a closed <details> on the web, shown open in the
+        # EPUB and PDF by editions.OpenFolds), so it does not lengthen the page a reader scrolls.
+        fold = create_component("dropdown", opened=False, type="dropdown", has_title=True, icon=None, chevron=None,
+                                container_classes=["sd-mb-3", "m101-values-fold"], title_classes=[], body_classes=[])
+        fold += nodes.rubric("", "Each value on this page and where it comes from")
+        section += fold
         values = []
         seen: set[tuple[str, str]] = set()
         for cite in cites:
@@ -168,30 +128,43 @@ class ValuesOnPage(SphinxTransform):
             value = capture.value(cite["kind"], cite["key"])
             if value is not None:
                 values.append((cite, value))
-        section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
+        fold += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
                                 repository_url(self.config))
         groups: dict[str, nodes.bullet_list] = {}
-        for cite, value in values:  # one list per source: a run, a formula; facts each name their own
-            para = nodes.paragraph()  # the group's heading names the kind; "other" rows name theirs
-            grouped = value.kind == "computed" or (value.kind == "measured" and value.pending)
-            para += nodes.literal("", cite["key"] if grouped else f"{cite['kind']}:{cite['key']}")
-            if value.kind == "measured" and value.missing:
-                head = f"Measured by the run {value.detail['run']}, recorded, not derivable from its recording:"
-                para += nodes.Text(f" — {value.what}: {value.missing}.")
-            elif value.kind == "measured" and value.pending:
-                head = f"Measured by the run {value.detail['run']}, pending:"
-                para += nodes.Text(f" — {value.what}.")
-            elif value.kind == "computed":
-                head = f"Computed by {value.detail.get('formula')} from Miles's extracted data:"
-                para += nodes.Text(f" — {cite['shown']}: {value.what}.")
-            else:
-                head = "Other values, each with its source:"
-                para += nodes.Text(f" — {cite['shown']}. {provenance_text(value, HOME_HARDWARE)}")
+        for cite, value in values:  # one list per source: a run, a formula; the rest each name their own
+            head, para = ledger_row(capture, cite, value)
             groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
         for head, items in groups.items():
-            section += nodes.paragraph("", head, classes=["m101-values-source"])
-            section += items
+            fold += nodes.paragraph("", head, classes=["m101-values-source"])
+            fold += items
         top += section
+
+
+def _run_named(capture, run_id: str) -> str:
+    """A run as a reader meets it: its id (what `record` takes) and its title from the run file."""
+    title = (capture.runs.get(run_id) or {}).get("title")
+    return f"{run_id} ({title})" if title else run_id
+
+
+def ledger_row(capture, cite: dict, value) -> tuple[str, nodes.paragraph]:
+    """One row of "Values on this page" in reader words (no internal key), and the heading of its group."""
+    d, para = value.detail, nodes.paragraph()
+    if value.kind == "measured" and (value.missing or value.pending):
+        state = "recorded, not derivable from its recording" if value.missing else "pending"
+        head = f"Measured by the run {_run_named(capture, d['run'])}, {state}:"
+        para += nodes.Text(f"{value.what} — ")
+        if value.missing:
+            para += nodes.Text(f"{value.missing}.")
+        else:
+            para += nodes.Text(f"the {d.get('statistic') or 'value'} of ")
+            para += nodes.literal("", d.get("source") or value.key)
+            para += nodes.Text(".")
+        return head, para
+    if value.kind == "computed":
+        para += nodes.Text(f"{value.what}: {cite['shown']}.")
+        return f"Computed from Miles's extracted data by this book's code ({d.get('formula')}):", para
+    para += nodes.Text(f"{cite['shown']} — {provenance_text(value, HOME_HARDWARE)}")
+    return "Other values, each with its source:", para
 
 
 # -- a host's cross-check -------------------------------------------------------------------------
@@ -254,7 +227,8 @@ class CrosscheckTableDirective(ManualDirective):
                     spec = FORMATS[field]
                     # plain numbers: the heading carries the provenance once (a tooltip per cell would
                     # repeat it 77 times); the dependency above still re-reads the page on any change
-                    cell += nodes.Text(f"{format_value(value, spec)} {value.unit}".strip())
+                    shown = f"{format_value(value, spec)} {value.unit}".strip()
+                    cell += nodes.inline(shown, shown, classes=["m101-value-cell"])  # a cited value, in every edition
                 else:
                     cell += nodes.Text("—")
                 row += nodes.entry("", cell)
@@ -267,8 +241,8 @@ class CrosscheckTableDirective(ManualDirective):
 def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
     classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
-    source = node.get("source")
-    label = f'<span class="m101-ref-tag">{escape(node.get("tag") or "")}</span> ' if source else ""
+    source, tag = node.get("source"), node.get("tag")
+    label = f'<span class="m101-ref-tag">{escape(tag)}</span> ' if tag else ""
     where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
     if self.builder.name.startswith("epub"):
         # No tooltip in an e-book (a reader that drops the CSS would show it mid-sentence): the
@@ -284,8 +258,8 @@ def visit_value_html(self: Any, node: value_node) -> None:
     raise nodes.SkipNode
 
 
-#: How the short tag of a value that is not ours reads in running text.
-TAG_TEXT = {"public ref": "public reference", "our threshold": "our threshold"}
+#: How the short tag of a value that is not ours reads in running text (the kinds table's `tag_text`).
+TAG_TEXT = {k.tag: k.tag_text for k in BY_NAME.values() if k.tag and k.tag_text}
 
 
 def value_text(node: value_node) -> str:

@@ -2,7 +2,7 @@
 """Miles's tree as Miles 101 reads it: its files (from a Docker image), its flags and its metric keys.
 
 Standalone: Python 3.9+ and its standard library (Miles is parsed with ``ast``, never imported).
-Section 6.4 of Miles 101 serves this file, to save beside ``preflight.py`` (served by section 1.1),
+Sections 1.1 (step 2) and 6.4 of Miles 101 serve this file, to save beside ``preflight.py``,
 whose ``--compare-image`` mode reads the reader's image with it; the book's lab (capture/extract)
 imports the same code to write capture/miles/, so the reader's image and the book are read by one
 extractor.
@@ -1794,7 +1794,7 @@ BOOK_JSON = r'''{
   "train/loss": ["1.3"],
   "train/ois": ["4.4"],
   "train/opsm_clipfrac": ["8.2"],
-  "train/pg_clipfrac": ["1.1", "1.3", "5.1", "5.2", "8.2"],
+  "train/pg_clipfrac": ["1.1", "1.3", "5.1", "5.2", "7.1", "8.2", "front"],
   "train/pg_loss": ["1.3"],
   "train/ppo_kl": ["1.1", "1.3", "5.1", "5.2", "7.1", "8.2", "front"],
   "train/step": ["front"],

@@ -64,6 +64,8 @@ MEMORY_FIELDS = ("total_GB", "free_GB", "used_GB", "allocated_GB", "reserved_GB"
 # an int reward they stay 0 whatever happens: the counts are the signal, over the number of groups.
 ZERO_STD_COUNT = "rollout/zero_std/count_"
 ZERO_STD_SHARES = ("rollout/zero_std/all_zero_percentage", "rollout/zero_std/all_one_percentage")
+# The reward suffixes those shares count (metrics.py:193-194): any other count_ key is outside them.
+SHARED_REWARDS = ("0.0", "1.0")
 # Megatron's argument dump prints `  rollout_batch_size ........ 32` on rank 0; FSDP runs print none.
 BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
 # --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
@@ -372,8 +374,9 @@ def zero_std_step(row: dict[str, Any], groups: int | None) -> dict[str, Any] | N
     """One step's groups without spread: count (None when not logged), share (None when unknown), how.
 
     With the number of groups known, share = the counts' sum over it, for any reward type. Without
-    it, a float reward's share is all_zero + all_one (which count rewards 0.0 and 1.0 only); an int
-    reward's share is unknown unless no group lacked spread (no count key at all).
+    it, the shares all_zero + all_one give it only when every count key is one they cover ("0.0",
+    "1.0"); a count they do not cover (an int reward's count_0, dapo's count_-1.0) wins over them,
+    and the share is unknown. No count key at all means no group lacked spread.
     """
     counts = zero_std_counts(row)
     shares = [_num(lookup(row, k)) for k in ZERO_STD_SHARES]
@@ -384,29 +387,26 @@ def zero_std_step(row: dict[str, Any], groups: int | None) -> dict[str, Any] | N
         return {"count": n, "share": n / groups, "how": "counts"}
     if not counts:
         return {"count": 0, "share": 0.0, "how": "counts"}
-    if any("." in r for r in counts) and any(x is not None for x in shares):
-        return {"count": n, "share": sum(x or 0.0 for x in shares), "how": "shares",
-                "other": sorted(r for r in counts if r not in ("0.0", "1.0"))}
-    return {"count": n, "share": None, "how": "counts"}
+    uncovered = sorted(r for r in counts if r not in SHARED_REWARDS)
+    if not uncovered and any(x is not None for x in shares):
+        return {"count": n, "share": sum(x or 0.0 for x in shares), "how": "shares"}
+    return {"count": n, "share": None, "how": "counts", "uncovered": uncovered}
 
 
 def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
     """The verdict on groups without spread: from the shares when every step's is known, else unknown."""
     if any(z["share"] is None for z in zs):
         counts = ", ".join(f"{z['count']:g}" for z in zs)
-        return "unknown", (f"groups without spread per step: {counts}; the share needs the number of groups "
-                           "(an integer reward's all_zero/all_one shares stay 0): pass --groups N "
-                           "(your --rollout-batch-size) or --run FILE")
+        uncovered = sorted({r for z in zs for r in z.get("uncovered", [])})
+        why = ("the logged all_zero/all_one shares count rewards 0.0 and 1.0 only, not "
+               f"count_{', count_'.join(uncovered)}" if uncovered else "the log gives no all_zero/all_one shares")
+        return "unknown", (f"groups without spread per step: {counts}; {why}, so the share needs the number of "
+                           "groups: pass --groups N (your --rollout-batch-size) or --run FILE")
     if any(z["share"] > 1 for z in zs):
         most = max(z["count"] for z in zs)
         return "unknown", (f"{most:g} groups without spread in one step, more than the number of groups given: "
                            "pass the run's --rollout-batch-size as --groups N")
-    verdict, reason = judge_zero_std([z["share"] for z in zs])
-    other = sorted({r for z in zs for r in z.get("other", [])})
-    if other:
-        reason += (f" (the logged shares count rewards 0.0 and 1.0 only, not count_{', count_'.join(other)}:"
-                   " pass --groups N for all of them)")
-    return verdict, reason
+    return judge_zero_std([z["share"] for z in zs])
 
 
 def groups_in_log(lines: Iterable[str]) -> int | None:
@@ -435,10 +435,13 @@ def judge_gap(v: list[float]) -> tuple[str, str]:
 
 
 def judge_clipfrac(v: list[float]) -> tuple[str, str]:
+    """Miles's guide: healthy below the watch line, a red flag above (not at) the bad line (monitoring.md:47)."""
     m = max(v)
-    return _grade(m, C["reader.clipfrac_bad"], C["reader.clipfrac_watch"],
-                  f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)",
-                  f"up to {m:.0%} of tokens clipped", f"at most {m:.0%} clipped")
+    if m > C["reader.clipfrac_bad"]:
+        return "bad", f"up to {m:.0%} of tokens clipped: the policy moves too fast (lower --lr)"
+    if m >= C["reader.clipfrac_watch"]:
+        return "watch", f"up to {m:.0%} of tokens clipped"
+    return "ok", f"at most {m:.0%} clipped"
 
 
 def judge_grad_norm(v: list[float]) -> tuple[str, str]:
@@ -723,7 +726,7 @@ SYMPTOMS_JSON = r'''{
     "Value 'sm_121a' is not defined for option 'gpu-name'"
    ],
    "check": "grep -n 'Repro command' \"$LOG\" | grep -o '[^ ]*/bin/ptxas'",
-   "fix": "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas and pass it into the container with -e."
+   "fix": "add the line export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas to ~/miles101/session.sh, above its ray start line, then start the session again (section 1.1, Start the session again)."
   },
   {
    "id": "gb10-no-kernel-image",
@@ -1159,7 +1162,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3 --run \"/root/logs/$RUN.args\"",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -1168,7 +1171,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -1230,7 +1233,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
    "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
   },
   {
@@ -1239,13 +1242,13 @@ SYMPTOMS_JSON = r'''{
    "title": "{metric}`train/pg_clipfrac` high",
    "grep": [],
    "signal": "clip_fraction",
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "Lower --lr, as Miles's monitoring guide advises (see 5.1)."
   },
   {
    "id": "reward-flat-zero",
    "section": "Rewards",
-   "title": "{metric}`rollout/raw_reward` at 0 in every step while the answers look right",
+   "title": "{metric}`rollout/raw_reward` at `0` in every step while the answers look right",
    "grep": [],
    "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
    "fix": "Check in this order: the label key, the \\boxed{} in the responses, a cut at the length cap, the reward type; fix the first that fails (see 3.1).",
@@ -1338,7 +1341,7 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "length-truncated",
    "section": "Lengths",
-   "title": "{metric}`rollout/truncated_ratio` near 1 and responses pinned at the cap",
+   "title": "{metric}`rollout/truncated_ratio` near `1` and responses pinned at the cap",
    "grep": [],
    "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
@@ -1347,7 +1350,7 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "length-clip-ratio-zero",
    "section": "Lengths",
-   "title": "`raw_response_length/response_length_clip_ratio` always 0",
+   "title": "`raw_response_length/response_length_clip_ratio` always `0`",
    "grep": [],
    "check": "grep -n -o \"'multi_turn/raw_response_length/response_length_clip_ratio': [^,]*\" \"$LOG\" | head",
    "fix": "Compare against rollout/truncated_ratio."
@@ -1407,7 +1410,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   }
  ]
@@ -1433,6 +1436,9 @@ def _finds(line: str, pattern: str) -> bool:
 
 # `Timer NAME start` / `Timer NAME end (elapsed: ...)` (miles/utils/timer.py:31, 42).
 TIMER_RE = re.compile(r"\bTimer (?P<name>\S+) (?P<what>start|end)\b")
+#: A line only Miles writes: a step line (whole or not), a timer, rank 0's memory line, the engine's address, the
+#: argument dump's batch size. A log without one (and without a symptom's line) is not a Miles driver log.
+MILES_LINE_RE = re.compile("|".join(r.pattern for r in (LOOKS_LIKE_RE, TIMER_RE, MEMORY_RE, ENGINE_RE, BATCH_DUMP_RE)))
 # PyTorch's out-of-memory message: `Tried to allocate 61.34 GiB. GPU 3 has a total capacity of 79.11 GiB
 # of which 27.07 GiB is free.` One allocation larger than all free memory is not fragmentation.
 ALLOC_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>[KMGT]iB)\b.*? of which "
@@ -1934,8 +1940,16 @@ def main(argv: list[str] | None = None) -> int:
         groups = groups_in_log(lines)
     rows, asm, report = report_of(lines, args.steps, groups)
     if args.diagnose:
+        if not any(ln.strip() for ln in lines):
+            print(f"read_run: {args.log} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
+                  "(what `ray job submit` printed, e.g. the file `tee` wrote).", file=sys.stderr)
+            return 1
         settings = settings_of_args(run_text, "run") if run_text is not None else settings_in_log(lines)
         matches = diagnose(lines, report, settings)
+        if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
+            print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
+                  "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
+            return 1
         if args.json:
             print(json.dumps({"settings": settings, "matches": matches, "malformed": asm.malformed,
                               "nonfinite": asm.nonfinite}, indent=2))

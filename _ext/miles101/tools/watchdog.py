@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Stop a Miles run whose rollout engine died or that stopped making progress.
 
-    python3 watchdog.py --log FILE [--engine URL] [--stall-after SECONDS] [--poll SECONDS]
+    python3 watchdog.py --log FILE [--from-start] [--engine URL] [--stall-after SECONDS] [--poll SECONDS]
                         [--pid PID | --on-dead CMD]
+
+It follows an existing log from its end (start it before the job), and reads the log again from its
+first byte when a new run truncates or replaces it; --from-start reads an existing log from byte 0.
 
 Standalone (Python 3.9+, standard library only). The Miles 101 recorder uses the same class.
 What it watches, all verified at radixark/miles 31f1ca961:
@@ -22,6 +25,7 @@ Exit status: 0 the log shows the run ended normally (Ray's "Job '...' succeeded"
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import re
 import signal
@@ -30,7 +34,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from typing import Callable
+from typing import Any, Callable
 
 RETRY_RE = re.compile(r"Max retries \((?P<n>\d+)\) reached, failing\.\.\. \(url=(?P<url>[^)]*)\)")
 TASK_RE = re.compile(r"\[rollout\] Task raised exception: (?P<err>.*)")
@@ -44,6 +48,9 @@ ENGINE_RE = re.compile(r"Launch HttpServerEngineAdapter at: (?P<addr>[\w.\-\[\]:
 # Ray's `ray job submit` prints how the job ended (ray dashboard/modules/job/cli.py, _log_job_status).
 JOB_OK_RE = re.compile(r"Job '[^']+' succeeded")
 JOB_BAD_RE = re.compile(r"Job '[^']+' (?:failed|was stopped)")
+
+#: How many of the last bytes read the follower compares to notice a log rewritten in place.
+TAIL_BYTES = 256
 
 DEFAULTS = {"stall_after": 1800.0, "poll": 30.0, "engine_failures": 3, "task_errors": 3, "probe_timeout": 10.0}
 
@@ -169,20 +176,56 @@ def probe(url: str, timeout: float) -> tuple[bool, str]:
 
 
 class LogFollower:
-    """Reads whole new lines from a growing file (\\r counts as a line end, for progress bars)."""
+    """Reads whole new lines from a growing file (\\r counts as a line end, for progress bars).
 
-    def __init__(self, path: str) -> None:
+    An existing file is followed from its end unless `from_start`; a file that does not exist yet is
+    read from its first byte once it appears. When the file shrinks, is replaced (another inode, as
+    after `mv` and a new `tee`) or its last bytes read change (`tee` without -a truncated it and wrote
+    past the old end between two reads), it is read again from byte 0 and `restarted` is set.
+    `started` says in words which of these the follower did first.
+    """
+
+    def __init__(self, path: str, from_start: bool = False) -> None:
         self.path, self.pos = path, 0
         self.pieces: list[str] = []  # the line being written, in the chunks it came in
+        self.ident: tuple[int, int] | None = None  # (device, inode) of the file being read
+        self.tail = b""  # the last bytes read, to notice a file rewritten past the old end
+        self.restarted = False
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            self.started = "the log does not exist yet: reading it from the start when it appears"
+            return
+        self.ident = (st.st_dev, st.st_ino)
+        if from_start:
+            self.started = "reading the log from the start (--from-start)"
+            return
+        self.pos = st.st_size
+        with open(path, "rb") as fh:
+            fh.seek(max(0, self.pos - TAIL_BYTES))
+            self.tail = fh.read(self.pos - max(0, self.pos - TAIL_BYTES))
+        self.started = (f"following from the end of an existing log ({st.st_size} bytes skipped); "
+                        "reading from the start when it is truncated or replaced")
 
     def read(self) -> list[str]:
+        """The lines completed since the last read ([] while the file is missing)."""
         try:
-            with open(self.path, encoding="utf-8", errors="replace", newline="") as fh:
-                fh.seek(self.pos)
-                chunk = fh.read()
-                self.pos = fh.tell()
+            fh = open(self.path, "rb")
         except FileNotFoundError:
             return []
+        with fh:
+            st = os.fstat(fh.fileno())
+            ident = (st.st_dev, st.st_ino)
+            if self.ident is not None and (ident != self.ident or st.st_size < self.pos or not self._same_tail(fh)):
+                self.pos, self.tail, self.pieces, self.restarted = 0, b"", [], True
+                self._decoder.reset()
+            self.ident = ident
+            fh.seek(self.pos)
+            data = fh.read()
+        self.pos += len(data)
+        self.tail = (self.tail + data[-TAIL_BYTES:])[-TAIL_BYTES:]
+        chunk = self._decoder.decode(data)
         parts = re.split(r"\r\n|\r|\n", chunk)  # only the new text: a long line costs linear time, not quadratic
         if len(parts) == 1:
             self.pieces.append(chunk)
@@ -190,6 +233,13 @@ class LogFollower:
         parts[0] = "".join([*self.pieces, parts[0]])
         self.pieces = [parts.pop()]
         return [p for p in parts if p]
+
+    def _same_tail(self, fh: Any) -> bool:
+        """Whether the bytes just before the read position are still the ones read there."""
+        if not self.tail:
+            return True
+        fh.seek(self.pos - len(self.tail))
+        return fh.read(len(self.tail)) == self.tail
 
 
 def alive(pid: int) -> bool:
@@ -211,11 +261,21 @@ def alive(pid: int) -> bool:
 
 def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     """The CLI loop: one check per --poll seconds until the run ends or is stopped."""
-    dog = Watchdog(args.stall_after, args.engine_failures, args.task_errors)
-    dog.engine_url = args.engine and (args.engine if "://" in args.engine else "http://" + args.engine)
-    follower = LogFollower(args.log)
+    def fresh() -> Watchdog:
+        dog = Watchdog(args.stall_after, args.engine_failures, args.task_errors)
+        dog.engine_url = args.engine and (args.engine if "://" in args.engine else "http://" + args.engine)
+        return dog
+
+    dog = fresh()
+    follower = LogFollower(args.log, from_start=args.from_start)
+    out(f"watchdog: {follower.started}")
     while True:
-        for line in follower.read():
+        lines = follower.read()
+        if follower.restarted:  # a new run writes the log now: judge it alone
+            follower.restarted = False
+            dog = fresh()
+            out("watchdog: the log was truncated or replaced: reading it from the start")
+        for line in lines:
             dog.feed(line)
         if args.steps and dog.steps_done >= args.steps and not dog.reason:
             dog.ended = "ok"
@@ -267,12 +327,17 @@ def parser() -> argparse.ArgumentParser:
                "3 the watchdog stopped it, 1 it ended otherwise, 2 bad arguments.")
     ap.add_argument("--log", required=True, metavar="FILE",
                     help="the Miles log to follow (the driver's stdout, e.g. from `ray job submit ... | tee FILE`)")
+    ap.add_argument("--from-start", action="store_true",
+                    help="read an existing log from its first byte (a finished run, or a job started before "
+                         "the watchdog); default: follow it from its end, and from the start once it is "
+                         "truncated or replaced, as `tee` does when a new run starts")
     ap.add_argument("--engine", metavar="URL",
                     help="the SGLang engine, e.g. http://127.0.0.1:15000; default: read from the log's "
                          "'Launch HttpServerEngineAdapter at:' line")
     ap.add_argument("--stall-after", type=float, default=DEFAULTS["stall_after"], metavar="SECONDS",
                     help="stop when no step has finished for this long (default %(default)g); "
-                         "the first step counts from the watchdog's start")
+                         "the first step counts from the watchdog's start, or from when it finds the log "
+                         "truncated or replaced")
     ap.add_argument("--poll", type=float, default=DEFAULTS["poll"], metavar="SECONDS",
                     help="seconds between checks (default %(default)g)")
     ap.add_argument("--steps", type=int, metavar="N",

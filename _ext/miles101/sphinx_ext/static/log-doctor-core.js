@@ -535,11 +535,11 @@ function zeroStdStep(R, row, groups) {
   const n = [...counts.values()].reduce((a, v) => a + v, 0);
   if (groups) return { count: n, share: n / groups, how: "counts" };
   if (!counts.size) return { count: 0, share: 0.0, how: "counts" };
-  if ([...counts.keys()].some((r) => r.includes(".")) && shares.some((x) => x !== null)) {
-    return { count: n, share: shares.reduce((a, x) => a + (x === null ? 0 : x), 0), how: "shares",
-             other: [...counts.keys()].filter((r) => r !== "0.0" && r !== "1.0").sort() };
+  const uncovered = [...counts.keys()].filter((r) => !R.rules.zero_std_shared_rewards.includes(r)).sort();
+  if (!uncovered.length && shares.some((x) => x !== null)) {
+    return { count: n, share: shares.reduce((a, x) => a + (x === null ? 0 : x), 0), how: "shares" };
   }
-  return { count: n, share: null, how: "counts" };
+  return { count: n, share: null, how: "counts", uncovered };
 }
 
 function signalValue(R, row, keys, groups) {
@@ -597,11 +597,13 @@ const JUDGES = {
     if (m >= C["reader.logprob_gap_watch"] || grows) return ["watch", `gap ${general(v[0], 3)} → ${general(v.at(-1), 3)} (small and stable is healthy)`];
     return ["ok", `median gap ${general(m, 3)}`];
   },
-  clip_fraction(v, C) {
+  clip_fraction(v, C) {  // read_run.judge_clipfrac: bad above (not at) the guide's red flag
     const m = pyMax(v);
-    return grade(m, C["reader.clipfrac_bad"], C["reader.clipfrac_watch"],
-      `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`,
-      `up to ${percent(m)} of tokens clipped`, `at most ${percent(m)} clipped`);
+    if (m > C["reader.clipfrac_bad"]) {
+      return ["bad", `up to ${percent(m)} of tokens clipped: the policy moves too fast (lower --lr)`];
+    }
+    if (m >= C["reader.clipfrac_watch"]) return ["watch", `up to ${percent(m)} of tokens clipped`];
+    return ["ok", `at most ${percent(m)} clipped`];
   },
   grad_norm(v, C) {
     if (v.some((x) => !Number.isFinite(x))) return ["bad", "gradient norm is NaN or infinite"];
@@ -626,21 +628,19 @@ const JUDGES = {
 function judgeZeroStdSteps(zs, C) {
   if (zs.some((z) => z.share === null)) {
     const counts = zs.map((z) => general(z.count)).join(", ");
-    return ["unknown", `groups without spread per step: ${counts}; the share needs the number of groups `
-      + "(an integer reward's all_zero/all_one shares stay 0): pass --groups N (your --rollout-batch-size) or --run FILE"];
+    const uncovered = [...new Set(zs.flatMap((z) => z.uncovered || []))].sort();
+    const why = uncovered.length
+      ? `the logged all_zero/all_one shares count rewards 0.0 and 1.0 only, not count_${uncovered.join(", count_")}`
+      : "the log gives no all_zero/all_one shares";
+    return ["unknown", `groups without spread per step: ${counts}; ${why}, so the share needs the number of `
+      + "groups: pass --groups N (your --rollout-batch-size) or --run FILE"];
   }
   if (zs.some((z) => z.share > 1)) {
     const most = pyMax(zs.map((z) => z.count));
     return ["unknown", `${general(most)} groups without spread in one step, more than the number of groups given: `
       + "pass the run's --rollout-batch-size as --groups N"];
   }
-  let [verdict, reason] = JUDGES.zero_std(zs.map((z) => z.share), C);
-  const other = [...new Set(zs.flatMap((z) => z.other || []))].sort();
-  if (other.length) {
-    reason += ` (the logged shares count rewards 0.0 and 1.0 only, not count_${other.join(", count_")}:`
-      + " pass --groups N for all of them)";
-  }
-  return [verdict, reason];
+  return JUDGES.zero_std(zs.map((z) => z.share), C);
 }
 
 /** read_run.read_run: the table of the first `steps` rows and one verdict per signal. */

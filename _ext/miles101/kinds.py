@@ -1,0 +1,210 @@
+"""The book's kinds of value and of reference: one row each, the one table every layer reads.
+
+A row says where a kind is declared (its home, named by the fix of an unknown key), which capture
+file its references read, which kind it is confused with, the words an error, llms-full.txt and the
+editions use for it, its inline tag, and the sentence that says where a value of it comes from.
+The loader (`data`), the resolver (`resolve`), the page scanner (`pages`), the problems, the
+extension and `capture/run.py explain` read it; none keeps its own list. No Sphinx imports.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .runfiles import record_command
+
+if TYPE_CHECKING:
+    from .data import Value
+
+#: The manual's hardware: recordings from anything else are labelled as such.
+HOME_HARDWARE = "GB10"
+
+
+# -- where a value comes from, in one sentence: the tooltip, the page's list of values and `explain` --------
+def _measured_source(value: Value, hardware_home: str) -> str:
+    d = value.detail
+    if value.missing:
+        return (f"Not derivable: the run {d['run']!r} is recorded (on {d.get('hardware') or 'unknown hardware'}), "
+                f"but its recording gives no {d.get('statistic') or 'value'} of {d.get('source') or value.what}: "
+                f"{value.missing}. Record it again once the cause is fixed "
+                f"({record_command(d['run'])} --force); R.3 Lab notes lists the run.")
+    if value.pending:
+        return (f"Pending: the run {d['run']!r} has not been recorded on a DGX Spark yet. "
+                f"When it is, this shows the {d.get('statistic') or 'value'} of {d.get('source') or value.what}. "
+                f"To record it: {record_command(d['run'])} (on the Spark). "
+                "R.3 Lab notes lists every pending run.")
+    hw = d.get("hardware") or "unknown hardware"
+    label = "" if hardware_home in str(hw) else " (not the manual's hardware)"
+    return (f"{value.what}: {d.get('statistic')} of {d.get('n')} samples, steps {d.get('steps') or 'all'}. "
+            f"Run {d['run']} on {hw}{label}, Miles {str(d.get('commit'))[:9]}, image {d.get('image')}, {d.get('date')}.")
+
+
+def _computed_source(value: Value, hardware_home: str) -> str:
+    return f"{value.what}. Computed by {value.detail.get('formula')} from Miles's extracted data."
+
+
+def _fact_source(value: Value, hardware_home: str) -> str:
+    d = value.detail
+    return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
+
+
+def _reference_source(value: Value, hardware_home: str) -> str:
+    d = value.detail
+    where = f"measured on {d['hardware']}" if d.get("hardware") else "a rule, not a measurement"
+    return (f"Public reference, not this manual's GB10 measurement. {value.what} "
+            f"({d.get('label')}; {where}; {d.get('setting')}). "
+            f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
+
+
+def _threshold_source(value: Value, hardware_home: str) -> str:
+    d = value.detail
+    return (f"Our threshold: a cut-off this manual sets itself, not a published number and not a measurement. "
+            f"{value.what} Why this number: {d.get('reasoning')} "
+            f"Used by {d.get('label')}; {d.get('setting')}. Source: {d.get('source_title') or d.get('source')}, "
+            f"{d.get('source')} (read {d.get('read')}).")
+
+
+def _crosscheck_source(value: Value, hardware_home: str) -> str:
+    d = value.detail
+    return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
+            f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
+            f"{d.get('transformers')}), {d.get('date')}, one GPU, {d.get('tokens')} tokens per step, the model built "
+            f"as Miles's FSDP backend builds it. {d.get('optimizer_note')} Program: python3 -m capture.crosscheck; "
+            f"results: {d['file']}.").replace("  ", " ")
+
+
+# -- the short source shown inline beside someone else's number ------------------------------------------------
+def _reference_inline(d: dict[str, Any]) -> str:
+    return f"{d['label']}, {d['hardware']}" if d.get("hardware") else d["label"]
+
+
+def _threshold_inline(d: dict[str, Any]) -> str:
+    return d["label"]
+
+
+def _crosscheck_inline(d: dict[str, Any]) -> str:
+    return f"{d['gpu']}, not a GB10"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of thing a page cites: a value (a number with a source) or a name or link."""
+
+    name: str  #: the role's name and the cite's kind
+    role: bool  #: the book has a role of this name (`run` is cited by directives only)
+    value: bool  #: a number the capture holds as a `data.Value`
+    home: str  #: where a key of this kind is declared (an unknown key's fix names it)
+    reads: str | None = None  #: the capture file its references read: unreadable, they are follow-ons
+    twin: str | None = None  #: the kind a key of this one is confused with (a clear error names it)
+    words: str = ""  #: how an error names the kind ("is a public reference (…), not …")
+    llms: str = ""  #: how llms-full.txt names the kind
+    tag: str | None = None  #: the short tag shown inline beside the number
+    tag_text: str | None = None  #: the tag in running text (the editions' plain text)
+    record_kind: str | None = None  #: the `kind` field of a capture/references/ record of this kind
+    ranged: bool = False  #: may hold a range or a bound instead of one number ("0.3–0.5", "≥ 0.7")
+    source: Callable[[Value, str], str] | None = None  #: the sentence that says where a value comes from
+    inline_source: Callable[[dict[str, Any]], str] | None = None  #: the source shown inline, beside the tag
+    term: str = ""  #: the kind's name in the legend (front page, R.6's glossary); "" = not in the legend
+    legend: str = ""  #: what the legend says of the kind (plain text: the legend test compares it)
+
+
+#: Every kind, in the order the book lists its roles.
+KINDS: tuple[Kind, ...] = (
+    Kind("flag", True, False, "capture/miles/flags.json (Miles's argument parser, extracted)",
+         reads="capture/miles/flags.json"),
+    Kind("default", True, False, "capture/miles/flags.json (the flag's extracted default)",
+         reads="capture/miles/flags.json", tag="default", term="flag default",
+         legend="A flag's default as Miles's argument parser sets it, read from an extraction of Miles's source. "
+                "Each flag's entry shows it with the file and line that define it; a flag passed through to SGLang "
+                "shows none, its default being SGLang's."),
+    Kind("metric", True, False, "capture/miles/metrics.json (the keys Miles logs, extracted)",
+         reads="capture/miles/metrics.json"),
+    Kind("src", True, False, "capture/miles/files.json (Miles's files and their lengths at the captured commit)",
+         reads="capture/miles/files.json"),
+    Kind("measured", True, True, "a run file's values (capture/runs/<run>.yaml)", llms="measured",
+         source=_measured_source, term="measured",
+         legend="A number from a run recorded on a DGX Spark (GB10) by this book's lab, with the run, the image, "
+                "the Miles commit and the date behind it. It carries no tag. Hover or focus one to see the run, "
+                "the metric it comes from and the statistic taken; R.3 Lab notes lists the recordings."),
+    Kind("computed", True, True, "capture/computed.json", reads="capture/computed.json", llms="computed",
+         source=_computed_source, tag="computed", term="computed",
+         legend="A number derived by the book's code from data extracted from Miles's source, such as a parameter "
+                "count or the bytes a trainer holds. Hover or focus one to see the function of the book's code "
+                "that derives it; the page's list of values names it too."),
+    Kind("fact", True, True, "capture/facts.json", reads="capture/facts.json", llms="fact", source=_fact_source,
+         tag="fact", term="fact",
+         legend="A number from a public source, such as the Spark's memory from NVIDIA's documentation, held "
+                "with its source and the date it was read."),
+    Kind("reference", True, True, "a file of capture/references/", twin="threshold",
+         words="a public reference (someone else's published number)", llms="public reference", tag="public ref",
+         tag_text="public reference", record_kind="public", ranged=True, source=_reference_source,
+         inline_source=_reference_inline, term="public reference",
+         legend="Someone else's published number (Miles's CI thresholds, a published baseline, a number from an "
+                "issue thread) or a rule in code, shown with its source and, where it has one, its hardware, so "
+                "it is never read as this book's GB10 measurement."),
+    Kind("threshold", True, True, 'a file of capture/references/, with "kind": "threshold" and its "reasoning"',
+         twin="reference", words="one of this book's own thresholds", llms="our threshold", tag="our threshold",
+         tag_text="our threshold", record_kind="threshold", ranged=True, source=_threshold_source,
+         inline_source=_threshold_inline, term="our threshold",
+         legend="A cut-off this book sets itself where nobody publishes a number, such as where the run reader "
+                "calls a metric worth a look. Hover or focus one for the reasoning behind it; it is no one's "
+                "measurement."),
+    Kind("crosscheck", True, True,
+         "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)", llms="cross-check",
+         tag="cross-check", source=_crosscheck_source, inline_source=_crosscheck_inline, term="cross-check",
+         legend="A reading of the book's own program on a GPU that is not a GB10, such as the H200 cross-check "
+                "of 2.1, labelled with that GPU."),
+    Kind("issue", True, False, "the issue thread itself (owner/repo#N on GitHub)"),
+    Kind("run-arg", True, False, "a run file's args (capture/runs/<run>.yaml)", reads="capture/miles/flags.json",
+         tag="run file", term="run setting",
+         legend="A setting of one of the book's runs, such as how many rollouts it makes, read from its run file "
+                "under capture/runs/, the same file its command is rendered from."),
+    Kind("run", False, False, "capture/runs/<run>.yaml"),
+)
+BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
+
+#: The kinds of cited number, each with its own role and its own look on the page.
+VALUE_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS if k.value)
+#: Every role the book defines (the extension registers exactly these; the benchmark strips them).
+ROLE_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS if k.role)
+#: A record of capture/references/ by its `kind` field: someone else's published number (the default),
+#: or a cut-off this book sets itself, which must carry its `reasoning`.
+REFERENCE_KINDS: dict[str, str] = {k.record_kind: k.name for k in KINDS if k.record_kind}
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One line of the legend of kinds: the term, the mark a value of it wears on the page, the meaning."""
+
+    kind: str  #: the row it comes from (pending is a state of measured)
+    term: str
+    mark: str | None  #: the visible mark's text; None: the kind wears none
+    meaning: str
+
+
+#: Pending is not a kind of its own: a measured value whose run is not recorded yet, shown as a badge.
+PENDING = LegendEntry("measured", "pending", "pending",
+                      "A measured value whose run has not been recorded on a DGX Spark yet. It shows as the word "
+                      "pending, never as a number: the run is declared with its full command, but nobody has "
+                      "recorded it on the hardware yet, and the text around it is written to hold without it.")
+#: The legend's order: the book's own numbers first, then settings, then other people's numbers and ours.
+LEGEND_ORDER = ("measured", "pending", "computed", "fact", "default", "run-arg", "reference", "threshold", "crosscheck")
+
+
+def legend() -> tuple[LegendEntry, ...]:
+    """The legend of kinds, as the front page and R.6 show it (generated, never typed)."""
+    return tuple(PENDING if name == "pending" else LegendEntry(name, BY_NAME[name].term, BY_NAME[name].tag,
+                                                                BY_NAME[name].legend)
+                 for name in LEGEND_ORDER)
+
+
+def kind(name: str) -> Kind:
+    """The row of `name` (KeyError for a kind the book does not have)."""
+    return BY_NAME[name]
+
+
+def provenance_text(value: Value, hardware_home: str = HOME_HARDWARE) -> str:
+    """Where a value comes from, in one sentence: the tooltip, the page's list of values and `explain`."""
+    row = BY_NAME.get(value.kind)
+    return (row.source if row is not None and row.source is not None else _fact_source)(value, hardware_home)
