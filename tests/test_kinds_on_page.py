@@ -93,11 +93,6 @@ def test_the_finder_catches_typed_numbers_and_passes_cited_ones() -> None:
 EXPECTED: dict[str, list[tuple[str, str]]] = {}
 
 
-#: Expected failures by class: the fit calculator's worked sum (2.1; calculator.py writes its table and verdict
-#: as raw HTML with plain numbers). Its owner must render each number as a value node (a computed value, or
-#: arithmetic of cited ones), then drop these two classes here.
-CALCULATOR_PENDING = frozenset({"m101-fit-sum", "m101-fit-sum-verdict"})
-
 
 def _core(context: str) -> str:
     return re.sub(r"[\s…]+", " ", context).strip()
@@ -148,7 +143,7 @@ def _pages(out: Path, suffix: str) -> dict[str, str]:
 def test_no_number_is_typed_on_the_web(site: Path) -> None:
     pages = _pages(site, ".html")
     assert len(pages) > 30
-    new, stale = _unexpected({page: typed_numbers(text, skip=CALCULATOR_PENDING) for page, text in pages.items()})
+    new, stale = _unexpected({page: typed_numbers(text) for page, text in pages.items()})
     assert not new, ("a number typed by hand: cite it with a role ({fact}, {computed}, {reference}, ...), write it "
                      "as code if it is code's, or name it (AUTHORING.md):\n" + "\n".join(new))
     assert not stale, "fixed: remove these from EXPECTED in tests/test_kinds_on_page.py:\n" + "\n".join(stale)
@@ -158,7 +153,7 @@ def test_no_number_is_typed_on_the_web(site: Path) -> None:
 def test_no_number_is_typed_in_the_epub(epub: Path) -> None:
     pages = _pages(epub, ".xhtml")
     assert len(pages) > 30
-    new, _ = _unexpected({page: typed_numbers(text, whole=True, skip=CALCULATOR_PENDING) for page, text in pages.items()})
+    new, _ = _unexpected({page: typed_numbers(text, whole=True) for page, text in pages.items()})
     assert not new, "a number typed by hand (EPUB):\n" + "\n".join(new)
 
 
