@@ -266,7 +266,7 @@ function mount(root) {
     title, verdict, bar, legend, kvLine, actLine,
     offloadLine,
     el("p", { class: "m101-fit-inference" }, ...marked("Inference from Miles's and SGLang's code, not measured on a GB10: "
-      + `the pool is the total CUDA reports on a GB10, ${num(`${c.pool.value} ${c.pool.unit}`)} (public reference: ${c.pool.label}), and SGLang's share is `
+      + `the pool is the total CUDA reports on a GB10, ${num(`${c.pool.value} ${c.pool.unit} (public reference: ${c.pool.label})`)}, and SGLang's share is `
       + "at most its fraction of it (SGLang measures the memory free when it starts).")),
     el("div", { class: "m101-fit-flags" }, el("p", { class: "m101-fit-flags-title", text: "Flags to paste" }),
       el("pre", {}, code), copy, copied, flagsNote));
