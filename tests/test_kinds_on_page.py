@@ -3,8 +3,8 @@
 1. Each kind of value is told apart on the page without hover: every value of a kind the kinds table
    tags wears that tag, a flag default and a run file's setting wear theirs, and the legend on the front
    page and in R.6 is the kinds table (`miles101.kinds.legend`), entry for entry.
-2. No number is typed by hand: `numbercheck.typed_numbers` finds none in any page's prose, except the
-   findings listed in EXPECTED (pages other engineers are editing this round; the lead empties it).
+2. No number is typed by hand: `numbercheck.typed_numbers` finds none in any page's prose (EXPECTED, empty,
+   may list a finding on a page being edited, with why; a listed finding no longer found fails).
 """
 from __future__ import annotations
 
@@ -85,11 +85,10 @@ def test_the_finder_catches_typed_numbers_and_passes_cited_ones() -> None:
         assert not typed_in_block(_block(text)), text
 
 
-# ---- the known findings on pages being edited this round ----------------------------------------------
-#: page → (digits, context) of each typed number found on 9c5b156 + this branch, in pages that other
-#: engineers edit this round (issue 47), and the public yardstick the truth round added to 3.1-6.3 after this
-#: list was written. Each page says why it is not fixed here. The lead empties this
-#: after merging; any finding not listed fails the test, and so does an entry no longer found (stale).
+# ---- known findings (none) -------------------------------------------------------------------------------
+#: page → (digits, context) of a typed number known on a page being edited, each page with a comment saying
+#: why it is not fixed yet. Empty since issue 47's round: any finding fails the test, and so does an entry
+#: no longer found (stale), so the list cannot outlive its findings.
 EXPECTED: dict[str, list[tuple[str, str]]] = {}
 
 
@@ -113,6 +112,15 @@ def _unexpected(found: dict[str, list[Typed]]) -> tuple[list[str], list[str]]:
                 left.remove(match)
         stale += [f"{page}: {d!r} in “{c}”" for d, c in left]
     return sorted(set(new)), stale
+
+
+def test_a_listed_finding_that_is_gone_fails(monkeypatch) -> None:
+    """_unexpected reports an unlisted finding as new and a listed one no longer found as stale."""
+    hit = Typed("20", "on 20 prompts × 8 samples")
+    monkeypatch.setitem(globals(), "EXPECTED", {"sections/x": [("20", "20 prompts")], "sections/y": [("8", "8 samples")]})
+    new, stale = _unexpected({"sections/x": [hit, Typed("7", "the 7B row")], "sections/y": []})
+    assert new == ["sections/x: '7' in “the 7B row”"]
+    assert stale == ["sections/y: '8' in “8 samples”"]
 
 
 # ---- over the built book --------------------------------------------------------------------------------
