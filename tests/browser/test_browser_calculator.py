@@ -133,6 +133,23 @@ def test_opens_at_the_worked_sum(tabs: dict[str, Any], server: Server) -> None:
     assert str(got["kvTokens"]) == sum_table.get_attribute("data-kv-tokens")
 
 
+def test_the_live_sum_types_no_number(tabs: dict[str, Any], server: Server) -> None:
+    """What the widget writes as the reader changes inputs marks each number as the build's worked sum does
+    (a `m101-value-cell` span), so the page's typed-number finder reads none, at every case and a typed model."""
+    from numbercheck import typed_numbers
+
+    page = _open(tabs["light"], server)
+    out = lambda: page.evaluate("() => document.querySelector('.m101-fit .m101-fit-out').outerHTML")  # noqa: E731
+    for name, settings in CASES:
+        _set(page, name, settings)
+        html = out()
+        assert "m101-value-cell" in html and typed_numbers(f"<article>{html}</article>") == [], name
+    page.locator(".m101-fit").first.locator("select").select_option("")
+    page.locator(".m101-fit").first.get_by_label("Parameters, in billions").fill("14")
+    assert typed_numbers(f"<article>{out()}</article>") == []
+    assert page.errors == []
+
+
 def test_typed_parameter_count(tabs: dict[str, Any], server: Server) -> None:
     page = _open(tabs["light"], server)
     fit = page.locator(".m101-fit").first
