@@ -873,7 +873,7 @@ def _run_recorded(text: str, cwd: Path) -> list[dict]:
 def test_hostile_run_files_publish_inert_launches(fuzz_root: Path, tmp_path: Path) -> None:
     import html as html_lib
 
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
     from miles101.runfiles import log_path, miles_args
     from miles101.tools.preflight import job_submit
 

@@ -5,6 +5,7 @@ import difflib
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +31,15 @@ class RunFileError(Exception):
         self.errors, self.run = errors, run
 
 
-def _read(path: Path) -> dict[str, Any]:
-    """One run file as written, checked against the schema (no base filled in)."""
+def _read(path: Path, read: Callable[[Path], bytes | None] | None = None) -> dict[str, Any]:
+    """One run file as written, checked against the schema (no base filled in).
+
+    `read` gives bytes an intake has read already (`miles101.inputs.Inputs`), or None to read them here.
+    """
     name = str(path)
     try:  # the one strict reader: a regular file only (no FIFO, directory or loop), UTF-8, aliases bounded
-        run = parse_yaml_bytes(read_bytes(path, name, fix="restore it from git"), name)
+        raw = read(path) if read is not None else None
+        run = parse_yaml_bytes(raw if raw is not None else read_bytes(path, name, fix="restore it from git"), name)
     except ProblemError as e:
         raise RunFileError([f"{e.problem.where}: cannot read: {e.problem.message} Fix: {e.problem.fix}"]) from None
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
@@ -45,7 +50,7 @@ def _read(path: Path) -> dict[str, Any]:
     return run
 
 
-def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
+def load_run(path: Path, catalog: Catalog, read: Callable[[Path], bytes | None] | None = None) -> dict[str, Any]:
     """The run file as a dict, its base filled in (args as strings), or RunFileError naming every problem.
 
     The base chain is read from the same directory and resolved by the core (miles101.runfiles), the
@@ -55,7 +60,7 @@ def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
     raw: dict[str, dict] = {}
     at = path
     while True:
-        run = _read(at)
+        run = _read(at, read)
         raw[at.stem] = run
         base = run.get("base")
         if not base or base in raw:

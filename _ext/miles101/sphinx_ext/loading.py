@@ -9,7 +9,7 @@ the environment exists) and `builder-inited`, the book waits on the config under
 
 Both are cached by content in the doctree dir, so a build whose inputs did not change does little:
 manual.json's schema check runs only when manual.json or the schema changed (`m101-book-valid.txt`),
-and the capture is unpickled when its files are byte for byte the last build's (`m101-capture.pickle`).
+and the capture's intake (`miles101.intake.take_in`) reuses what the same bytes and code gave last time.
 
 The environment is keyed on the book's structure (`Book.structure_digest`), not on all of it: a
 change to a field that only some pages show (a part's summary, the front page's texts) re-reads those
@@ -25,8 +25,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 from ..book import load_book
-from ..data import load_capture_cached
-from ..validate import capture_problems, validate_capture
+from ..intake import take_in
 from .domain import domain_of
 from .base import logger, warn
 
@@ -56,11 +55,9 @@ def load_into_domain(app: Sphinx) -> None:
     """Hand the book to this build's domain object and load the capture (cached by content)."""
     domain = domain_of(app.env)
     domain.book = app.config._m101_book
-    # The rules of `capture/run.py --check` (miles101.validate), cached by content under the doctree dir;
-    # run first, so the loader need not apply the schema again to the files found clean.
-    validation = validate_capture(Path(app.srcdir), Path(app.doctreedir) / "m101-capture-valid.json")
-    domain.capture = capture = load_capture_cached(Path(app.srcdir), Path(app.doctreedir) / "m101-capture.pickle")
-    problems = capture_problems(validation, capture)
+    # The capture read, checked (the rules of `capture/run.py --check`) and modelled once, cached by content.
+    intake = take_in(Path(app.srcdir), Path(app.doctreedir))
+    domain.capture, problems = intake.capture, intake.problems
     app.m101_capture_problems = len(problems)
     for problem in problems:
         warn(problem.subtype, problem.message, location=problem.location, fix=problem.fix)

@@ -16,8 +16,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
-from ..data import format_value
-from ..kinds import BY_NAME, HOME_HARDWARE, provenance_text
+from ..kinds import BY_NAME, HOME_HARDWARE, format_value, provenance_text
 from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup
