@@ -88,6 +88,10 @@ ALLOWED: tuple[Allowed, ...] = (
             "an offset of one of the text's own symbols (step N−1, rollout r+1): arithmetic of the text"),
     Allowed("arithmetic", _rx(r"\d+(?:\.\d+)?\s*[×÷*/]\s*" + MARK + "|" + MARK + r"\s*[×÷*/+−=]\s*\d+(?:\.\d+)?\b"),
             "arithmetic of the text: a factor or divisor whose other operand is a cited value beside it"),
+    Allowed("arithmetic result",
+            _rx("(?:" + MARK + r"\s*)+[×÷*/+−]\s*(?:" + MARK + r"\s*)+[≈=]\s*\d+(?:\.\d+)?\b"),
+            "the result of arithmetic of the text whose operands are both cited beside it "
+            "({run-arg} × {reference} ≈ 34 min): the reader can redo the sum from the values shown"),
     Allowed("power", _rx(r"\b\d+(?=[⁰¹²³⁴⁵⁶⁷⁸⁹])"),
             "a unit written as a power (GiB: 2³⁰ bytes, 1024³): the unit's definition, not a measurement"),
     Allowed("date", _rx(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{2}\b"),

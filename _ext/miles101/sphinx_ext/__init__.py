@@ -27,6 +27,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `repository` | the book's own repository URL (one setting): the footer link, the pending boxes, R.3 |
 | `assets`, `mathml`, `page_weight` | stylesheets and the local mermaid; math as MathML; sphinx-design's assets only where used |
 | `stacked_tables` | tables marked `m101-stack` read as one block per row when they do not fit |
+| `code_refs` | a `{ref}` to a section titled by code shows as code |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..pages import DIRECTIVE_NAMES, ROLE_KINDS
-from . import (a11y, assets, calculator, domain, editions, figures, flags, front, hosting, image_compare,
+from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, front, hosting, image_compare,
                incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, reference_tables,
                repository, runs, sources, stacked_tables, valid_markup, values)
 
@@ -50,7 +51,7 @@ SETUPS = (
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
     image_compare.setup_image_compare,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
-    hosting.setup_hosting, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
+    hosting.setup_hosting, code_refs.setup_code_refs, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
 )
 #: The roles and directives each component registers, as the core's page scanner knows them.
 ROLE_MODULES = (flags, values, runs, sources)

@@ -1248,7 +1248,7 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "reward-flat-zero",
    "section": "Rewards",
-   "title": "{metric}`rollout/raw_reward` at 0 in every step while the answers look right",
+   "title": "{metric}`rollout/raw_reward` at `0` in every step while the answers look right",
    "grep": [],
    "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
    "fix": "Check in this order: the label key, the \\boxed{} in the responses, a cut at the length cap, the reward type; fix the first that fails (see 3.1).",
@@ -1341,7 +1341,7 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "length-truncated",
    "section": "Lengths",
-   "title": "{metric}`rollout/truncated_ratio` near 1 and responses pinned at the cap",
+   "title": "{metric}`rollout/truncated_ratio` near `1` and responses pinned at the cap",
    "grep": [],
    "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
@@ -1350,7 +1350,7 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "length-clip-ratio-zero",
    "section": "Lengths",
-   "title": "`raw_response_length/response_length_clip_ratio` always 0",
+   "title": "`raw_response_length/response_length_clip_ratio` always `0`",
    "grep": [],
    "check": "grep -n -o \"'multi_turn/raw_response_length/response_length_clip_ratio': [^,]*\" \"$LOG\" | head",
    "fix": "Compare against rollout/truncated_ratio."
