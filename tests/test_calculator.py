@@ -122,16 +122,57 @@ def _capture_with_results(tmp_path: Path, results: dict | None):
     return load_capture(tmp_path)
 
 
+def _sweep(points: list[tuple[int, int]], phase: str = "forward_backward") -> list[dict]:
+    return [{"tokens": t, "phase": phase, "status": "ok", "base_bytes": 1000, "peak_bytes": p} for t, p in points]
+
+
 def test_activation_term_waits_for_a_crosscheck(tmp_path: Path) -> None:
     assert calculator.activation_coefficients(_capture_with_results(tmp_path / "none", None)) == {}
-    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h200.json").read_text())
-    run = next(r for r in results["models"]["qwen3-0.6B"]["runs"]
-               if r["status"] == "ok" and not r["gradient_checkpointing"])
-    run["peak_bytes_step2"] = run["held_bytes"] + run["tokens"] * 3
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    for run in results["models"]["qwen3-0.6B"]["runs"]:
+        if run["status"] == "ok":
+            ckpt = run["gradient_checkpointing"]
+            per = 2 if ckpt else 5
+            # a flat point (the end-of-backward plateau) and three on a line of `per` bytes per token
+            run["sweep"] = _sweep([(1024, 10**9), (2048, 10**9 + 2048 * per), (4096, 10**9 + 4096 * per),
+                                   (8192, 10**9 + 8192 * per)])
+            run["sweep"][1]["peak_bytes"] = 2 * 10**9 + 2048 * per
+            run["sweep"][2]["peak_bytes"] = 2 * 10**9 + 4096 * per
+            run["sweep"][3]["peak_bytes"] = 2 * 10**9 + 8192 * per
     coeff = calculator.activation_coefficients(_capture_with_results(tmp_path / "h200", results))
-    assert coeff["qwen3-0.6B"]["bytes_per_token"] == 3
-    assert coeff["qwen3-0.6B"]["label"] == "checked on NVIDIA H200, not a GB10"
-    assert coeff["qwen3-0.6B"]["from"] == "capture/crosscheck/results/h200.json"
+    plain, ckpt = coeff["qwen3-0.6B"]["plain"], coeff["qwen3-0.6B"]["checkpointed"]
+    assert plain["bytes_per_token"] == pytest.approx(5) and ckpt["bytes_per_token"] == pytest.approx(2)
+    assert plain["points"] == 3  # the plateau point is left out of the fit
+    assert plain["host"] == "h200"
+    hosts = calculator.crosscheck_hosts(_capture_with_results(tmp_path / "h200b", results))
+    assert hosts["h200"] == {"label": "checked on NVIDIA H100 80GB HBM3, not a GB10",
+                             "from": "capture/crosscheck/results/h200.json"}
+
+
+def test_a_slope_needs_three_activation_bound_points() -> None:
+    from miles101.crosscheck_results import sweep_fit
+
+    assert sweep_fit({"sweep": _sweep([(1024, 10**9), (2048, 2 * 10**9), (4096, 3 * 10**9)])}) is None
+    fit = sweep_fit({"sweep": _sweep([(1024, 10**9), (2048, 2 * 10**9), (4096, 3 * 10**9), (8192, 5 * 10**9)])})
+    assert fit["tokens"] == [2048, 4096, 8192] and fit["bytes_per_token"] == pytest.approx(10**9 / 2048)
+
+
+def test_check_refuses_a_coefficient_from_another_phase() -> None:
+    """A sweep point not read over forward and backward is refused by the rule --check and the build apply."""
+    from miles101.crosscheck_results import crosscheck_problems, sweep_fit
+
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    computed = json.loads((ROOT / "capture/computed.json").read_text())
+    assert crosscheck_problems(results, computed) == []
+    run = next(r for r in results["models"]["qwen3-0.6B"]["runs"] if r["status"] == "ok" and r.get("sweep"))
+    run["sweep"][0]["phase"] = "optimizer"
+    problems = crosscheck_problems(results, computed)
+    assert len(problems) == 1, problems
+    path, text = problems[0]
+    assert path[-3:] == ("sweep", 0, "phase") and "'optimizer'" in text and "forward_backward" in text
+    for p in run["sweep"]:
+        p["phase"] = "optimizer"
+    assert sweep_fit(run) is None  # and the calculator never reads it
 
 
 def test_activation_term_reads_only_validated_results(tmp_path: Path) -> None:
@@ -146,10 +187,96 @@ def test_activation_term_reads_only_validated_results(tmp_path: Path) -> None:
 
 def test_fit_budget_adds_the_activation_term() -> None:
     b = derive.fit_budget(params=10**9, kv_bytes_per_token=1000, pool_bytes=128e9, threshold=0.95, fraction=0.25,
-                          response_len=100, prompts=1, samples=1, activation_bytes_per_token=3, micro_batch_size=2)
-    assert b["activations"] == 3 * 2 * 100
+                          response_len=100, prompt_len=20, prompts=1, samples=1, activation_bytes_per_token=3,
+                          micro_batch_size=2)
+    assert b["micro_tokens"] == 2 * 120  # a sample is its prompt and its response
+    assert b["activations"] == 3 * 2 * 120
     assert b["train"] == b["trainer"] + b["activations"]
     assert b["peak"] == max(b["rollout"], b["train"])
+
+
+@pytest.mark.parametrize(("mbs", "dynamic", "cap", "seq", "want"), [
+    (1, False, None, 5000, 5000),        # one sample per micro-batch
+    (4, False, None, 5000, 20000),       # --micro-batch-size samples
+    (4, True, 8192, 5000, 8192),         # dynamic: at most the cap, --micro-batch-size ignored
+    (4, True, 4096, 5000, 5000),         # a sample longer than the cap is never split
+])
+def test_micro_batch_tokens(mbs: int, dynamic: bool, cap: int | None, seq: int, want: int) -> None:
+    assert derive.micro_batch_tokens(seq, mbs, dynamic, cap) == want
+
+
+def _qwen3_4b_at_32k(doc: dict, **extra) -> dict:
+    capture = load_capture(ROOT)
+    settings = calculator.run_settings(capture, doc, "model-size-sweep")
+    return {**settings, "response_len": 32768, "prompt_len": 512, **extra}
+
+
+def test_qwen3_4b_at_32k_names_the_training_phase(doc: dict) -> None:
+    """Issue 46: Qwen3-4B at a 32k response does not fit in training, which the verdict says, with its lever."""
+    model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
+    assert doc["activation_phase"] == "forward_backward" and model["activation"]["plain"]["points"] >= 3
+    assert doc["crosschecks"][model["activation"]["plain"]["host"]]["label"].startswith("checked on NVIDIA")
+    settings = _qwen3_4b_at_32k(doc)
+    b = calculator.budget_for(doc, model, settings)
+    assert b["verdict"] == "does-not-fit" and b["over"] == ["training"] and b["phase"] == "training"
+    assert b["activations"] == model["activation"]["plain"]["bytes_per_token"] * (32768 + 512)
+    sentence = calculator.verdict_sentence(doc, model, settings, b)
+    assert sentence.startswith(" The training phase does not fit")
+    # lowering SGLang's fraction is never the lever for the training phase
+    assert "--sglang-mem-fraction-static" not in sentence
+    lever = calculator.lever_for(doc, model, settings)
+    if lever is not None:
+        assert calculator.budget_for(doc, model, {**settings, **lever["changes"]})["verdict"] != "does-not-fit"
+        assert ", ".join(calculator.lever_flags(doc, lever["changes"])) in sentence
+
+
+def test_qwen3_4b_at_32k_with_checkpointing_reads_the_checkpointed_slope(doc: dict) -> None:
+    model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
+    settings = _qwen3_4b_at_32k(doc, checkpointing=True)
+    b = calculator.budget_for(doc, model, settings)
+    slope = model["activation"]["checkpointed"]["bytes_per_token"]
+    assert slope < model["activation"]["plain"]["bytes_per_token"]
+    assert b["activations"] == slope * (32768 + 512)
+    sentence = calculator.verdict_sentence(doc, model, settings, b)
+    if b["verdict"] == "does-not-fit":
+        lever = calculator.lever_for(doc, model, settings)
+        if lever is None:
+            assert "no setting on this page makes it fit" in sentence
+        else:
+            assert "--gradient-checkpointing" not in calculator.lever_flags(doc, lever["changes"])
+            assert ", ".join(calculator.lever_flags(doc, lever["changes"])) in sentence
+    else:
+        assert sentence == ""
+
+
+def test_lever_prefers_fewest_changes_and_checkpointing_first() -> None:
+    slopes = {"plain": 8e6, "checkpointed": 1e6}
+    base = dict(params=10**9, kv_bytes_per_token=1000, pool_bytes=128 * 2**30, threshold=0.95, fraction=0.25,
+                response_len=16384, prompt_len=0, prompts=1, samples=1, micro_batch_size=1, checkpointing=False)
+    lever = derive.fit_lever(base, slopes)
+    assert lever["changes"] == {"checkpointing": True}
+    # a rollout over the line: the lever is the largest two-decimal fraction that fits, never training flags
+    rollout = {**base, "response_len": 10, "fraction": 0.95}
+    lever = derive.fit_lever(rollout, slopes)
+    assert set(lever["changes"]) == {"fraction"} and lever["changes"]["fraction"] < 0.95
+    assert derive.fit_lever({**base, "params": 10**12}, slopes) is None
+
+
+def test_rollout_over_names_the_rollout_phase(doc: dict) -> None:
+    model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
+    settings = {**calculator.run_settings(load_capture(ROOT), doc, "model-size-sweep"), "fraction": 0.9}
+    b = calculator.budget_for(doc, model, settings)
+    assert b["over"][0] == "rollout" and b["phase"] in b["over"]
+    assert "--sglang-mem-fraction-static 0." in calculator.verdict_sentence(doc, model, settings, b)
+
+
+def test_run_settings_take_one_optimizer_step_per_rollout_unless_the_run_says(doc: dict) -> None:
+    capture = load_capture(ROOT)
+    s = calculator.run_settings(capture, doc, "model-size-sweep")
+    raw, _ = capture.run_arg("model-size-sweep", "--global-batch-size")
+    assert s["global_batch"] == int(raw)
+    assert s["micro_batch_size"] == doc["defaults"]["micro_batch_size"] and s["checkpointing"] is False
+    assert doc["limits"]["global_batch"] >= s["global_batch"]
 
 
 def test_page_uses_the_directive_once() -> None:

@@ -105,8 +105,9 @@ def test_recorded_page_shows_estimate_measured_and_their_ratio(both) -> None:
                              measured.value, measured.unit)
     assert got["estimate"] == estimate and got["ratio"] == ratio
     text = _text(recorded.html(PAGE))
-    want = (f"Estimate {estimate / 2**30:.1f} GiB (FSDP trainer state, computed) · measured "
-            f"{measured.value:.1f} GiB · measured/estimate {ratio:.2f}")
+    # each computed value carries its kind's visible mark ("computed"), so the words need not say it
+    want = (f"Estimate computed {estimate / 2**30:.1f} GiB (FSDP trainer state) · measured "
+            f"{measured.value:.1f} GiB · measured/estimate computed {ratio:.2f}")
     assert want in text, text[text.find("Estimate"):][:300]
     # the estimate equals the computed table's trainer column, which is in GiB too
     assert f"{capture.value('computed', f'trainer_state.{MODEL}').value:.1f}" == f"{estimate / 2**30:.1f}"

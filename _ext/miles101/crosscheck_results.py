@@ -27,7 +27,12 @@ FIELDS: dict[str, tuple[str, str]] = {
     "peak": ("GiB", "Peak allocated during forward and backward of step 2, without gradient checkpointing"),
     "peak_ckpt": ("GiB", "Peak allocated during forward and backward of step 2, with gradient checkpointing"),
     "step_peak": ("GiB", "Peak allocated during the optimizer step (AdamW), without gradient checkpointing"),
+    "act_slope": ("MB/token", "Activation term: least-squares slope of the forward/backward peak over the tokens, "
+                              "without gradient checkpointing"),
+    "act_slope_ckpt": ("MB/token", "Activation term: least-squares slope of the forward/backward peak over the "
+                                   "tokens, with gradient checkpointing"),
 }
+MB = 10**6
 
 
 def _run(model: dict[str, Any], checkpointing: bool) -> dict[str, Any] | None:
@@ -41,14 +46,51 @@ def host_gpu(doc: dict[str, Any]) -> str:
     return info.get("gpu") or info.get("device", "?")
 
 
-def activation_bytes_per_token(doc: dict[str, Any]) -> dict[str, tuple[float, int]]:
-    """Per model, (bytes per token, tokens): (peak of step 2 − held) / tokens of the completed run
-    without gradient checkpointing (Miles's default), what one micro-batch adds on top of the held state."""
-    out: dict[str, tuple[float, int]] = {}
+#: The phase an activation coefficient must come from: forward and backward over the state without gradients.
+SWEEP_PHASE = "forward_backward"
+#: Fewest token counts a slope is taken from.
+MIN_POINTS = 3
+#: A sweep point is activation-bound when its peak exceeds the sweep's lowest peak by more than this share;
+#: below that the phase's peak is the end of backward (every fp32 gradient reduced), flat in the tokens.
+PLATEAU = 0.05
+
+
+def _least_squares(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Slope and intercept of the least-squares line through (xs, ys)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return slope, my - slope * mx
+
+
+def sweep_fit(run: dict[str, Any]) -> dict[str, Any] | None:
+    """The per-token activation term of one run's sweep: the least-squares slope of the forward/backward peak
+    over the tokens, through the activation-bound points (see PLATEAU); None with fewer than MIN_POINTS.
+
+    Only points whose ``phase`` is SWEEP_PHASE count (``crosscheck_problems`` refuses any other)."""
+    points = [p for p in run.get("sweep") or [] if p.get("status") == "ok" and p.get("phase") == SWEEP_PHASE
+              and _number(p.get("peak_bytes")) and _number(p.get("tokens"))]
+    if not points:
+        return None
+    lowest = min(p["peak_bytes"] for p in points)
+    used = sorted((p for p in points if p["peak_bytes"] > lowest * (1 + PLATEAU)), key=lambda p: p["tokens"])
+    if len(used) < MIN_POINTS:
+        return None
+    slope, intercept = _least_squares([p["tokens"] for p in used], [p["peak_bytes"] for p in used])
+    return {"bytes_per_token": slope, "intercept_bytes": intercept, "tokens": [p["tokens"] for p in used],
+            "phase": SWEEP_PHASE}
+
+
+def activation_slopes(doc: dict[str, Any]) -> dict[str, dict[bool, dict[str, Any]]]:
+    """Per model, per gradient checkpointing (False, True): ``sweep_fit`` of its completed run, where one exists."""
+    out: dict[str, dict[bool, dict[str, Any]]] = {}
     for name, model in (doc.get("models") or {}).items():
-        plain = _run(model, False)
-        if plain and plain.get("peak_bytes_step2") and plain.get("held_bytes") is not None and plain.get("tokens"):
-            out[name] = ((plain["peak_bytes_step2"] - plain["held_bytes"]) / plain["tokens"], plain["tokens"])
+        for ckpt in (False, True):
+            run = _run(model, ckpt)
+            fit = sweep_fit(run) if run else None
+            if fit:
+                out.setdefault(name, {})[ckpt] = fit
     return out
 
 
@@ -78,11 +120,16 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
             "peak_ckpt": ckpt["peak_bytes_step2_forward_backward"] / GIB if ckpt else None,
             "step_peak": plain["peak_bytes_step2_optimizer"] / GIB,
         }
+        slopes = {ckpt: sweep_fit(run) for ckpt, run in ((False, plain), (True, ckpt))}
+        for field, fit in (("act_slope", slopes[False]), ("act_slope_ckpt", slopes[True] if ckpt else None)):
+            if fit:
+                fields[field] = fit["bytes_per_token"] / MB
         for field, value in fields.items():
             if value is None:
                 continue
             unit, what = FIELDS[field]
-            detail = {**common, "model": name, "tokens": tokens,
+            fit = slopes[False] if field == "act_slope" else slopes[True] if field == "act_slope_ckpt" else None
+            detail = {**common, "model": name, "tokens": fit["tokens"] if fit else tokens,
                       "optimizer_note": plain.get("optimizer_foreach_note") or ""}
             out[f"{host}.{name}.{field}"] = (value, unit, f"{what} ({name})", detail)
     return out
@@ -117,12 +164,29 @@ def _within(measured: float, expected: float, tolerance: float) -> bool:
     return abs(measured - expected) <= tolerance * expected
 
 
+def _sweep_problems(points: list, path: tuple, run: str) -> list[tuple[tuple, str]]:
+    """A sweep's points: each from the forward/backward phase, its peak at or above its base."""
+    problems: list[tuple[tuple, str]] = []
+    for j, p in enumerate(points):
+        here = (*path, "sweep", j)
+        if p.get("phase") != SWEEP_PHASE:
+            problems.append(((*here, "phase"), f"{run}: sweep point {j} ({p.get('tokens')} tokens) is from phase "
+                             f"{p.get('phase')!r}; an activation coefficient is taken from the {SWEEP_PHASE!r} "
+                             "phase only. Fix: measure it again with `python3 -m capture.crosscheck --sweep ...`."))
+        elif p.get("status") == "ok" and not (_number(p.get("peak_bytes")) and _number(p.get("base_bytes"))
+                                              and p["peak_bytes"] >= p["base_bytes"]):
+            problems.append((here, f"{run}: sweep point {j} needs peak_bytes at or above base_bytes "
+                             f"(has {p.get('peak_bytes')!r} and {p.get('base_bytes')!r})."))
+    return problems
+
+
 def crosscheck_problems(results: dict, computed: dict, tolerance: float = TOLERANCE) -> list[tuple[tuple, str]]:
     """(JSON path in the results, problem) for each disagreement of `results` (crosscheck/1) with `computed`.
 
     - every measured model has ``params.<name>`` in computed.json and the framework's count equals it;
     - every run that completed holds ``trainer_state.<name>`` bytes within ``tolerance`` (relative);
-    - without gradients it holds params x (trainer - gradient) bytes per parameter within the same tolerance.
+    - without gradients it holds params x (trainer - gradient) bytes per parameter within the same tolerance;
+    - every sweep point (the activation slope's data) comes from the forward/backward phase.
     Runs that ran out of memory are kept as data, not failures, but a model with no completed run is a problem.
     """
     problems: list[tuple[tuple, str]] = []
@@ -165,6 +229,7 @@ def crosscheck_problems(results: dict, computed: dict, tolerance: float = TOLERA
                                  f"{run}: holds {held} bytes after the step, computed.json "
                                  f"trainer_state.{name} = {want_state} {unit} = {want_bytes:.0f} bytes "
                                  f"(ratio {held / want_bytes:.4f}, tolerance {tolerance:.0%})"))
+            problems += _sweep_problems(r.get("sweep") or [], ("models", name, "runs", i), run)
             if _number(no_grad) and want_no_grad and not _within(no_grad, want_no_grad, tolerance):
                 problems.append((("models", name, "runs", i, "held_without_grads_bytes"),
                                  f"{run}: holds {no_grad} bytes without gradients, computed "

@@ -146,24 +146,40 @@ def trainer_bytes_per_param(fp32_master: bool = True) -> int:
     return TRAINER_BYTES_PER_PARAM if fp32_master else TRAINER_BYTES_PER_PARAM_NO_MASTER
 
 
+def micro_batch_tokens(sequence_tokens: int, micro_batch_size: int = 1, dynamic_batch: bool = False,
+                       max_tokens_per_gpu: int | None = None) -> int:
+    """Tokens of the largest training micro-batch, at full-length sequences (prompt + response).
+
+    Without --use-dynamic-batch-size Miles cuts each step into micro-batches of --micro-batch-size samples
+    (miles/backends/training_utils/data.py:480-488). With it, first fit packs samples up to
+    --max-tokens-per-gpu (data.py:489-498, miles/utils/data.py:277-288) and never splits one, so a
+    micro-batch holds at most the cap, or one sample when a sample is longer than the cap."""
+    if dynamic_batch and max_tokens_per_gpu:
+        return max(max_tokens_per_gpu, sequence_tokens)
+    return micro_batch_size * sequence_tokens
+
+
 def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float, threshold: float,
                fraction: float, fp32_master: bool = True, reference: bool = False, response_len: int = 0,
                prompts: int = 0, samples: int = 0, activation_bytes_per_token: float | None = None,
-               micro_batch_size: int = 1, prompt_len: int = 0) -> dict[str, Any]:
-    """The rollout-phase budget of one colocated GPU on a unified pool, in bytes (inference from code).
+               micro_batch_size: int = 1, prompt_len: int = 0, dynamic_batch: bool = False,
+               max_tokens_per_gpu: int | None = None) -> dict[str, Any]:
+    """The budget of one colocated GPU on a unified pool, phase by phase, in bytes (inference from code).
 
-    During rollout the trainer's state (and a KL reference model) sits in host memory, which on a
+    Rollout: the trainer's state (and a KL reference model) sits in host memory, which on a
     unified-memory box is the same pool, while SGLang holds its share: at most ``fraction`` of the
     memory it saw free at start-up, here bounded by ``fraction`` of the pool (SGLANG_KV_BUDGET). Its
-    KV cache is that share less its bf16 weights. During training SGLang has released its share and
-    the trainer adds activations; that phase is only estimated when an activation coefficient exists.
-    The verdict compares the larger phase with Ray's kill threshold times the pool: "tight" when the
-    room left is smaller than one more bf16 copy of the weights (what reading the checkpoint leaves
-    in the page cache), "does-not-fit" when there is none, or when SGLang's share cannot hold its
-    weights (SGLang then stops at start-up), or when its KV cache cannot hold one sequence at its
-    full length (``prompt_len`` + ``response_len`` tokens). ``held`` is how many of the step's
-    ``sequences`` (prompts × samples) the KV cache holds at once at full length, and ``rounds`` the
-    worst case, ⌈sequences ÷ held⌉: SGLang queues the rest, so the step is slower, not killed.
+    KV cache is that share less its bf16 weights. Training: SGLang has released its share and the
+    trainer adds the activations of one micro-batch, ``activation_bytes_per_token`` (a measured slope,
+    with or without gradient checkpointing) times ``micro_batch_tokens``; estimated only when a slope exists.
+    A phase does not fit when its total is over Ray's kill threshold times the pool; rollout also when
+    SGLang's share cannot hold its weights (SGLang stops at start-up) or its KV cache cannot hold one
+    sequence at full length (``prompt_len`` + ``response_len`` tokens). ``over`` lists the phases that
+    do not fit; ``phase`` is the one the verdict is about (the one in ``over``, else the larger phase).
+    "tight" when the room left under the line is smaller than one more bf16 copy of the weights (what
+    reading the checkpoint leaves in the page cache). ``held`` is how many of the step's ``sequences``
+    (prompts × samples) the KV cache holds at once at full length, and ``rounds`` the worst case,
+    ⌈sequences ÷ held⌉: SGLang queues the rest, so the step is slower, not killed.
     """
     trainer = params * trainer_bytes_per_param(fp32_master)
     ref = params * REFERENCE_BYTES_PER_PARAM if reference else 0
@@ -171,32 +187,98 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     share = fraction * pool_bytes
     kv = share - weights
     rollout = trainer + ref + share
-    micro_tokens = micro_batch_size * response_len
+    sequence_tokens = prompt_len + response_len
+    micro_tokens = micro_batch_tokens(sequence_tokens, micro_batch_size, dynamic_batch, max_tokens_per_gpu)
     activations = None if activation_bytes_per_token is None else activation_bytes_per_token * micro_tokens
     train = None if activations is None else trainer + ref + activations
     peak = rollout if train is None else max(rollout, train)
     limit = threshold * pool_bytes
     margin = limit - peak
-    if kv <= 0 or margin < 0:
+    kv_tokens = int(kv // kv_bytes_per_token) if kv > 0 and kv_bytes_per_token else None
+    sequences = prompts * samples
+    held = kv_tokens // sequence_tokens if kv_tokens is not None and sequence_tokens > 0 else None
+    rounds = -(-sequences // held) if held and sequences else None
+    over = []
+    if kv <= 0 or held == 0 or rollout > limit:
+        over.append("rollout")
+    if train is not None and train > limit:
+        over.append("training")
+    if over:
         verdict = "does-not-fit"
     elif margin < weights:
         verdict = "tight"
     else:
         verdict = "fits"
-    kv_tokens = int(kv // kv_bytes_per_token) if kv > 0 and kv_bytes_per_token else None
-    sequence_tokens = prompt_len + response_len
-    sequences = prompts * samples
-    held = kv_tokens // sequence_tokens if kv_tokens is not None and sequence_tokens > 0 else None
-    rounds = -(-sequences // held) if held and sequences else None
-    if held == 0:
-        verdict = "does-not-fit"
+    larger = "training" if train is not None and train > rollout else "rollout"
+    phase = over[0] if len(over) == 1 else larger
     return {
         "trainer": trainer, "reference": ref, "weights": weights, "share": share, "kv": kv,
         "rollout": rollout, "activations": activations, "train": train, "peak": peak,
         "limit": limit, "pool": pool_bytes, "margin": margin, "verdict": verdict, "kv_tokens": kv_tokens,
         "step_tokens": prompts * samples * response_len, "micro_tokens": micro_tokens,
         "sequence_tokens": sequence_tokens, "sequences": sequences, "held": held, "rounds": rounds,
+        "over": over, "phase": phase,
     }
+
+
+def fit_lever(inputs: dict[str, Any], slopes: dict[str, float | None]) -> dict[str, Any] | None:
+    """The fewest changes of settings on the calculator's page that make a run that does not fit fit.
+
+    ``inputs`` are ``fit_budget``'s keyword arguments plus ``checkpointing``; ``slopes`` the activation
+    bytes per token ``{"plain": ..., "checkpointed": ...}``. Tried in order of how few settings change, and
+    within that: gradient checkpointing, a smaller micro-batch (``--micro-batch-size 1``, or
+    ``--max-tokens-per-gpu`` down to one sequence), ``--no-keep-fp32-master``; when rollout is still over, the
+    largest SGLang fraction (two decimals) under which it fits. Returns ``{"changes", "budget"}`` for the first
+    that fits ("fits" before "tight"), or None when no combination does.
+    """
+    seq = inputs.get("prompt_len", 0) + inputs.get("response_len", 0)
+    options: list[list[dict[str, Any]]] = []
+    if not inputs.get("checkpointing") and slopes.get("checkpointed") is not None:
+        options.append([{}, {"checkpointing": True}])
+    if inputs.get("dynamic_batch") and inputs.get("max_tokens_per_gpu") and inputs["max_tokens_per_gpu"] > seq:
+        options.append([{}, {"max_tokens_per_gpu": seq}])
+    elif not inputs.get("dynamic_batch") and inputs.get("micro_batch_size", 1) > 1:
+        options.append([{}, {"micro_batch_size": 1}])
+    if inputs.get("fp32_master", True):
+        options.append([{}, {"fp32_master": False}])
+    combos: list[dict[str, Any]] = [{}]
+    for choice in options:
+        combos = [{**c, **o} for o in choice for c in combos]
+    combos.sort(key=len)  # stable: fewer changes first, in the order above
+    found: dict[str, dict[str, Any]] = {}
+    for combo in combos:
+        tried = _with_fraction(inputs, combo, slopes, seq)
+        for changes in tried:
+            b = _budget_of({**inputs, **changes}, slopes)
+            if b["verdict"] != "does-not-fit" and b["verdict"] not in found:
+                found[b["verdict"]] = {"changes": changes, "budget": b}
+        if "fits" in found:
+            break
+    return found.get("fits") or found.get("tight")
+
+
+def _budget_of(inputs: dict[str, Any], slopes: dict[str, float | None]) -> dict[str, Any]:
+    args = {k: v for k, v in inputs.items() if k != "checkpointing"}
+    args["activation_bytes_per_token"] = slopes.get("checkpointed" if inputs.get("checkpointing") else "plain")
+    return fit_budget(**args)
+
+
+def _with_fraction(inputs: dict, combo: dict, slopes: dict, seq: int) -> list[dict]:
+    """The combination as it is, then with the largest two-decimal SGLang fraction that keeps rollout under
+    the line with room for one more bf16 copy, then the largest that keeps it under the line at all."""
+    out = [combo]
+    b = _budget_of({**inputs, **combo}, slopes)
+    if "rollout" not in b["over"]:
+        return out
+    pool = inputs["pool_bytes"]
+    kv_cell = inputs.get("kv_bytes_per_token") or 0
+    low = (b["weights"] + seq * kv_cell) / pool
+    room = b["limit"] - b["trainer"] - b["reference"]
+    for top in ((room - b["weights"]) / pool, room / pool):
+        fraction = math.floor(top * 100) / 100
+        if 0 < fraction < 1 and fraction >= low and fraction != inputs["fraction"]:
+            out.append({**combo, "fraction": fraction})
+    return out
 
 
 def routed_expert_params(m: dict) -> int:

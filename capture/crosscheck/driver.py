@@ -2,6 +2,7 @@
 
     python3 -m capture.crosscheck --out capture/crosscheck/results/h200.json [--tokens 4096]
         [--only qwen3-0.6B,qwen3-1.7B] [--merge EXISTING.json] [--budget-seconds 540] [--device cpu]
+        [--sweep 2048,4096,8192,16384]
 
 Smallest models first. Each (model, gradient checkpointing off/on) is one subprocess of
 ``capture.crosscheck.measure``; this process never touches the device, so no CUDA context of its own
@@ -9,6 +10,8 @@ sits beside the one it measures. An out-of-memory run is kept in the record and 
 optimizer step with AdamW(foreach=False) (PyTorch's default foreach step allocates a temporary per
 moment), in the forward or backward pass at half the tokens (not below --min-tokens).
 The JSON is rewritten after every model, so a run cut short keeps what it measured.
+With --sweep, each run also measures the forward/backward peak at those token counts (measure.py's
+``sweep``), from which the reader takes the per-token activation term as a least-squares slope.
 """
 from __future__ import annotations
 
@@ -69,7 +72,7 @@ def select(models: list[dict], memory_bytes: int | None, only: set[str] | None) 
 
 
 def measure_model(m: dict, models_path: Path, tokens: int, min_tokens: int, device: str | None, tmp: Path,
-                  deadline: float, foreach_off_first: bool = False) -> list[dict]:
+                  deadline: float, foreach_off_first: bool = False, sweep: str | None = None) -> list[dict]:
     """Both settings for one model, with the retries the module docstring describes."""
     runs = []
     for ckpt in (False, True):
@@ -84,6 +87,7 @@ def measure_model(m: dict, models_path: Path, tokens: int, min_tokens: int, devi
             args += ["--gradient-checkpointing"] if ckpt else []
             args += ["--no-foreach"] if foreach_off else []
             args += ["--device", device] if device else []
+            args += ["--sweep", sweep] if sweep else []
             rec = _sub(args, tmp / f"{m['name']}-{int(ckpt)}-{t}-{int(foreach_off)}.json", timeout=left)
             if foreach_off and foreach_off_first:
                 rec["optimizer_foreach_note"] = (
@@ -94,7 +98,9 @@ def measure_model(m: dict, models_path: Path, tokens: int, min_tokens: int, devi
                 rec["optimizer_foreach_note"] = "foreach=False after the default step ran out of memory"
             runs.append(rec)
             print(f"  {m['name']} ckpt={ckpt} tokens={t} foreach_off={foreach_off}: {rec['status']} "
-                  f"{rec.get('held_bytes', rec.get('error', ''))}", flush=True)
+                  f"{rec.get('held_bytes', rec.get('error', ''))} {rec.get('seconds', '')} s", flush=True)
+            for pt in rec.get("sweep", []):
+                print(f"    sweep {pt['tokens']}: {pt['status']} {pt.get('peak_bytes', pt.get('error', ''))}", flush=True)
             if rec["status"] != "oom":
                 break
             if rec.get("phase") in ("optimizer_step", "after_step", "clip_grad") and not foreach_off:
@@ -106,7 +112,17 @@ def measure_model(m: dict, models_path: Path, tokens: int, min_tokens: int, devi
     return runs
 
 
-def document(host: dict, tokens: int, results: dict, skipped: dict, models_doc: dict) -> dict:
+SWEEP_NOTE = ("sweep: after the two steps and with AdamW's moments freed (they do not change with the token count), "
+              "forward and backward once per listed token count (smallest first, "
+              "stopping at the first out-of-memory), no optimizer step; base_bytes is torch.cuda.memory_allocated() "
+              "once the gradients are freed (zero_grad(set_to_none=True)), peak_bytes the max_memory_allocated() "
+              "over the phase with the peak reset after that free; both less the reading before the model was built. "
+              "The per-token activation term is the least-squares slope of peak_bytes over tokens.")
+
+
+def document(host: dict, tokens: int, results: dict, skipped: dict, models_doc: dict,
+             sweep: str | None = None) -> dict:
+    setup_sweep = {"sweep": [int(x) for x in sweep.split(",")], "sweep_bytes": SWEEP_NOTE} if sweep else {}
     return {
         "schema": SCHEMA,
         "host": host,
@@ -130,6 +146,7 @@ def document(host: dict, tokens: int, results: dict, skipped: dict, models_doc: 
                           "and backward (_forward_backward), and over gradient clipping and the optimizer step "
                           "(_optimizer); peak_bytes_stepN is the larger. Step 1 creates the AdamW moments; step 2 "
                           "is the steady state. peak_reserved_bytes is the caching allocator's reserve (absolute).",
+            **setup_sweep,
         },
         "models": results,
         "skipped": dict(sorted(skipped.items())),
@@ -146,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", type=Path, default=None, help="a results file from an earlier call to extend")
     ap.add_argument("--budget-seconds", type=float, default=24 * 3600)
     ap.add_argument("--device", choices=("cuda", "cpu"), default=None)
+    ap.add_argument("--sweep", default=None, help="comma-separated token counts for the forward/backward sweep")
     ap.add_argument("--foreach-off-over", type=float, default=1.0,
                     help="start with AdamW(foreach=False) when params x (16 + 4) bytes exceed this share of the "
                          "device memory (the default foreach step allocates about one more fp32 copy of a moment)")
@@ -175,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         for m in chosen:
             need = derive.parameter_count(m) * (TRAINER_BYTES + 4)
             first_off = memory is not None and need > a.foreach_off_over * memory
-            runs = measure_model(m, a.models, a.tokens, a.min_tokens, a.device, tmp, deadline, first_off)
+            runs = measure_model(m, a.models, a.tokens, a.min_tokens, a.device, tmp, deadline, first_off, a.sweep)
             ok = [r for r in runs if r["status"] == "ok"]
             results[m["name"]] = {
                 "model_record": f"{m['file']}:{m['line']}",
@@ -185,6 +203,6 @@ def main(argv: list[str] | None = None) -> int:
             }
             skipped.pop(m["name"], None)
             a.out.parent.mkdir(parents=True, exist_ok=True)
-            a.out.write_text(json.dumps(document(host, a.tokens, results, skipped, models_doc), indent=1) + "\n")
+            a.out.write_text(json.dumps(document(host, a.tokens, results, skipped, models_doc, a.sweep), indent=1) + "\n")
     print(f"wrote {a.out}")
     return 0

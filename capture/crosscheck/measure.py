@@ -1,11 +1,19 @@
 """One model, one setting, one process: build, wrap as Miles's FSDP backend does, two steps, read memory.
 
     python3 -m capture.crosscheck.measure --models capture/miles/models.json --model qwen3-0.6B \
-        --tokens 4096 [--gradient-checkpointing] [--no-foreach] [--device cuda|cpu] --out result.json
+        --tokens 4096 [--sweep 2048,4096,8192] [--gradient-checkpointing] [--no-foreach] [--device cuda|cpu] \
+        --out result.json
 
 Writes one run record (the ``runs`` item of crosscheck.schema.json) to --out. Held bytes come from
 PyTorch's caching allocator on CUDA (``memory_allocated`` after the step, less the reading before the
 model was built), and from adding up the tensors' own sizes everywhere (the only reading on CPU).
+
+With ``--sweep`` the same process then runs forward and backward once at each listed token count
+(smallest first, stopping at the first out-of-memory) and records, per point, the allocator's reading
+once the gradients are freed (the base of the forward/backward phase) and its peak over that phase
+(the record's ``sweep``). AdamW's moments are freed before the sweep: they do not change with the token
+count, and without them a larger count fits. The per-token activation term is the slope of those peaks
+over the tokens.
 """
 from __future__ import annotations
 
@@ -136,7 +144,56 @@ def train_step(model, optimizer, tokens, position_ids, cuda: bool = False) -> tu
     return float(loss.detach()), {"forward_backward": fwd_bwd, "optimizer": _peak(cuda)}
 
 
-def measure(m: dict, tokens: int, checkpointing: bool, device: str, foreach: bool | None) -> dict:
+def forward_backward(model, optimizer, tokens, position_ids) -> dict:
+    """Forward and backward once, from the state without gradients: the base and the peak of that phase.
+
+    The gradients are freed first (``zero_grad(set_to_none=True)``, as Miles's step does), and only then is
+    the allocator's peak reset, so the peak is over the state without gradients plus what the phase adds."""
+    import torch
+
+    optimizer.zero_grad(set_to_none=True)
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    _phase("forward")
+    logits = model(input_ids=tokens, position_ids=position_ids, attention_mask=None).logits
+    logp = torch.log_softmax(logits[:, :-1].to(torch.float32, copy=True), dim=-1)
+    loss = -logp.gather(-1, tokens[:, 1:].unsqueeze(-1)).mean()
+    del logits, logp
+    _phase("backward")
+    loss.backward()
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated()
+    optimizer.zero_grad(set_to_none=True)
+    return {"base": base, "peak": peak}
+
+
+def sweep(model, optimizer, vocab: int, counts: list[int], device: str, base0: int) -> list[dict]:
+    """One forward/backward phase per token count, smallest first; the first out-of-memory ends the sweep."""
+    import torch
+
+    points = []
+    for t in sorted(counts):
+        gen = torch.Generator(device="cpu").manual_seed(t)
+        ids = torch.randint(0, vocab, (1, t), generator=gen).to(device)
+        pos = torch.arange(t, device=device).unsqueeze(0)
+        try:
+            got = forward_backward(model, optimizer, ids, pos)
+        except torch.OutOfMemoryError as e:
+            optimizer.zero_grad(set_to_none=True)
+            points.append({"tokens": t, "phase": "forward_backward", "status": "oom", "at": PHASE,
+                           "error": str(e).splitlines()[0][:300]})
+            break
+        finally:
+            del ids, pos
+        points.append({"tokens": t, "phase": "forward_backward", "status": "ok",
+                       "base_bytes": got["base"] - base0, "peak_bytes": got["peak"] - base0})
+    torch.cuda.empty_cache()
+    return points
+
+
+def measure(m: dict, tokens: int, checkpointing: bool, device: str, foreach: bool | None,
+            sweep_counts: list[int] | None = None) -> dict:
     import torch
     from transformers import AutoModelForCausalLM
 
@@ -201,6 +258,12 @@ def measure(m: dict, tokens: int, checkpointing: bool, device: str, foreach: boo
         record["held_without_grads_bytes"] = torch.cuda.memory_allocated() - base
     else:
         record["held_without_grads_bytes"] = state - counted["grads"]
+    if sweep_counts and cuda:
+        del ids, pos
+        # The moments do not change with the token count: freeing them lets the sweep reach more tokens.
+        optimizer.state.clear()
+        record["sweep_optimizer_state"] = "freed"
+        record["sweep"] = sweep(model, optimizer, m["vocab"], sweep_counts, device, base)
     record["seconds"] = round(time.time() - t0, 2)
     return record
 
@@ -210,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=None, help="models.json (or a file of the same shape)")
     ap.add_argument("--model")
     ap.add_argument("--tokens", type=int)
+    ap.add_argument("--sweep", default=None, help="comma-separated token counts for forward/backward peaks")
     ap.add_argument("--gradient-checkpointing", action="store_true")
     ap.add_argument("--no-foreach", action="store_true", help="AdamW(foreach=False) instead of PyTorch's default")
     ap.add_argument("--device", choices=("cuda", "cpu"), default=None)
@@ -226,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     models = {r["name"]: r for r in json.loads(Path(a.models).read_text())["models"]}
     foreach = False if a.no_foreach else miles_fsdp.OPTIMIZER["foreach"]
     try:
-        record = measure(models[a.model], a.tokens, a.gradient_checkpointing, device, foreach)
+        counts = [int(x) for x in a.sweep.split(",")] if a.sweep else None
+        record = measure(models[a.model], a.tokens, a.gradient_checkpointing, device, foreach, counts)
     except torch.OutOfMemoryError as e:
         record = {"gradient_checkpointing": a.gradient_checkpointing, "tokens": a.tokens, "optimizer_foreach": foreach,
                   "status": "oom", "phase": PHASE, "error": str(e).splitlines()[0][:400]}

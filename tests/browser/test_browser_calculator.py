@@ -33,10 +33,10 @@ def _rgb(ink: str) -> str:
     return "rgb({}, {}, {})".format(*(int(ink[i:i + 2], 16) for i in (1, 3, 5)))
 
 
-def expected(name: str, s: dict[str, Any]) -> dict[str, Any]:
-    """The Python side: derive.fit_budget over derive's own coefficients and the facts."""
+def expected(name: str, s: dict[str, Any], slope: float | None = None) -> dict[str, Any]:
+    """The Python side: derive.fit_budget over derive's own coefficients and the facts (and the page's slope)."""
     m = MODELS[name]
-    return derive.fit_budget(
+    return derive.fit_budget(activation_bytes_per_token=slope,
         params=derive.parameter_count(m), kv_bytes_per_token=derive.kv_bytes_per_token(m),
         pool_bytes=POOL_BYTES, threshold=FACTS["ray.memory_usage_threshold"]["value"],
         fraction=float(s["fraction"]), fp32_master=s["master"], reference=s["kl"], response_len=int(s["response"]),
@@ -63,6 +63,12 @@ def _set(page: Any, name: str, s: dict[str, Any]) -> None:
         field.fill(s[key])
 
 
+def _slope(page: Any, name: str, key: str = "plain") -> float | None:
+    doc = json.loads(page.locator("script.m101-fit-data").text_content())
+    m = next(m for m in doc["models"] if m["name"] == name)
+    return ((m.get("activation") or {}).get(key) or {}).get("bytes_per_token")
+
+
 def _read(page: Any) -> dict[str, Any]:
     return page.evaluate("""() => {
       const fit = document.querySelector('.m101-fit');
@@ -74,7 +80,11 @@ def _read(page: Any) -> dict[str, Any]:
               items, kvTokens: kv.dataset.kvTokens === '' ? null : Number(kv.dataset.kvTokens),
               stepTokens: Number(kv.dataset.stepTokens), flags: fit.querySelector('.m101-fit-flags code').textContent,
               held: kv.dataset.held === '' ? null : Number(kv.dataset.held),
-              rounds: kv.dataset.rounds === '' ? null : Number(kv.dataset.rounds), kvText: kv.textContent};
+              rounds: kv.dataset.rounds === '' ? null : Number(kv.dataset.rounds), kvText: kv.textContent,
+              phase: v.dataset.phase, title: fit.querySelector('.m101-fit-title').textContent,
+              barPhase: fit.querySelector('.m101-fit-bar').dataset.phase,
+              act: fit.querySelector('.m101-fit-act').dataset.activations,
+              steps: fit.querySelector('.m101-fit-flags-note').dataset.steps};
     }""")
 
 
@@ -82,7 +92,7 @@ def _read(page: Any) -> dict[str, Any]:
 def test_numbers_equal_python(tabs: dict[str, Any], server: Server, name: str, settings: dict[str, Any]) -> None:
     page = _open(tabs["light"], server)
     _set(page, name, settings)
-    got, want = _read(page), expected(name, settings)
+    got, want = _read(page), expected(name, settings, _slope(page, name))
     assert got["verdict"] == want["verdict"], (got["text"], want)
     assert got["margin"] == want["margin"]
     for term in ("trainer", "weights", "kv"):
@@ -105,6 +115,12 @@ def test_numbers_equal_python(tabs: dict[str, Any], server: Server, name: str, s
     assert ("--no-keep-fp32-master" in got["flags"]) == (not settings["master"])
     assert ("--use-kl-loss" in got["flags"]) == settings["kl"]
     assert f"--rollout-max-response-len {settings['response']}" in got["flags"]
+    # every value the sum assumed is pasted: one rollout is one optimizer step unless the reader chose otherwise
+    assert f"--global-batch-size {int(settings['prompts']) * int(settings['samples'])}" in got["flags"]
+    assert f"--rollout-max-prompt-len {settings['prompt']}" in got["flags"] and "--micro-batch-size 1" in got["flags"]
+    assert "e+" not in got["flags"]
+    assert got["phase"] == want["phase"] and got["title"] == f"The pool during {want['phase']}"
+    assert got["barPhase"] == want["phase"]
     assert page.errors == []
 
 
@@ -326,9 +342,11 @@ def test_grid_equals_fit_budget(tabs: dict[str, Any], server: Server) -> None:
     page = _open(tabs["light"], server)
     doc = json.loads(page.locator("script.m101-fit-data").text_content())
     grid = [{"model": m["name"], "fraction": f, "fp32_master": master, "reference": ref, "response_len": r,
-             "prompt_len": pl, "prompts": n, "samples": k}
+             "prompt_len": pl, "prompts": n, "samples": k, "checkpointing": ck, "micro_batch_size": mbs,
+             "dynamic_batch": dyn, "max_tokens_per_gpu": cap}
             for m in doc["models"] for f in (0.05, 0.25, 0.6) for master in (True, False) for ref in (False, True)
-            for r, pl in ((256, 128), (4096, 4096), (65536, 200000)) for n, k in ((1, 1), (8, 8), (64, 16))]
+            for r, pl in ((256, 128), (4096, 4096), (65536, 200000)) for n, k in ((1, 1), (8, 8), (64, 16))
+            for ck, mbs, dyn, cap in ((False, 1, False, None), (True, 4, False, None), (False, 2, True, 8192))]
     got = page.evaluate("""async ([grid, url]) => {
       const mod = await import(url);
       const c = JSON.parse(document.querySelector('script.m101-fit-data').textContent);
@@ -341,7 +359,116 @@ def test_grid_equals_fit_budget(tabs: dict[str, Any], server: Server) -> None:
                                  pool_bytes=doc["pool"]["bytes"], threshold=doc["threshold"]["value"],
                                  fraction=g["fraction"], fp32_master=g["fp32_master"], reference=g["reference"],
                                  response_len=g["response_len"], prompts=g["prompts"], samples=g["samples"],
-                                 activation_bytes_per_token=(m.get("activation") or {}).get("bytes_per_token"),
-                                 micro_batch_size=doc["defaults"]["micro_batch_size"], prompt_len=g["prompt_len"])
-        for key in ("verdict", "margin", "kv_tokens", "held", "rounds", "sequences", "sequence_tokens", "peak"):
+                                 activation_bytes_per_token=((m.get("activation") or {}).get(
+                                     "checkpointed" if g["checkpointing"] else "plain") or {}).get("bytes_per_token"),
+                                 micro_batch_size=g["micro_batch_size"], prompt_len=g["prompt_len"],
+                                 dynamic_batch=g["dynamic_batch"], max_tokens_per_gpu=g["max_tokens_per_gpu"])
+        for key in ("verdict", "margin", "kv_tokens", "held", "rounds", "sequences", "sequence_tokens", "peak",
+                    "micro_tokens", "activations", "over", "phase"):
             assert js[key] == want[key], (g, key, js[key], want[key])
+
+
+def test_qwen3_4b_at_32k_names_the_training_phase(tabs: dict[str, Any], server: Server) -> None:
+    """Issue 46: the verdict names the phase over and the lever; with checkpointing on, the checkpointed slope."""
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.locator("select").select_option("qwen3-4B")
+    fit.get_by_label("Response length").fill("32768")
+    fit.get_by_label("Longest prompt").fill("512")
+    got = _read(page)
+    settings = {"fraction": "0.25", "master": True, "kl": False, "response": "32768", "prompt": "512",
+                "prompts": fit.get_by_label("Prompts per step").input_value(),
+                "samples": fit.get_by_label("Samples per prompt").input_value()}
+    want = expected("qwen3-4B", settings, _slope(page, "qwen3-4B"))
+    assert want["phase"] == "training" and got["phase"] == "training"
+    assert "training phase does not fit" in got["text"] and "--gradient-checkpointing" in got["text"]
+    assert float(got["act"]) == want["activations"]
+    assert got["title"] == "The pool during training" and got["barPhase"] == "training"
+    fit.get_by_label("Gradient checkpointing").check()
+    got = _read(page)
+    want = expected("qwen3-4B", settings, _slope(page, "qwen3-4B", "checkpointed"))
+    assert float(got["act"]) == want["activations"]
+    assert "--gradient-checkpointing" in got["flags"]
+    assert got["verdict"] == want["verdict"]
+    if want["verdict"] == "does-not-fit":
+        assert "phase does not fit" in got["text"]
+        assert ("would make it" in got["text"]) or ("no setting on this page makes it fit" in got["text"])
+    assert "Unused" in fit.locator(".m101-fit-item-rest").inner_text()
+    assert page.errors == []
+
+
+def test_global_batch_follows_the_rollout_until_chosen(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.get_by_label("Prompts per step").fill("4")
+    fit.get_by_label("Samples per prompt").fill("8")
+    got = _read(page)
+    assert "--global-batch-size 32" in got["flags"] and got["steps"] == "1"
+    fit.get_by_label("Samples per optimizer step").fill("8")
+    fit.get_by_label("Prompts per step").fill("2")
+    got = _read(page)
+    assert "--global-batch-size 8" in got["flags"] and got["steps"] == "2"
+
+
+def test_dynamic_batch_caps_the_micro_batch(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.locator("select").select_option("qwen3-0.6B")
+    fit.get_by_label("Response length").fill("1000")
+    fit.get_by_label("Longest prompt").fill("24")
+    fit.get_by_label("Samples per micro-batch").fill("8")
+    assert page.evaluate("() => document.querySelector('.m101-fit-act').dataset.microTokens") == "8192"
+    fit.get_by_label("Dynamic batch size").check()
+    assert fit.get_by_label("Samples per micro-batch").is_disabled()
+    fit.get_by_label("Most tokens per micro-batch").fill("4096")
+    got = _read(page)
+    assert page.evaluate("() => document.querySelector('.m101-fit-act').dataset.microTokens") == "4096"
+    assert "--use-dynamic-batch-size" in got["flags"] and "--max-tokens-per-gpu 4096" in got["flags"]
+    assert "--micro-batch-size" not in got["flags"]
+
+
+NEW_LIMITS = [("Samples per micro-batch", "micro_batch_size"), ("Samples per optimizer step", "global_batch"),
+              ("Response length", "response_len")]
+
+
+@pytest.mark.parametrize(("label", "key"), NEW_LIMITS, ids=[n[1] for n in NEW_LIMITS])
+def test_refuses_above_the_max_naming_it(tabs: dict[str, Any], server: Server, label: str, key: str) -> None:
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    doc = json.loads(page.locator("script.m101-fit-data").text_content())
+    top = doc["limits"][key]
+    field = fit.get_by_label(label)
+    field.fill(str(top + 1))
+    assert field.get_attribute("aria-invalid") == "true"
+    assert f"{top:,}" in page.locator(f"#{field.get_attribute('id')}-error").inner_text()
+    assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") == "none"
+    assert page.errors == []
+
+
+def test_lever_equals_fit_lever(tabs: dict[str, Any], server: Server) -> None:
+    """The page's fitLever names the same changes as derive.fit_lever over a grid of runs that do not fit."""
+    page = _open(tabs["light"], server)
+    doc = json.loads(page.locator("script.m101-fit-data").text_content())
+    grid = [{"model": m["name"], "fraction": f, "fp32_master": master, "reference": False, "response_len": r,
+             "prompt_len": 512, "prompts": 8, "samples": 8, "checkpointing": ck, "micro_batch_size": mbs,
+             "dynamic_batch": False, "max_tokens_per_gpu": None}
+            for m in doc["models"] if m.get("activation") for f in (0.25, 0.9) for master in (True, False)
+            for r in (1024, 32768) for ck in (False, True) for mbs in (1, 4)]
+    got = page.evaluate("""async ([grid, url]) => {
+      const mod = await import(url);
+      const c = JSON.parse(document.querySelector('script.m101-fit-data').textContent);
+      return grid.map(g => { const l = mod.fitLever(c, c.models.find(m => m.name === g.model), g);
+                             return l === null ? null : l.changes; });
+    }""", [grid, server.base + "_static/m101-fit-calculator.js"])
+    models = {m["name"]: m for m in doc["models"]}
+    for g, js in zip(grid, got, strict=True):
+        m = models[g["model"]]
+        inputs = {"params": m["params"], "kv_bytes_per_token": m["kv_bytes_per_token"],
+                  "pool_bytes": doc["pool"]["bytes"], "threshold": doc["threshold"]["value"],
+                  **{k: g[k] for k in ("fraction", "fp32_master", "reference", "response_len", "prompt_len",
+                                       "prompts", "samples", "micro_batch_size", "dynamic_batch",
+                                       "max_tokens_per_gpu", "checkpointing")}}
+        slopes = {k: ((m.get("activation") or {}).get(k) or {}).get("bytes_per_token")
+                  for k in ("plain", "checkpointed")}
+        want = derive.fit_lever(inputs, slopes)
+        assert js == (None if want is None else want["changes"]), (g, js, want)

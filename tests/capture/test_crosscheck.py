@@ -114,3 +114,25 @@ def test_on_host_runs_the_driver_in_the_image() -> None:
     assert cmd[cmd.index("radixark/miles:latest") + 1:] == [
         "python3", "-m", "capture.crosscheck", "--out", "capture/crosscheck/results/gb10.json", "--only", "qwen3-0.6B"]
     assert command("h200", None, [])[1:] == ["-m", "capture.crosscheck", "--out", "capture/crosscheck/results/h200.json"]
+
+
+def test_h100_slopes_name_their_card_and_phase():
+    """Issue 46: the activation term is a slope over three or more token counts, with and without checkpointing."""
+    from miles101.crosscheck_results import MIN_POINTS, SWEEP_PHASE, activation_slopes
+
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    assert results["host"]["gpu"].startswith("NVIDIA H100")
+    slopes = activation_slopes(results)
+    for name in ("qwen3-0.6B", "qwen3-1.7B", "qwen3-4B"):
+        plain, ckpt = slopes[name][False], slopes[name][True]
+        assert len(plain["tokens"]) >= MIN_POINTS and len(ckpt["tokens"]) >= MIN_POINTS, name
+        assert plain["phase"] == ckpt["phase"] == SWEEP_PHASE
+        assert 0 < ckpt["bytes_per_token"] < plain["bytes_per_token"], name
+
+
+def test_verify_refuses_a_sweep_point_from_another_phase():
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    run = next(r for r in results["models"]["qwen3-4B"]["runs"] if r["status"] == "ok" and r.get("sweep"))
+    run["sweep"][-2]["phase"] = "optimizer_step"
+    problems = verify(results, COMPUTED)
+    assert len(problems) == 1 and "'optimizer_step'" in problems[0] and "forward_backward" in problems[0], problems

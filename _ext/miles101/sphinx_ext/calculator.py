@@ -28,8 +28,8 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
 from ..data import Value, fingerprint
-from ..crosscheck_results import activation_bytes_per_token, host_gpu
-from ..derive import GIB, UNIT_BYTES, fit_budget
+from ..crosscheck_results import SWEEP_PHASE, activation_slopes, host_gpu
+from ..derive import GIB, UNIT_BYTES, fit_budget, fit_lever
 from ..problems import Subtype
 from .base import ManualDirective, skip_node
 from .domain import capture_of, domain_of, register_derived
@@ -58,9 +58,18 @@ FLAGS = {
     "samples": "--n-samples-per-prompt",
     "micro_batch": "--micro-batch-size",
     "prompt_len": "--rollout-max-prompt-len",
+    "global_batch": "--global-batch-size",
+    "checkpointing": "--gradient-checkpointing",
+    "dynamic": "--use-dynamic-batch-size",
+    "max_tokens": "--max-tokens-per-gpu",
 }
 #: The run file settings the directive's :run: option reads as the calculator's starting values.
 RUN_DEFAULTS = {"fraction": float, "response_len": int, "prompts": int, "samples": int}
+#: The largest value each whole-number field takes (the widget refuses more, naming the limit).
+LIMITS = {"response_len": 1_000_000, "prompt_len": 1_000_000, "prompts": 100_000, "samples": 10_000,
+          "micro_batch_size": 4096, "max_tokens_per_gpu": 10_000_000, "global_batch": 1_000_000_000}
+#: The activation slope each setting of --gradient-checkpointing reads.
+SLOPE_KEYS = {False: "plain", True: "checkpointed"}
 
 
 class CalculatorError(Exception):
@@ -82,18 +91,25 @@ def _flag_default(capture: Any, name: str) -> Any:
     return records[0].get("default")
 
 
-def activation_coefficients(capture: Any) -> dict[str, dict]:
-    """Activation bytes per token per model from the cross-checks the capture holds (validated), when present.
+def crosscheck_hosts(capture: Any) -> dict[str, dict[str, str]]:
+    """Each cross-check host's label (its GPU, not a GB10) and results file, said once for all its slopes."""
+    return {host: {"label": CROSSCHECK_LABEL.format(gpu=host_gpu(doc)), "from": f"capture/crosscheck/results/{host}.json"}
+            for host, doc in sorted(capture.crosschecks.items())}
 
-    `miles101.crosscheck_results.activation_bytes_per_token` reads each host's results; the first host (by
-    name) that measured a model gives its coefficient, labelled with that host's GPU.
+
+def activation_coefficients(capture: Any) -> dict[str, dict[str, dict]]:
+    """Per model, the activation bytes per token without (``plain``) and with (``checkpointed``) gradient
+    checkpointing: the least-squares slope of the forward/backward peak over the tokens, from the validated
+    cross-checks the capture holds (`miles101.crosscheck_results.activation_slopes`, which reads only points of
+    the forward/backward phase). The first host (by name) with a slope for a setting gives it; ``host`` keys
+    ``crosscheck_hosts`` for its label, ``points`` is how many token counts the line goes through.
     """
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, dict]] = {}
     for host, doc in sorted(capture.crosschecks.items()):
-        label = CROSSCHECK_LABEL.format(gpu=host_gpu(doc))
-        for name, (per_token, tokens) in activation_bytes_per_token(doc).items():
-            out.setdefault(name, {"bytes_per_token": per_token, "tokens": tokens, "label": label,
-                                  "from": f"capture/crosscheck/results/{host}.json"})
+        for name, fits in activation_slopes(doc).items():
+            for ckpt, fit in fits.items():
+                out.setdefault(name, {}).setdefault(SLOPE_KEYS[ckpt], {
+                    "bytes_per_token": fit["bytes_per_token"], "points": len(fit["tokens"]), "host": host})
     return out
 
 
@@ -136,21 +152,72 @@ def coefficients(capture: Any) -> dict[str, Any]:
                      "reference": bool(_flag_default(capture, "--use-kl-loss")),
                      "micro_batch_size": int(_flag_default(capture, "--micro-batch-size"))},
         "flags": dict(FLAGS),
+        "limits": dict(LIMITS),
+        "activation_phase": SWEEP_PHASE,
+        "crosschecks": crosscheck_hosts(capture),
         "models": models,
     }
 
 
+def _slopes(model: dict[str, Any]) -> dict[str, float | None]:
+    act = model.get("activation") or {}
+    return {k: (act.get(k) or {}).get("bytes_per_token") for k in SLOPE_KEYS.values()}
+
+
+def budget_inputs(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """derive.fit_budget's arguments (plus ``checkpointing``) for a model at the calculator's settings."""
+    return {"params": model["params"], "kv_bytes_per_token": model.get("kv_bytes_per_token"),
+            "pool_bytes": doc["pool"]["bytes"], "threshold": doc["threshold"]["value"],
+            "fraction": settings["fraction"], "fp32_master": settings.get("fp32_master", True),
+            "reference": settings.get("reference", False), "response_len": settings["response_len"],
+            "prompts": settings["prompts"], "samples": settings["samples"],
+            "micro_batch_size": settings.get("micro_batch_size", doc["defaults"]["micro_batch_size"]),
+            "prompt_len": settings.get("prompt_len", 0), "dynamic_batch": settings.get("dynamic_batch", False),
+            "max_tokens_per_gpu": settings.get("max_tokens_per_gpu"),
+            "checkpointing": settings.get("checkpointing", False)}
+
+
 def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
-    """derive.fit_budget over the document's coefficients: what the page and the JavaScript show."""
-    activation = model.get("activation") or {}
-    return fit_budget(params=model["params"], kv_bytes_per_token=model.get("kv_bytes_per_token"),
-                      pool_bytes=doc["pool"]["bytes"], threshold=doc["threshold"]["value"],
-                      fraction=settings["fraction"], fp32_master=settings.get("fp32_master", True),
-                      reference=settings.get("reference", False), response_len=settings["response_len"],
-                      prompts=settings["prompts"], samples=settings["samples"],
-                      activation_bytes_per_token=activation.get("bytes_per_token"),
-                      micro_batch_size=doc["defaults"]["micro_batch_size"],
-                      prompt_len=settings.get("prompt_len", 0))
+    """derive.fit_budget over the document's coefficients: what the page and the JavaScript show.
+
+    The activation term reads the slope of the setting of --gradient-checkpointing."""
+    inputs = budget_inputs(doc, model, settings)
+    ckpt = inputs.pop("checkpointing")
+    return fit_budget(**inputs, activation_bytes_per_token=_slopes(model)[SLOPE_KEYS[bool(ckpt)]])
+
+
+def lever_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:
+    """derive.fit_lever at these settings: the changes that make the run fit, or None when none can."""
+    return fit_lever(budget_inputs(doc, model, settings), _slopes(model))
+
+
+def lever_flags(doc: dict[str, Any], changes: dict[str, Any]) -> list[str]:
+    """A lever's changes as the flags that make them (the same words the widget prints)."""
+    F, out = doc["flags"], []
+    if changes.get("checkpointing"):
+        out.append(F["checkpointing"])
+    if "micro_batch_size" in changes:
+        out.append(f"{F['micro_batch']} {changes['micro_batch_size']}")
+    if "max_tokens_per_gpu" in changes:
+        out.append(f"{F['max_tokens']} {changes['max_tokens_per_gpu']}")
+    if changes.get("fp32_master") is False:
+        out.append(F["no_master"])
+    if "fraction" in changes:
+        out.append(f"{F['fraction']} {changes['fraction']}")
+    return out
+
+
+def verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any], b: dict) -> str:
+    """Which phase does not fit and what would make it fit (every edition prints the same)."""
+    if b["verdict"] != "does-not-fit":
+        return ""
+    phases = (f"The {' and '.join(b['over'])} phases do not" if len(b["over"]) > 1
+              else f"The {b['over'][0]} phase does not")
+    lever = lever_for(doc, model, settings)
+    if lever is None:
+        return f" {phases} fit, and no setting on this page makes it fit: pick a smaller model or a shorter response."
+    flags = ", ".join(lever_flags(doc, lever["changes"]))
+    return f" {phases} fit; {flags} would make it {VERDICT_WORD[lever['budget']['verdict']]}."
 
 
 def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] | str:
@@ -168,6 +235,16 @@ def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] 
     settings["prompt_assumed"] = raw is None
     settings.update(fp32_master=doc["defaults"]["fp32_master"], reference=doc["defaults"]["reference"],
                     cpu_offload=doc["defaults"]["cpu_offload"])
+    raw, _ = capture.run_arg(run, FLAGS["micro_batch"])
+    settings["micro_batch_size"] = int(raw) if raw is not None else doc["defaults"]["micro_batch_size"]
+    raw, _ = capture.run_arg(run, FLAGS["max_tokens"])
+    settings["max_tokens_per_gpu"] = int(raw) if raw is not None else None
+    args = [str(a) for a in (capture.runs.get(run) or {}).get("args") or []]
+    settings["checkpointing"] = FLAGS["checkpointing"] in args
+    settings["dynamic_batch"] = FLAGS["dynamic"] in args and settings["max_tokens_per_gpu"] is not None
+    # One rollout is one optimizer step unless the run file says otherwise (Miles: --global-batch-size).
+    raw, _ = capture.run_arg(run, FLAGS["global_batch"])
+    settings["global_batch"] = int(raw) if raw is not None else settings["prompts"] * settings["samples"]
     return settings
 
 
@@ -212,6 +289,8 @@ def _gib(n: float, doc: dict) -> str:
 
 
 VERDICT_TEXT = {"fits": "fits", "tight": "tight", "does-not-fit": "does not fit"}
+#: The verdict as a word inside "would make it …" (the widget's VERDICT_WORD).
+VERDICT_WORD = {"fits": "fit", "tight": "tight", "does-not-fit": "does not fit"}
 
 
 def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[str, str, str, str]], dict]:
@@ -229,14 +308,20 @@ def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[
          _gib(b["kv"], doc), "engine"),
         ("During rollout", "trainer state + SGLang's share", _gib(b["rollout"], doc), ""),
     ]
-    activation = model.get("activation")
+    ckpt = bool(settings.get("checkpointing"))
+    activation = (model.get("activation") or {}).get(SLOPE_KEYS[ckpt])
     if b["train"] is not None and activation:
-        rows.append(("During training", f"trainer state + activations of {b['micro_tokens']:,} tokens "
-                     f"({activation['label']})", _gib(b["train"], doc), "trainer"))
+        how = "with" if ckpt else "without"
+        label = doc["crosschecks"][activation["host"]]["label"]
+        rows.append(("During training", "trainer state + activations", _gib(b["train"], doc), "trainer"))
+        rows.append(("of which activations", f"{activation['bytes_per_token'] / 1e6:,.2f} MB per token ({how} "
+                     f"gradient checkpointing; slope over {activation['points']} token counts, "
+                     f"{label}) × {b['micro_tokens']:,} tokens per micro-batch",
+                     _gib(b["activations"], doc), "trainer"))
     left = "Left for the OS, Ray, page cache" + ("" if b["train"] is not None else ", activations")
     rows += [
         ("Ray's kill line", f"{doc['threshold']['value']:g} × the pool", _gib(b["limit"], doc), "failure"),
-        (left, "kill line less the larger phase", _gib(b["margin"], doc), "outside"),
+        (left, f"kill line less the {b['phase']} phase", _gib(b["margin"], doc), "outside"),
     ]
     return rows, b
 
@@ -257,11 +342,11 @@ def held_sentence(b: dict, prompt_assumed: bool = False) -> str:
             " rounds: slower, not killed.")
 
 
-def worked_sum_verdict(b: dict, prompt_assumed: bool = False) -> str:
+def worked_sum_verdict(b: dict, prompt_assumed: bool = False, lever: str = "") -> str:
     """The sentence after the verdict word (every edition prints the same)."""
     tokens = f"{b['kv_tokens']:,}" if b["kv_tokens"] is not None else "none"
     return (f"the KV cache holds about {tokens} tokens.{held_sentence(b, prompt_assumed)}"
-            f"{'' if b['train'] is not None else ' The activation term is not estimated.'}")
+            f"{'' if b['train'] is not None else ' The activation term is not estimated.'}{lever}")
 
 
 def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
@@ -273,13 +358,14 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
     verdict = VERDICT_TEXT[b["verdict"]]
     return (
         f'<table class="m101-fit-sum" data-model="{escape(model["name"])}" data-verdict="{b["verdict"]}"'
+        f' data-phase="{b["phase"]}"'
         f' data-margin-bytes="{b["margin"]!r}" data-kv-tokens="{b["kv_tokens"] if b["kv_tokens"] is not None else ""}">'
         f'<caption>Worked sum for {escape(model["name"])} with the settings of the run <code>{escape(run)}</code>'
         f' (computed at build time; inference from code, not measured)</caption>'
         f'<thead><tr><th scope="col">term</th><th scope="col">how</th><th scope="col">size</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
         f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; '
-        f"{escape(worked_sum_verdict(b, settings.get('prompt_assumed', False)), quote=False)}</p>"
+        f"{escape(worked_sum_verdict(b, settings.get('prompt_assumed', False), verdict_sentence(doc, model, settings, b)), quote=False)}</p>"
     )
 
 
@@ -393,7 +479,7 @@ class FitCompareDirective(ManualDirective):
         para = nodes.paragraph(classes=["m101-fit-compare"])
         para += nodes.Text("Estimate ")
         para += value_inline(self.env, estimate, ".1f")
-        para += nodes.Text(f" ({label}, computed) · measured ")
+        para += nodes.Text(f" ({label}) · measured ")
         para += value_inline(self.env, measured, ".1f")
         para += nodes.Text(" · measured/estimate ")
         para += value_inline(self.env, ratio, ".2f")

@@ -8,6 +8,22 @@ const VERDICT = {
   "tight": "Tight",
   "does-not-fit": "Does not fit",
 };
+/** calculator.VERDICT_TEXT: the verdict as a word inside a sentence. */
+const VERDICT_WORD = { "fits": "fit", "tight": "tight", "does-not-fit": "does not fit" };
+
+/** miles101.derive.micro_batch_tokens: tokens of the largest training micro-batch at full-length sequences. */
+export function microBatchTokens(sequenceTokens, microBatchSize, dynamic, maxTokens) {
+  if (dynamic && maxTokens) return Math.max(maxTokens, sequenceTokens);
+  return microBatchSize * sequenceTokens;
+}
+
+const SLOPE = { false: "plain", true: "checkpointed" };
+
+/** The activation slope (bytes per token) a model has for a setting of --gradient-checkpointing, or null. */
+export function slopeOf(model, checkpointing) {
+  const a = model.activation && model.activation[SLOPE[!!checkpointing]];
+  return a ? a.bytes_per_token : null;
+}
 
 /** miles101.derive.fit_budget, in the same order of operations (so the doubles agree). */
 export function fitBudget(c, model, s) {
@@ -18,28 +34,82 @@ export function fitBudget(c, model, s) {
   const share = s.fraction * c.pool.bytes;
   const kv = share - weights;
   const rollout = trainer + reference + share;
-  const microTokens = c.defaults.micro_batch_size * s.response_len;
-  const coeff = model.activation ? model.activation.bytes_per_token : null;
+  const sequenceTokens = (s.prompt_len || 0) + s.response_len;
+  const mbs = s.micro_batch_size === undefined ? c.defaults.micro_batch_size : s.micro_batch_size;
+  const microTokens = microBatchTokens(sequenceTokens, mbs, !!s.dynamic_batch, s.max_tokens_per_gpu || null);
+  const coeff = s.activation_bytes_per_token !== undefined ? s.activation_bytes_per_token : slopeOf(model, s.checkpointing);
   const activations = coeff === null ? null : coeff * microTokens;
   const train = activations === null ? null : trainer + reference + activations;
   const peak = train === null ? rollout : Math.max(rollout, train);
   const limit = c.threshold.value * c.pool.bytes;
   const margin = limit - peak;
-  let verdict = "fits";
-  if (kv <= 0 || margin < 0) verdict = "does-not-fit";
-  else if (margin < weights) verdict = "tight";
   const kvTokens = kv > 0 && model.kv_bytes_per_token ? Math.floor(kv / model.kv_bytes_per_token) : null;
-  const sequenceTokens = (s.prompt_len || 0) + s.response_len;
   const sequences = s.prompts * s.samples;
   const held = kvTokens !== null && sequenceTokens > 0 ? Math.floor(kvTokens / sequenceTokens) : null;
   const rounds = held && sequences ? Math.ceil(sequences / held) : null;
-  if (held === 0) verdict = "does-not-fit";
+  const over = [];
+  if (kv <= 0 || held === 0 || rollout > limit) over.push("rollout");
+  if (train !== null && train > limit) over.push("training");
+  let verdict = "fits";
+  if (over.length) verdict = "does-not-fit";
+  else if (margin < weights) verdict = "tight";
+  const larger = train !== null && train > rollout ? "training" : "rollout";
+  const phase = over.length === 1 ? over[0] : larger;
   return {
     trainer, reference, weights, share, kv, rollout, activations, train, peak, limit,
     pool: c.pool.bytes, margin, verdict, kv_tokens: kvTokens,
     step_tokens: s.prompts * s.samples * s.response_len, micro_tokens: microTokens,
-    sequence_tokens: sequenceTokens, sequences, held, rounds,
+    sequence_tokens: sequenceTokens, sequences, held, rounds, over, phase,
   };
+}
+
+/** miles101.derive._with_fraction: the combination, then the largest two-decimal SGLang fractions that fit. */
+function withFraction(c, model, s, combo, seq) {
+  const out = [combo];
+  const b = fitBudget(c, model, { ...s, ...combo });
+  if (!b.over.includes("rollout")) return out;
+  const pool = c.pool.bytes;
+  const low = (b.weights + seq * (model.kv_bytes_per_token || 0)) / pool;
+  const room = b.limit - b.trainer - b.reference;
+  for (const top of [(room - b.weights) / pool, room / pool]) {
+    const fraction = Math.floor(top * 100) / 100;
+    if (fraction > 0 && fraction < 1 && fraction >= low && fraction !== s.fraction) out.push({ ...combo, fraction });
+  }
+  return out;
+}
+
+/** miles101.derive.fit_lever: the fewest setting changes on this page that make the run fit, or null. */
+export function fitLever(c, model, s) {
+  const seq = (s.prompt_len || 0) + s.response_len;
+  const options = [];
+  if (!s.checkpointing && slopeOf(model, true) !== null) options.push([{}, { checkpointing: true }]);
+  if (s.dynamic_batch && s.max_tokens_per_gpu && s.max_tokens_per_gpu > seq) options.push([{}, { max_tokens_per_gpu: seq }]);
+  else if (!s.dynamic_batch && (s.micro_batch_size || 1) > 1) options.push([{}, { micro_batch_size: 1 }]);
+  if (s.fp32_master !== false) options.push([{}, { fp32_master: false }]);
+  let combos = [{}];
+  for (const choice of options) combos = choice.flatMap((o) => combos.map((cb) => ({ ...cb, ...o })));
+  combos.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
+  const found = {};
+  for (const combo of combos) {
+    for (const changes of withFraction(c, model, s, combo, seq)) {
+      const b = fitBudget(c, model, { ...s, ...changes });
+      if (b.verdict !== "does-not-fit" && !(b.verdict in found)) found[b.verdict] = { changes, budget: b };
+    }
+    if ("fits" in found) break;
+  }
+  return found.fits || found.tight || null;
+}
+
+/** calculator.lever_flags: a lever's changes as the flags that make them. */
+export function leverFlags(c, changes) {
+  const F = c.flags;
+  const out = [];
+  if (changes.checkpointing) out.push(F.checkpointing);
+  if ("micro_batch_size" in changes) out.push(`${F.micro_batch} ${changes.micro_batch_size}`);
+  if ("max_tokens_per_gpu" in changes) out.push(`${F.max_tokens} ${changes.max_tokens_per_gpu}`);
+  if (changes.fp32_master === false) out.push(F.no_master);
+  if ("fraction" in changes) out.push(`${F.fraction} ${changes.fraction}`);
+  return out;
 }
 
 const group = (text) => text.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -128,11 +198,23 @@ function mount(root) {
   const offload = check(`${p}-offload`, `FSDP CPU offload (${F.cpu_offload})`, start.cpu_offload,
     "On one unified pool this moves the trainer's state without freeing it.");
   const kl = check(`${p}-kl`, `KL reference model (${F.kl})`, start.reference);
+  const ckpt = check(`${p}-ckpt`, `Gradient checkpointing (${F.checkpointing}, FSDP)`, !!start.checkpointing,
+    "Keeps fewer activations in the forward pass and recomputes them in the backward pass.");
+  const L = c.limits;
+  const micro = number(`${p}-micro`, start.micro_batch_size, "1", String(L.micro_batch_size), "1");
+  const dynamic = check(`${p}-dynamic`, `Dynamic batch size (${F.dynamic})`, !!start.dynamic_batch,
+    `Packs samples into micro-batches of at most ${F.max_tokens} tokens; ${F.micro_batch} is then ignored.`);
+  const maxTokens = number(`${p}-maxtok`, start.max_tokens_per_gpu || start.prompt_len + start.response_len, "1",
+    String(L.max_tokens_per_gpu), "1");
+  const globalBatch = number(`${p}-gbs`, start.global_batch, "1", String(L.global_batch), "1");
+  // The global batch follows prompts × samples (one optimizer step per rollout) until the reader types one.
+  let globalChosen = start.global_batch !== start.prompts * start.samples;
+  globalBatch.addEventListener("input", () => { globalChosen = true; });
   const fraction = number(`${p}-fraction`, start.fraction, "0.01", "0.99", "0.01");
-  const response = number(`${p}-response`, start.response_len, "1", "1000000", "1");
-  const prompts = number(`${p}-prompts`, start.prompts, "1", "100000", "1");
-  const samples = number(`${p}-samples`, start.samples, "1", "10000", "1");
-  const promptLen = number(`${p}-prompt`, start.prompt_len, "1", "1000000", "1");
+  const response = number(`${p}-response`, start.response_len, "1", String(L.response_len), "1");
+  const prompts = number(`${p}-prompts`, start.prompts, "1", String(L.prompts), "1");
+  const samples = number(`${p}-samples`, start.samples, "1", String(L.samples), "1");
+  const promptLen = number(`${p}-prompt`, start.prompt_len, "1", String(L.prompt_len), "1");
   const promptHint = start.prompt_assumed
     ? `Assumed as long as the response cap: the run file sets no ${F.prompt_len}. Type your data's longest prompt.`
     : `From the run file's ${F.prompt_len}.`;
@@ -142,7 +224,13 @@ function mount(root) {
       field(`${p}-model`, "Model (shapes Miles ships in scripts/models)", select),
       field(`${p}-params`, "Parameters, in billions (for another model)", params,
         "Without a shape the KV cache's tokens cannot be counted.")),
-    el("fieldset", {}, el("legend", { text: "Trainer" }), master, offload, kl),
+    el("fieldset", {}, el("legend", { text: "Trainer" }), master, offload, kl, ckpt),
+    el("fieldset", {}, el("legend", { text: "Training batches" }),
+      field(`${p}-micro`, `Samples per micro-batch (${F.micro_batch})`, micro),
+      dynamic,
+      field(`${p}-maxtok`, `Most tokens per micro-batch (${F.max_tokens})`, maxTokens),
+      field(`${p}-gbs`, `Samples per optimizer step (${F.global_batch})`, globalBatch,
+        "Follows prompts × samples, one optimizer step per rollout, until you type another value.")),
     el("fieldset", {}, el("legend", { text: "SGLang and the rollout" }),
       field(`${p}-fraction`, `SGLang's share of the pool (${F.fraction})`, fraction),
       field(`${p}-response`, `Response length in tokens (${F.response_len})`, response),
@@ -161,8 +249,9 @@ function mount(root) {
   const copy = el("button", { type: "button", class: "m101-fit-copy", text: "Copy the flags" });
   const copied = el("span", { class: "m101-fit-copied", role: "status", "aria-live": "polite" });
   const flagsNote = el("p", { class: "m101-fit-hint m101-fit-flags-note", hidden: true });
+  const title = el("h3", { class: "m101-fit-title", text: "The pool during rollout" });
   const out = el("div", { class: "m101-fit-out" },
-    el("h3", { class: "m101-fit-title", text: "The pool during rollout" }), verdict, bar, legend, kvLine, actLine,
+    title, verdict, bar, legend, kvLine, actLine,
     offloadLine,
     el("p", { class: "m101-fit-inference", text: "Inference from Miles's and SGLang's code, not measured on a GB10: "
       + `the pool is the total CUDA reports on a GB10, ${c.pool.value} ${c.pool.unit} (public reference: ${c.pool.label}), and SGLang's share is `
@@ -187,6 +276,9 @@ function mount(root) {
   });
 
   const atLeastOne = (what) => `Enter a whole number of at least 1: ${what}.`;
+  const upTo = (max, what) => `Enter a whole number from 1 to ${count(max)} (the most this calculator takes): ${what}.`;
+  const whole = (input, max, what) => valid(input, wholeNumber, (v) => v >= 1 && v <= max,
+    input.value.trim() !== "" && wholeNumber(input.value.trim()) > max ? upTo(max, what) : atLeastOne(what));
 
   /** The settings, or null when a field holds a value the calculator refuses (each says why). */
   function settings() {
@@ -196,12 +288,29 @@ function mount(root) {
       fp32_master: master.querySelector("input").checked,
       cpu_offload: offload.querySelector("input").checked,
       reference: kl.querySelector("input").checked,
-      response_len: valid(response, wholeNumber, (v) => v >= 1, atLeastOne("the most tokens one response may have")),
-      prompt_len: valid(promptLen, wholeNumber, (v) => v >= 1, atLeastOne("a prompt has at least one token")),
-      prompts: valid(prompts, wholeNumber, (v) => v >= 1, atLeastOne("a step rolls out at least one prompt")),
-      samples: valid(samples, wholeNumber, (v) => v >= 1, atLeastOne("each prompt is sampled at least once")),
+      response_len: whole(response, L.response_len, "the most tokens one response may have"),
+      prompt_len: whole(promptLen, L.prompt_len, "a prompt has at least one token"),
+      prompts: whole(prompts, L.prompts, "a step rolls out at least one prompt"),
+      samples: whole(samples, L.samples, "each prompt is sampled at least once"),
+      checkpointing: ckpt.querySelector("input").checked,
+      dynamic_batch: dynamic.querySelector("input").checked,
     };
-    return Object.values(s).some((v) => v === null) ? null : s;
+    micro.disabled = s.dynamic_batch;
+    maxTokens.disabled = !s.dynamic_batch;
+    s.micro_batch_size = whole(micro, L.micro_batch_size, "a micro-batch holds at least one sample");
+    s.max_tokens_per_gpu = s.dynamic_batch ? whole(maxTokens, L.max_tokens_per_gpu, "the most tokens one micro-batch may hold") : null;
+    if (!s.dynamic_batch) valid(maxTokens, wholeNumber, () => true, "");
+    const perRollout = s.prompts !== null && s.samples !== null ? s.prompts * s.samples : null;
+    if (!globalChosen && perRollout !== null && perRollout <= L.global_batch) globalBatch.value = String(perRollout);
+    s.global_batch = whole(globalBatch, L.global_batch, "an optimizer step takes at least one sample");
+    if (s.global_batch !== null && perRollout !== null && s.global_batch > perRollout) {
+      globalBatch.setAttribute("aria-invalid", "true");
+      document.getElementById(`${globalBatch.id}-error`).textContent = `Enter at most prompts × samples, `
+        + `${count(perRollout)}: with a larger ${F.global_batch} Miles trains no optimizer step on a rollout.`;
+      s.global_batch = null;
+    }
+    const bad = Object.entries(s).some(([k, v]) => v === null && !(k === "max_tokens_per_gpu" && !s.dynamic_batch));
+    return bad ? null : s;
   }
 
   /** The model, or null when the typed parameter count is refused. */
@@ -255,39 +364,58 @@ function mount(root) {
     if (b.kv <= 0) why = " SGLang's share does not hold its bf16 weights: it would stop at start-up.";
     else if (b.held === 0) why = ` Its KV cache cannot hold one sequence at full length: the longest prompt plus ${F.response_len}, ${count(b.sequence_tokens)} tokens.`;
     else if (b.verdict === "tight") why = " The room left is less than one more bf16 copy of the weights, about what reading the checkpoint leaves in the page cache.";
+    let lever = "";
+    if (b.verdict === "does-not-fit") {
+      const phases = b.over.length > 1 ? `The ${b.over.join(" and ")} phases do not` : `The ${b.over[0]} phase does not`;
+      const found = fitLever(c, m, s);
+      lever = found
+        ? ` ${phases} fit; ${leverFlags(c, found.changes).join(", ")} would make it ${VERDICT_WORD[found.budget.verdict]}.`
+        : ` ${phases} fit, and no setting on this page makes it fit: pick a smaller model or a shorter response.`;
+    }
     verdict.replaceChildren(el("strong", { text: `${VERDICT[b.verdict]}: ` }),
-      `${name}, ${gap} (${gib(c, b.peak)} of ${gib(c, b.limit)}).${why}`);
+      `${name}, ${b.phase} phase: ${gap} (${gib(c, b.peak)} of ${gib(c, b.limit)}).${why}${lever}`);
+    verdict.dataset.phase = b.phase;
+    verdict.dataset.lever = lever;
+    title.textContent = `The pool during ${b.phase}`;
     verdict.dataset.verdict = b.verdict;
     verdict.dataset.marginBytes = String(b.margin);
 
-    const scale = Math.max(b.pool, b.peak);
-    const rest = b.pool - b.rollout;
+    const training = b.phase === "training";
+    const total = training ? b.train : b.rollout;
+    const scale = Math.max(b.pool, total);
+    const rest = b.pool - total;
     const kvShown = Math.max(b.kv, 0);
     const weightsShown = b.share - kvShown;
     bar.replaceChildren(...[
       segment("trainer", b.trainer, scale, "FSDP trainer state"),
       segment("reference", b.reference, scale, "KL reference model"),
-      segment("weights", weightsShown, scale, "SGLang weights"),
-      segment("kv", kvShown, scale, "SGLang KV cache"),
-      segment("rest", rest, scale, "the rest of the pool"),
-      segment("over", b.rollout - b.pool, scale, "over the pool"),
+      training ? segment("activations", b.activations, scale, "activations of one micro-batch") : null,
+      training ? null : segment("weights", weightsShown, scale, "SGLang weights"),
+      training ? null : segment("kv", kvShown, scale, "SGLang KV cache"),
+      segment("rest", rest, scale, "unused"),
+      segment("over", total - b.pool, scale, "over the pool"),
     ].filter(Boolean));
     bar.append(el("span", { class: "m101-fit-line m101-fit-line-limit", style: `left:${(100 * b.limit / scale).toFixed(3)}%`,
       title: `Ray's kill line: ${gib(c, b.limit)}` }, el("span", { class: "m101-fit-line-label", text: "Ray kills here" })));
-    if (b.peak > b.pool) {
+    if (total > b.pool) {
       bar.append(el("span", { class: "m101-fit-line m101-fit-line-pool", style: `left:${(100 * b.pool / scale).toFixed(3)}%`,
         title: `The pool: ${gib(c, b.pool)}` }));
     }
-    bar.setAttribute("aria-label", `Pool of ${gib(c, b.pool)}: trainer state ${gib(c, b.trainer)}, reference model `
-      + `${gib(c, b.reference)}, SGLang weights ${gib(c, b.weights)}, KV cache ${gib(c, kvShown)}, `
-      + `the rest ${gib(c, Math.max(rest, 0))}; Ray's kill line at ${gib(c, b.limit)}.`);
+    const parts = training
+      ? `activations ${gib(c, b.activations)}`
+      : `SGLang weights ${gib(c, b.weights)}, KV cache ${gib(c, kvShown)}`;
+    bar.setAttribute("aria-label", `Pool of ${gib(c, b.pool)} during ${b.phase}: trainer state ${gib(c, b.trainer)}, `
+      + `reference model ${gib(c, b.reference)}, ${parts}, unused ${gib(c, Math.max(rest, 0))}; `
+      + `Ray's kill line at ${gib(c, b.limit)}.`);
+    bar.dataset.phase = b.phase;
 
     legend.replaceChildren(...[
       item("trainer", "FSDP trainer state", b.trainer),
       s.reference ? item("reference", "KL reference model (bf16, CPU-offloaded: same pool)", b.reference) : null,
-      item("weights", "SGLang weights (bf16)", b.weights),
-      item("kv", "SGLang KV cache (its share less the weights)", b.kv),
-      item("rest", "The rest: OS, Ray, page cache, /dev/shm (not estimated)", Math.max(rest, 0)),
+      training ? item("activations", "Activations of one micro-batch", b.activations) : null,
+      item("weights", training ? "SGLang weights (bf16; released while training)" : "SGLang weights (bf16)", b.weights),
+      item("kv", training ? "SGLang KV cache (released while training)" : "SGLang KV cache (its share less the weights)", b.kv),
+      item("rest", "Unused: the OS, Ray, the page cache and /dev/shm take theirs from it (not estimated)", Math.max(rest, 0)),
       item("limit", "Ray's kill line", b.limit),
       item("margin", b.margin >= 0 ? "Room under the kill line" : "Over the kill line", b.margin, "",
         b.margin >= 0 ? "margin" : "over"),
@@ -314,13 +442,19 @@ function mount(root) {
     kvLine.dataset.rounds = b.rounds === null ? "" : String(b.rounds);
     kvLine.dataset.sequences = String(b.sequences);
 
+    const slope = m.activation && m.activation[s.checkpointing ? "checkpointed" : "plain"];
+    const how = s.checkpointing ? "with" : "without";
     if (b.activations === null) {
-      actLine.textContent = "Activations while training: not estimated (SGLang has released its share then; "
-        + "their size grows with tokens per micro-batch and is not measured yet).";
+      actLine.textContent = `Activations while training: not estimated: no measured slope ${how} gradient `
+        + "checkpointing for this model (SGLang has released its share then).";
     } else {
-      actLine.textContent = `Activations while training: about ${gib(c, b.activations)} at ${count(b.micro_tokens)} `
-        + `tokens per micro-batch, ${m.activation.label}; training peak ${gib(c, b.train)}.`;
+      actLine.textContent = `Activations while training: about ${gib(c, b.activations)}, `
+        + `${(slope.bytes_per_token / 1e6).toFixed(2)} MB per token ${how} gradient checkpointing (the slope of the `
+        + `forward/backward peak over ${slope.points} token counts, ${c.crosschecks[slope.host].label}) × `
+        + `${count(b.micro_tokens)} tokens in the largest micro-batch; training peak ${gib(c, b.train)}.`;
     }
+    actLine.dataset.microTokens = String(b.micro_tokens);
+    actLine.dataset.activations = b.activations === null ? "" : String(b.activations);
 
     offloadLine.hidden = !s.cpu_offload;
     offloadLine.textContent = `${F.cpu_offload} moves the trainer's state to host memory. On a unified pool that is the `
@@ -330,10 +464,19 @@ function mount(root) {
     if (!s.fp32_master) lines.push(F.no_master);
     if (s.cpu_offload) lines.push(F.cpu_offload);
     if (s.reference) lines.push(F.kl);
-    lines.push(`${F.response_len} ${s.response_len}`, `${F.prompts} ${s.prompts}`, `${F.samples} ${s.samples}`);
+    if (s.checkpointing) lines.push(F.checkpointing);
+    lines.push(`${F.response_len} ${s.response_len}`, `${F.prompt_len} ${s.prompt_len}`, `${F.prompts} ${s.prompts}`,
+      `${F.samples} ${s.samples}`, `${F.global_batch} ${s.global_batch}`);
+    if (s.dynamic_batch) lines.push(F.dynamic, `${F.max_tokens} ${s.max_tokens_per_gpu}`);
+    else lines.push(`${F.micro_batch} ${s.micro_batch_size}`);
     code.textContent = lines.join(" \\\n");
-    flagsNote.hidden = !s.reference;
-    flagsNote.textContent = `${F.kl} builds the reference model; set ${F.kl_coef} to the KL weight you want.`;
+    const steps = Math.floor(s.prompts * s.samples / s.global_batch);
+    const notes = [`${count(steps)} optimizer step${steps === 1 ? "" : "s"} per rollout: ${count(s.prompts * s.samples)} samples `
+      + `÷ ${F.global_batch} ${count(s.global_batch)}, rounded down.`];
+    if (s.reference) notes.push(`${F.kl} builds the reference model; set ${F.kl_coef} to the KL weight you want.`);
+    flagsNote.hidden = false;
+    flagsNote.textContent = notes.join(" ");
+    flagsNote.dataset.steps = String(steps);
     copied.textContent = "";
   }
 
