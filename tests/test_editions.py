@@ -391,3 +391,31 @@ def test_nu_html_checker_finds_no_error_on_any_web_page(manual) -> None:
                           capture_output=True, text=True, timeout=600)
     errors = [line.replace(str(out) + "/", "") for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     assert done.returncode == 0 and not errors, "\n".join(errors[:40])
+
+
+# ------------------------------------------------------------------------------ folds (issue 45 item 8)
+FIRST_RUN = "sections/1-1-run-grpo-on-one-gpu"
+#: A fold's title on 1.1 and a phrase found only inside that fold.
+FOLD_TITLE, FOLDED = "Why FSDP, and what Megatron adds", "attach a debugger"
+
+
+def test_folds_close_on_the_web_and_open_in_the_epub_and_pdf(manual, manual_epub, manual_latex) -> None:
+    web = _flat((Path(manual.app.outdir) / f"{FIRST_RUN}.html").read_text(encoding="utf-8"))
+    assert "<details" in web and "<details open" not in web and FOLD_TITLE in web and FOLDED in web
+    assert 'm101-values-fold">' in web.split('id="values-on-this-page"', 1)[1][:400]  # the values list folds
+    epub = _flat(_xhtml(manual_epub)[f"{FIRST_RUN}.xhtml"])
+    assert "<details" not in epub, "a fold left closed in the EPUB"
+    assert re.search(rf'class="[^"]*m101-fold-heading[^"]*">{re.escape(FOLD_TITLE)}', epub) and FOLDED in epub
+    assert "Each value on this page and where it comes from" in epub
+    tex = _latex(manual_latex)
+    chapter = tex[tex.index(f"\\label{{\\detokenize{{{FIRST_RUN}::doc}}}}"):]
+    assert FOLD_TITLE in chapter and FOLDED in chapter
+
+
+def test_the_search_keeps_folded_text(manual) -> None:
+    """Sphinx's search index is fed the page's doctree, folds and all: a word only a fold holds finds 1.1."""
+    raw = (Path(manual.app.outdir) / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(raw[raw.index("(") + 1:raw.rindex(")")])
+    page = index["docnames"].index(FIRST_RUN)
+    hits = index["terms"].get("debugg", [])
+    assert page in (hits if isinstance(hits, list) else [hits]), "the folded word 'debugger' does not find 1.1"

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from miles101.book import load_book
@@ -86,3 +87,20 @@ def test_the_schema_refuses_a_claim_without_a_source(project: Path) -> None:
     result = validate_capture(project)
     said = [str(p) for p in result.problems if FILE in str(p)]
     assert said and any("universal_claims" in s and "source" in s for s in said), said
+
+
+def test_a_claim_decided_by_the_readers_evidence_is_held_to_its_page(project: Path, capture) -> None:
+    """The fourth source form: what an independent reader read or ran, where no single Miles line decides it."""
+    page = "sections/8-2-the-correction-methods.md"
+    claim = {"sentence": "It clamps that log-weight at `20` either way",
+             "source": {"evidence": "mis.py:189-223 read, and the clamp run on a tensor of +-50"}}
+    _set_claims(project, {page: [claim]})
+    schema = json.loads((ROOT / "_ext/miles101/schema/factcheck.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads((project / FILE).read_text(encoding="utf-8")), schema)
+    record = load_factcheck(project)
+    assert record.claims[0].evidence.startswith("mis.py")
+    assert not claim_problems(record, _pages(project), project, capture)
+    text = (project / page).read_text(encoding="utf-8")
+    (project / page).write_text(text.replace("either way", "on both sides"), encoding="utf-8")
+    assert any("is no longer on" in p.message for p in claim_problems(load_factcheck(project), _pages(project),
+                                                                       project, capture))

@@ -18,7 +18,7 @@ TERMS = (*PROMISED, "placement group", "SGLang", "router", "colocate", "rollout"
          "true on-policy", "LoRA", "MoE", "MLA", "torch_dist", "GiB")
 #: (page, word): why the page's first use of the word is not the glossary's sense.
 EXEMPT = {("3-4-train-a-moe-model.md", "router"): "an MoE layer's expert router, not SGLang's request router"}
-PROSE_FENCES = ("{flag}", "{until-recorded}", "{once-recorded}", "{note}", "{tip}", "{warning}", "{admonition}")
+PROSE_FENCES = ("{flag}", "{until-recorded}", "{once-recorded}", "{note}", "{tip}", "{warning}", "{admonition}", "{dropdown}")
 PAGES = [ROOT / "front.md", *sorted(p for p in (ROOT / "sections").glob("*.md") if p.name != "r-6-glossary.md")]
 
 

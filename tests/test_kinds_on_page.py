@@ -91,12 +91,6 @@ def test_the_finder_catches_typed_numbers_and_passes_cited_ones() -> None:
 #: list was written. Each page says why it is not fixed here. The lead empties this
 #: after merging; any finding not listed fails the test, and so does an entry no longer found (stale).
 EXPECTED: dict[str, list[tuple[str, str]]] = {
-    # 1-1: being edited by another engineer; the GPU count should be a {run-arg}, the reward's values code (`1`, `0`).
-    "sections/1-1-run-grpo-on-one-gpu": [
-        ('1', 'set both GPU counts to 1. Both count flags defau'),
-        ('1', '… scores each response 1 if its answer matches t'),
-        ('0', 'r matches the label and 0 otherwise ( … ).'),
-    ],
     # 2-1: being edited; the prose names rows as 4B/7B/8B (full model names would pass), and the KV formula's 2 (K and V)
     # should be code or words. The calculator's worked sum is CALCULATOR_PENDING below. The public yardstick (slime on
     # one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8 samples, in prose: it should cite it as
@@ -112,10 +106,6 @@ EXPECTED: dict[str, list[tuple[str, str]]] = {
         ('8', 'struct and 20 prompts × 8 samples a step, took …'),
         ('20', 'a step against slime’s 20 × 8, a model several ti'),
         ('8', 'ep against slime’s 20 × 8, a model several times'),
-    ],
-    # 2-3: being edited; the exit status 137 should be code.
-    "sections/2-3-stop-ray-killing-the-job": [
-        ('137', 'whole exits with status 137 in … ; that is a SIGKIL'),
     ],
     # 3-1: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
     # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).

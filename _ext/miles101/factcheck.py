@@ -49,7 +49,7 @@ class Check:
 
 @dataclass(frozen=True)
 class UniversalClaim:
-    """A sentence of a page that states a universal claim, and what decides it (exactly one of the three)."""
+    """A sentence of a page that states a universal claim, and what decides it (exactly one of the four)."""
 
     page: str
     sentence: str
@@ -58,6 +58,7 @@ class UniversalClaim:
     output: str | None = None
     other_page: str | None = None  #: another page that must say the same: it holds `says`
     says: str | None = None
+    evidence: str | None = None  #: what the reader read or ran, where no single source above decides it
     quantifier: str | None = None
     at: int = 0  # its index in the page's list, for messages
 
@@ -66,7 +67,7 @@ class UniversalClaim:
         source = rec["source"]
         return cls(page=page, sentence=rec["sentence"], src=source.get("src"), command=source.get("command"),
                    output=source.get("output"), other_page=source.get("page"), says=source.get("says"),
-                   quantifier=rec.get("quantifier"), at=at)
+                   evidence=source.get("evidence"), quantifier=rec.get("quantifier"), at=at)
 
 
 @dataclass(frozen=True)

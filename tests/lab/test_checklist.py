@@ -37,7 +37,7 @@ def test_every_step_has_a_command_a_sample_a_time_and_a_way_out():
         assert "```bash" in step or "```{run-command}" in step, title
         assert "*Success*" in step, title
         assert re.search(r"\*(Time|Size)", step), title
-        assert re.search(r"\*(If it fails|If it differs|Then)\*", step), title
+        assert re.search(r"\*(If it fails|If it differs|Then|What to do)\*", step), title
         assert re.search(r"\((on the host|in the container)\)", title), title
 
 

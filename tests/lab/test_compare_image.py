@@ -159,7 +159,7 @@ def test_without_miles_tree_beside_it(tmp_path: Path):
     d = reader_dir(tmp_path, QUIET)
     (d / "miles_tree.py").unlink()
     rc, out, err = compare(d, "radixark/miles:book")
-    assert rc == 2 and "download miles_tree.py (section 6.4)" in err and len(err.splitlines()) == 1
+    assert rc == 2 and "download miles_tree.py (section 1.1, step 2)" in err and len(err.splitlines()) == 1
 
 
 # ---- the book's side, held equal to the project ------------------------------------------------

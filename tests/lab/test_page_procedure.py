@@ -164,7 +164,7 @@ def _checklist_block(text: str, starts: str) -> str:
 def test_the_session_file_holds_the_recorders_ray_start() -> None:
     run = _first_grpo()
     start, _ = procedure(run, (run.get("seeds") or [None])[0])
-    block = _checklist_block(PAGE_1_1.read_text(encoding="utf-8"), "mkdir -p")
+    block = _checklist_block(PAGE_1_1.read_text(encoding="utf-8"), "mkdir -p ~/models")
     session = re.search(r"cat > ~/miles101/session.sh <<'EOF'\n(.*?)\nEOF\n", block, re.S)
     assert session and shlex.join(start) in session[1].splitlines()
 
@@ -172,7 +172,7 @@ def test_the_session_file_holds_the_recorders_ray_start() -> None:
 def test_the_session_container_has_the_recorders_flags_and_environment() -> None:
     from capture.lab.docker import RUN_FLAGS
 
-    block = _checklist_block(PAGE_1_1.read_text(encoding="utf-8"), "mkdir -p")
+    block = _checklist_block(PAGE_1_1.read_text(encoding="utf-8"), "mkdir -p ~/models")
     run_line = shlex.split(block[block.index("docker run"):].split("\ndocker ps")[0].replace("\\\n", " "))
     assert run_line[:4] == ["docker", "run", "-d", "--name"] and run_line[4] == "miles"
     assert "--rm" not in run_line  # a stopped container keeps its files: the session survives a stop

@@ -117,3 +117,10 @@ def test_bad_settings_exit_2_naming_the_problem(lab, tmp_path):
                         (["--settings", str(d / "bad.json")], "bad.json: not JSON")):
         rc, _, err = reader_preflight(lab, d, *args)
         assert rc == 2 and words in err, (args, err)
+
+
+def test_the_session_file_gives_ray_what_stands_above_its_ray_start_line():
+    text = ("# The Miles 101 session\nexport RAY_memory_usage_threshold='0.98'\n"
+            "RAY_memory_monitor_refresh_ms=0 ray start --head --num-gpus 1\nexport TRITON_PTXAS_PATH=/late\n")
+    assert module.session_exports(text) == {"RAY_memory_usage_threshold": "0.98", "RAY_memory_monitor_refresh_ms": "0"}
+    assert module.session_exports("ray start --head\nexport RAY_memory_usage_threshold=0.98\n") == {}

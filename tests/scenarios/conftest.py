@@ -47,9 +47,10 @@ class Reader:
                     "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
         (tmp / "scenario.json").write_text("[]")
 
-    def host(self, script: str, timeout: float = 60) -> Result:
-        """Run a page's block in a bash shell on the host."""
-        res = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], env=self.env, cwd=self.home,
+    def host(self, script: str, timeout: float = 60, env: dict[str, str] | None = None) -> Result:
+        """Run a page's block in a bash shell on the host (``env`` added to the reader's environment)."""
+        res = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], env={**self.env, **(env or {})},
+                             cwd=self.home,
                              capture_output=True, text=True, timeout=timeout)
         return Result(res.returncode, res.stdout, res.stderr)
 
@@ -65,10 +66,10 @@ class Reader:
                                 text=True)
 
     def download_tools(self) -> None:
-        """Step 5's downloads: the book's three tools, as served, into ~/miles-logs."""
+        """Step 2's downloads: the book's four tools, as served, into ~/miles-logs."""
         logs = self.home / "miles-logs"
         logs.mkdir(exist_ok=True)
-        for name in ("preflight.py", "watchdog.py", "read_run.py"):
+        for name in ("preflight.py", "miles_tree.py", "watchdog.py", "read_run.py"):
             shutil.copy(TOOLS / name, logs / name)
 
     def ray_state(self) -> Path:

@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
-from readerpath import PREFLIGHT_HERE, checklist_steps
+from readerpath import PREFLIGHT_HERE, ROOT, checklist_steps
 
 
 WATCH_FAST = ["--poll", "0.2"]  # the page's watchdog line, polled faster than its default (a test's time)
+#: Step 2's image, served by the drift tests' stand-in docker (tests/lab/test_compare_image.py) from a
+#: fixture Miles tree that is not the commit the book read: the comparison must end in a verdict of step 2.
+IMAGE_DOCKER = ROOT / "tests" / "lab" / "fixtures" / "imagedocker" / "docker"
+IMAGE = {"radixark/miles:latest": {"tree": str(ROOT / "tests" / "capture" / "fixtures" / "drift_new"),
+                                   "commit": "b" * 40, "date": "2026-11-02", "digest": "sha256:" + "2" * 64}}
+
+
+def compare_image(reader, step) -> tuple[int, str]:
+    """Step 2: the downloads, then its block; the verdict line and exit status must be one the step lists."""
+    reader.download_tools()
+    res = reader.host(step.blocks[0], timeout=120,
+                      env={"MILES101_DOCKER": str(IMAGE_DOCKER), "FAKE_MILES_IMAGES": json.dumps(IMAGE)})
+    last = res.out.strip().splitlines()[-1] if res.out.strip() else res.err
+    listed = dict(re.findall(r"`(verdict: [^`]+)` \((\d)\)", step.text))
+    assert last.startswith("verdict: ") and any(last.startswith(v) and res.rc == int(c) for v, c in listed.items()), \
+        (res.rc, last, listed, res.err)
+    return res.rc, res.out
 
 
 def run_step(reader, step, block: str):
@@ -21,15 +39,17 @@ def first_run(reader, watch_extra: list[str] = WATCH_FAST) -> dict[int, str]:
     assert sorted(steps) == list(range(1, 10))
     out: dict[int, str] = {}
     for n in (1, 2, 3, 4):
+        if n == 2:
+            out[n] = compare_image(reader, steps[n])[1]
+            continue
         res = run_step(reader, steps[n], steps[n].blocks[0])
         assert res.rc == 0, (steps[n].title, res.err)
         out[n] = res.out
     assert "Status: " in out[1] and "radixark/miles:latest" in out[1]
-    assert re.match(r"commit [0-9a-f]{40}\n", out[2])
+    assert out[2].splitlines()[0].startswith("image  radixark/miles:latest: Miles bbbbbbbbb of 2026-11-02")
     assert out[3].splitlines()[-1].startswith("miles Up")
     assert "models/Qwen3-0.6B/config.json" in out[4] and "datasets/gsm8k/train.parquet" in out[4]
 
-    reader.download_tools()  # step 5's three downloads
     (reader.home.parent / "scenario.json").write_text(json.dumps([{"line": "miles101-preflight generated: ' Paris.'"}]))
     res = reader.host(steps[5].blocks[0] + " " + " ".join(PREFLIGHT_HERE), timeout=120)
     assert res.rc == 0, res.out + res.err

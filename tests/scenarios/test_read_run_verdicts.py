@@ -18,8 +18,6 @@ from test_page_procedure import CATALOG, RUNS
 from miles101.runcheck import load_run
 
 CALLS = [(page, line) for page, line in read_run_calls() if "--samples" not in line]
-#: 7.1's check lines that come from capture/symptoms.json (another owner): they pass no group count.
-FROM_SYMPTOMS = {f'python3 /root/logs/read_run.py "$LOG" --steps {n}' for n in (3, 20, 30)}
 
 
 def setup(tmp: Path, line: str) -> tuple[str, dict[str, str]]:
@@ -57,9 +55,7 @@ def verdicts(tmp: Path, line: str) -> dict[str, str]:
             if len(ln.split()) > 1 and ln.split()[1] in ("ok", "watch", "bad", "unknown", "n/a")}
 
 
-PARAMS = [pytest.param(page, line, id=f"{page}:{i}", marks=[pytest.mark.xfail(
-    strict=True, reason="a 7.1 check from capture/symptoms.json passes no --groups/--run (reported to its owner)")]
-    if line in FROM_SYMPTOMS else []) for i, (page, line) in enumerate(CALLS)]
+PARAMS = [pytest.param(page, line, id=f"{page}:{i}") for i, (page, line) in enumerate(CALLS)]
 
 
 @pytest.mark.parametrize("page,line", PARAMS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from readerpath import ROOT, block_with, checklist_steps
+from readerpath import PREFLIGHT_HERE, ROOT, block_with, checklist_steps
 
 PAGE = "1-1-run-grpo-on-one-gpu.md"
 
@@ -65,3 +65,22 @@ def test_2_3s_edit_puts_the_export_right_above_ray_start(reader):
     assert res.rc == 0
     shown = res.out.splitlines()  # the page's `cat` shows the file
     assert shown[-2] == "export RAY_memory_usage_threshold=0.98" and shown[-1].startswith("ray start --head")
+
+
+def ray_check(reader) -> dict:
+    """1.1 step 5's preflight (its JSON, generation skipped): the `ray memory monitor` verdict."""
+    reader.download_tools()
+    block = checklist_steps()[4].blocks[0]
+    res = reader.host(block + " " + " ".join([*PREFLIGHT_HERE, "--skip-smoke", "--json"]), timeout=120)
+    report = json.loads(res.out[res.out.index("{"):])
+    return next(c for c in report["checks"] if c["name"] == "ray memory monitor")
+
+
+def test_step_5s_ray_warning_goes_once_2_3s_line_is_in_the_session_file(reader):
+    """1.1 step 5 says the warning is expected until 2.3 sets the threshold; after 2.3's edit it passes."""
+    session(reader)
+    before = ray_check(reader)
+    assert before["status"] == "warn" and "~/miles101/session.sh" in before["fix"], before
+    assert reader.host(block_with("2-3-stop-ray-killing-the-job.md", "session.sh")).rc == 0
+    after = ray_check(reader)
+    assert after["status"] == "pass" and "RAY_memory_usage_threshold=0.98" in after["message"], after

@@ -56,10 +56,12 @@ class PinDirective(ManualDirective):
         ]
         for label, text in rows:
             table += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", text)))
-        meaning = nodes.paragraph("", (
+        meaning = nodes.paragraph("", "", nodes.Text(
             f"What this means for you: every flag, default and source line in this book is Miles at commit "
-            f"{commit[:10] or pin['commit']}. If you run another Miles, a flag may have moved or changed its default; "
-            "each flag's entry links the line to compare with yours."), classes=["m101-pin-meaning"])
+            f"{commit[:10] or pin['commit']}. If you run another Miles, a flag may have moved or changed its default; "),
+            nodes.literal("", "python3 preflight.py --compare-image IMAGE"),
+            nodes.Text(" (section 1.1, step 2) lists what in your image differs where the pages look."),
+            classes=["m101-pin-meaning"])
         out: list[nodes.Node] = [table, meaning]
         if not commit or not commit.startswith(pin["commit"]):
             note = nodes.admonition(classes=["m101-pin-mismatch", "note"])

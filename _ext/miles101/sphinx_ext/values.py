@@ -15,6 +15,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
+from sphinx_design.shared import create_component
 
 from ..kinds import BY_NAME, HOME_HARDWARE, format_value, provenance_text
 from ..problems import Subtype
@@ -111,6 +112,12 @@ class ValuesOnPage(SphinxTransform):
             return
         section = nodes.section(ids=["values-on-this-page"], classes=["m101-values-list"])
         section += nodes.title("", "Values on this page")
+        # The list folds (a sphinx-design dropdown: a closed <details> on the web, shown open in the
+        # EPUB and PDF by editions.OpenFolds), so it does not lengthen the page a reader scrolls.
+        fold = create_component("dropdown", opened=False, type="dropdown", has_title=True, icon=None, chevron=None,
+                                container_classes=["sd-mb-3", "m101-values-fold"], title_classes=[], body_classes=[])
+        fold += nodes.rubric("", "Each value on this page and where it comes from")
+        section += fold
         values = []
         seen: set[tuple[str, str]] = set()
         for cite in cites:
@@ -120,15 +127,15 @@ class ValuesOnPage(SphinxTransform):
             value = capture.value(cite["kind"], cite["key"])
             if value is not None:
                 values.append((cite, value))
-        section += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
+        fold += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
                                 repository_url(self.config))
         groups: dict[str, nodes.bullet_list] = {}
         for cite, value in values:  # one list per source: a run, a formula; the rest each name their own
             head, para = ledger_row(capture, cite, value)
             groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
         for head, items in groups.items():
-            section += nodes.paragraph("", head, classes=["m101-values-source"])
-            section += items
+            fold += nodes.paragraph("", head, classes=["m101-values-source"])
+            fold += items
         top += section
 
 

@@ -2,7 +2,7 @@
 """Miles's tree as Miles 101 reads it: its files (from a Docker image), its flags and its metric keys.
 
 Standalone: Python 3.9+ and its standard library (Miles is parsed with ``ast``, never imported).
-Section 6.4 of Miles 101 serves this file, to save beside ``preflight.py`` (served by section 1.1),
+Sections 1.1 (step 2) and 6.4 of Miles 101 serve this file, to save beside ``preflight.py``,
 whose ``--compare-image`` mode reads the reader's image with it; the book's lab (capture/extract)
 imports the same code to write capture/miles/, so the reader's image and the book are read by one
 extractor.

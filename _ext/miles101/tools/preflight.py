@@ -46,6 +46,9 @@ GB10_CC = (12, 1)
 MIN_CUDA = (12, 9)
 # Ray's memory monitor, read by the raylet from its environment (src/ray/common/ray_config_def.h).
 RAY_MONITOR = {"RAY_memory_usage_threshold": "0.95", "RAY_memory_monitor_refresh_ms": "250"}
+#: The reader's session file (section 1.1, step 3): the shell that runs its `ray start` line has its
+#: `export` lines above that line, so the raylet starts with them (section 2.3 adds one there).
+SESSION_FILE = "~/miles101/session.sh"
 KERNEL_PACKAGES = ("sgl_kernel", "flashinfer")
 SMOKE_MARK = "miles101-preflight generated:"
 # Where the book says what to do when a check fails: a section of 6.4 ("Pick an image"), named in
@@ -498,8 +501,29 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
     return Check("kernels", True, "; ".join(notes))
 
 
+def session_exports(text: str) -> dict[str, str]:
+    """What a session file's `ray start` line starts Ray with: each `export KEY=VALUE` line above the
+    file's first `ray start` line, then the `KEY=VALUE` words in front of `ray start` on that line."""
+    env: dict[str, str] = {}
+    for line in text.splitlines():
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue
+        if words[:1] == ["export"]:
+            env.update(w.split("=", 1) for w in words[1:] if "=" in w)
+            continue
+        head = [w for w in words if "=" in w and not w.startswith("-")]
+        rest = words[len(head):] if words[:len(head)] == head else []
+        if rest[:2] == ["ray", "start"]:
+            env.update(w.split("=", 1) for w in head)
+            break
+    return env
+
+
 def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
-    """RAY_memory_* as the raylet sees them: the image's environment, then the run's env (docker -e)."""
+    """RAY_memory_* as the raylet sees them: the image's environment, the run's env (docker -e), then
+    the session file's `export` lines above its `ray start` line (run["session_env"], the reader's)."""
     res = docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
     env: dict[str, str] = {}
     try:
@@ -507,6 +531,7 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     except (ValueError, TypeError):
         pass
     env.update(run.get("env") or {})
+    env.update(run.get("session_env") or {})
     seen, problems = [], []
     for key, default in RAY_MONITOR.items():
         value = env.get(key)
@@ -522,12 +547,13 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
             problems.append(f"{key}={value!r} is not {'a fraction in (0, 1]' if 'threshold' in key else 'whole ms >= 0'}")
     if problems:
         return Check("ray memory monitor", False, "; ".join(problems),
-                     "fix the value (the container's -e, or env: in the run file); "
-                     f"{see('The Ray memory setting has a bad value')}")
+                     f"fix the value in its export line in {SESSION_FILE}, above `ray start` (the lab: env: in "
+                     f"the run file), then start the session again; {see('The Ray memory setting has a bad value')}")
     if all(k not in env for k in RAY_MONITOR):
         return Check("ray memory monitor", True, ", ".join(seen) + ": on a GB10 the GPU's memory is this pool, so Ray "
                      "kills a worker when the pool passes the threshold", status="warn",
-                     fix="section 2.3: set RAY_memory_usage_threshold (or RAY_memory_monitor_refresh_ms=0 to turn it off)")
+                     fix=f"section 2.3: add its `export RAY_memory_usage_threshold=...` line to {SESSION_FILE}, "
+                         "above `ray start`, then start the session again (the lab: env: in the run file)")
     return Check("ray memory monitor", True, ", ".join(seen))
 
 
@@ -823,6 +849,13 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
             run["args"] += [flag, value]
     if not option_values(run["args"]).get("--hf-checkpoint"):
         raise ValueError("no model: pass --model CONTAINER_PATH (the --hf-checkpoint of your run)")
+    session = Path(args.session).expanduser() if args.session else Path(SESSION_FILE).expanduser()
+    if args.session or session.is_file():
+        try:
+            run["session_env"] = session_exports(session.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"--session {session}: cannot read: {getattr(e, 'strerror', None) or e}. Fix: pass the "
+                             f"session file of section 1.1, step 3 ({SESSION_FILE})") from e
     return run
 
 
@@ -846,7 +879,7 @@ def compare_image(image: str, as_json: bool = False) -> int:
         tree = _miles_tree()
     except ImportError as e:
         print(f"preflight: --compare-image: cannot import miles_tree.py ({e}). Fix: download miles_tree.py "
-              "(section 6.4) into the directory that holds preflight.py", file=sys.stderr)
+              "(section 1.1, step 2) into the directory that holds preflight.py", file=sys.stderr)
         return 2
     try:
         image_side = tree.tree_tables(tree.read_image(image))
@@ -885,6 +918,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--data", help="the prompt file as the container sees it (Miles's --prompt-data)")
     ap.add_argument("--attention-backend", help="SGLang's attention backend (Miles's --sglang-attention-backend)")
     ap.add_argument("--disk", type=Path, default=Path.home(), help="where free disk space is checked (default: your home)")
+    ap.add_argument("--session", metavar="FILE",
+                    help=f"the session file whose `export` lines above `ray start` Ray starts with, for the Ray "
+                         f"memory-monitor check (default: {SESSION_FILE}, when it exists)")
     ap.add_argument("--compare-image", metavar="IMAGE",
                     help="only compare the Miles in IMAGE with the book's (needs miles_tree.py beside this file; "
                          "pulls IMAGE when absent): its commit, the flags the book's commands pass that it lacks or "

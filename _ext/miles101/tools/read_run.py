@@ -726,7 +726,7 @@ SYMPTOMS_JSON = r'''{
     "Value 'sm_121a' is not defined for option 'gpu-name'"
    ],
    "check": "grep -n 'Repro command' \"$LOG\" | grep -o '[^ ]*/bin/ptxas'",
-   "fix": "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas and pass it into the container with -e."
+   "fix": "add the line export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas to ~/miles101/session.sh, above its ray start line, then start the session again (section 1.1, Start the session again)."
   },
   {
    "id": "gb10-no-kernel-image",
@@ -1162,7 +1162,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3 --run \"/root/logs/$RUN.args\"",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -1171,7 +1171,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -1233,7 +1233,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
    "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
   },
   {
@@ -1242,7 +1242,7 @@ SYMPTOMS_JSON = r'''{
    "title": "{metric}`train/pg_clipfrac` high",
    "grep": [],
    "signal": "clip_fraction",
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "Lower --lr, as Miles's monitoring guide advises (see 5.1)."
   },
   {
@@ -1410,7 +1410,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20",
+   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   }
  ]

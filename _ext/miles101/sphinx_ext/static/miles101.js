@@ -14,6 +14,8 @@
  *    the window's size changes; a box that stops scrolling loses the tab stop.
  * 4. A table marked m101-stack (_ext/miles101/sphinx_ext/tables.py) that is wider than its column gets
  *    m101-stacked: the stylesheet draws one block per row, each cell under its column's name.
+ * 5. A link into a fold works: when the address names an element inside a closed <details> (a folded
+ *    explanation, "Values on this page"), every fold around it opens and the element scrolls into view.
  */
 (() => {
   "use strict";
@@ -202,7 +204,27 @@
     markScrollBoxes();
   }
 
-  const start = () => { watchDiagrams(); watchTips(); watchScrollBoxes(); };
+  // ------------------------------------------------------------------ links into folds
+  function openFoldsAtHash() {
+    let id = "";
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
+    const target = id && document.getElementById(id);
+    if (!target) return;
+    let folded = false;
+    for (let el = target.parentElement; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS") { el.open = true; folded = true; }
+    }
+    if (folded) target.scrollIntoView();
+  }
+
+  function watchFolds() {
+    window.addEventListener("hashchange", openFoldsAtHash);
+    // Again once everything has loaded: what is drawn late above the target moves it down.
+    window.addEventListener("load", () => requestAnimationFrame(openFoldsAtHash));
+    openFoldsAtHash();
+  }
+
+  const start = () => { watchDiagrams(); watchTips(); watchScrollBoxes(); watchFolds(); };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
