@@ -40,6 +40,7 @@ from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
+from .runcheck import SCHEMA as RUN_SCHEMA
 from .runcheck import RunFileError, load_run
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
@@ -267,23 +268,30 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
-def _base_chain(runs_dir: Path, run_yaml: bytes | None, inputs: Inputs) -> tuple[bytes, ...]:
+def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[bytes, ...]:
     """The bytes of the run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
     chain: list[bytes] = []
     seen: set[str] = set()
-    raw = run_yaml
-    while raw is not None:
-        try:
-            base = (parse_yaml_bytes(raw, "a run file") or {}).get("base")
-        except (ProblemError, AttributeError):
-            break
+    path = run_file
+    while _base_bytes(path, inputs) is not None:
+        base = (_doc(inputs, path) or {}).get("base")
         if not isinstance(base, str) or base in seen:
             break
         seen.add(base)
-        raw = _base_bytes(runs_dir / f"{base}.yaml", inputs)
+        path = runs_dir / f"{base}.yaml"
+        raw = _base_bytes(path, inputs)
         if raw is not None:
             chain.append(raw)
     return tuple(chain)
+
+
+def _doc(inputs: Inputs, path: Path) -> Any:
+    """The run file's document as the intake parsed it, or None when it does not read or parse (named on its own)."""
+    try:
+        doc = inputs.parsed(path, fix_for(inputs.rel(path)))
+    except ProblemError:
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def _base_bytes(path: Path, inputs: Inputs) -> bytes | None:
@@ -478,10 +486,13 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
     root = inputs.root
     rel = path.relative_to(root).as_posix()
     catalog = catalog if catalog is not None else load_catalog(inputs)
+    # the intake checked its run files against schemas.schema_dir()'s run schema: the one `record` reads?
+    same_schema = (schemas.schema_dir() / "run.schema.json").read_bytes() == RUN_SCHEMA.read_bytes()
     if catalog is None:
         return []
     try:
-        load_run(path, catalog, lambda p: inputs.bytes_or_none(p, fix_for(inputs.rel(p))))
+        load_run(path, catalog, lambda p: _doc(inputs, p) if _base_bytes(p, inputs) is not None else None,
+                 lambda p: same_schema and inputs.rel(p) in inputs.clean)
     except RunFileError as exc:
         out = []
         for error in exc.errors:
@@ -569,7 +580,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             raw = _read(path)
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
-            bases = _base_chain(cap / "runs", raw, inputs)
+            bases = _base_chain(cap / "runs", path, inputs)
             out.problems += run(_digest(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
@@ -600,7 +611,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
         parts = tuple(_read(p) for p in paths)
         if any(p.relative_to(root).as_posix() in unreadable for p in paths):
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
-        parts = (*parts, _base_chain(cap / "runs", parts[1], inputs))
+        parts = (*parts, _base_chain(cap / "runs", paths[1], inputs))
         out.recordings += 1
         out.problems += run(_digest(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
