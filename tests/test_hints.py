@@ -27,7 +27,7 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for m in COMMAND.finditer(line):
                 words = [w.strip("[]().,;:") for w in m[2].split()]
-                sub = words[0] if words and words[0] in SUBCOMMANDS.get(m[1], {"docs", "test", "serve", "check", "bench", "pdf", "epub", "draw"}) else ""
+                sub = words[0] if words and words[0] in SUBCOMMANDS.get(m[1], {"docs", "test", "serve", "check", "bench", "pdf", "epub", "draw", "lock"}) else ""
                 options = tuple(sorted({w.split("=")[0] for w in words if w.startswith("--")}))
                 found.setdefault((m[1], sub, options), f"{path.relative_to(ROOT)}:{n}")
     return found
@@ -210,9 +210,9 @@ def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.Mo
 
 
 def test_docs_installs_only_what_the_build_needs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`dev.py docs` on a fresh clone: one pip run of requirements.txt and the project (no test set, so no
-    torch), without compiling every module up front; the stamp makes the next run install nothing, and
-    `dev.py test` then adds the test set."""
+    """`dev.py docs` on a fresh clone: the book's lock, hash-checked (no test set, so no torch), then the
+    project alone (no dependencies, no isolated build environment), without compiling every module up
+    front; the stamp makes the next run install nothing, and `dev.py test` then installs the test lock."""
     dev = _dev()
     calls: list[list[str]] = []
     monkeypatch.setattr(dev, "VENV", tmp_path / ".venv")
@@ -227,11 +227,52 @@ def test_docs_installs_only_what_the_build_needs(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(dev.venv, "create", fake_venv)
     dev.ensure_python("docs")
     installs = [c for c in calls if "install" in c]
-    assert len(installs) == 1, calls
-    (install,) = installs
-    assert str(ROOT / "requirements.txt") in install and "-e" in install and "--no-compile" in install
-    assert not any("requirements-test" in part for part in install)
+    assert len(installs) == 2, calls
+    locked, project = installs
+    assert str(ROOT / "requirements.txt") in locked and "--require-hashes" in locked and "--no-compile" in locked
+    assert not any("requirements-test" in part for part in locked)
+    assert project[-2:] == ["-e", str(ROOT)] and "--no-deps" in project and "--no-build-isolation" in project
     dev.ensure_python("docs")
-    assert len([c for c in calls if "install" in c]) == 1, "a current stamp installs nothing"
+    assert len([c for c in calls if "install" in c]) == 2, "a current stamp installs nothing"
     dev.ensure_python("test")
-    assert str(ROOT / "requirements-test.txt") in calls[-1]
+    assert str(ROOT / "requirements-test.txt") in calls[-2] and "--require-hashes" in calls[-2]
+
+
+def test_a_stale_lock_stops_dev_py_before_it_installs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """An input edited without `dev.py lock` stops every command with the lock's name and the fix."""
+    dev = _dev()
+    for name in ["pyproject.toml", *dev.LOCKS, *{i for inputs in dev.LOCKS.values() for i in inputs}]:
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    monkeypatch.setattr(dev, "ROOT", tmp_path)
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: pytest.fail(f"ran {cmd} with a stale lock"))
+    assert dev.stale_locks() == []
+    with (tmp_path / "requirements-test.in").open("a") as f:
+        f.write("pytest-xdist\n")
+    stale = dev.stale_locks()
+    assert stale == ["requirements-test.txt is older than its inputs (requirements.in, requirements-lab.in, "
+                     "requirements-test.in, pyproject.toml): run `python3 dev.py lock`, then commit the locks"]
+    with pytest.raises(SystemExit) as stop:
+        dev.ensure_python("docs")
+    assert "requirements-test.txt is older than its inputs" in str(stop.value)
+    # pyproject.toml's dependencies are an input of every lock; its other fields are not.
+    text = (tmp_path / "pyproject.toml").read_text()
+    (tmp_path / "requirements-test.in").write_bytes((ROOT / "requirements-test.in").read_bytes())
+    (tmp_path / "pyproject.toml").write_text(text.replace('version = "1.0.0"', 'version = "1.0.1"'))
+    assert dev.stale_locks() == []
+    (tmp_path / "pyproject.toml").write_text(text.replace('"PyYAML>=6.0,<7"', '"PyYAML>=6.0.1,<7"'))
+    assert len(dev.stale_locks()) == 3
+
+
+def test_tests_keep_the_bytecode_cache_out_of_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dev.py test` and tox run with the bytecode cache on, under a prefix outside the sources."""
+    dev = _dev()
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    env = dev.bytecode_env()
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    assert Path(env["PYTHONPYCACHEPREFIX"]) == dev.VENV / "pycache"
+    tox = configparser.ConfigParser(interpolation=None)
+    tox.read(ROOT / "tox.ini")
+    setenv = tox["testenv"]["setenv"]
+    assert "PYTHONPYCACHEPREFIX = {env_dir}/pycache" in setenv and "PYTHONDONTWRITEBYTECODE" not in setenv
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert ".venv" in ignored and ".tox/" in ignored

@@ -96,12 +96,6 @@ EXPECTED: dict[str, list[tuple[str, str]]] = {
     # one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8 samples, in prose: it should cite it as
     # public-reference values (the setting of slime-gb10.step-time), as on the pages below.
     "sections/2-1-pick-a-model-size": [
-        ('7', 'the table rules out the 7B and 8B rows with the d'),
-        ('8', 'le rules out the 7B and 8B rows with the defaults'),
-        ('8', 'with the defaults: the 8B rows’ trainer column a'),
-        ('7', 'holds anything, and the 7B row’s leaves less room'),
-        ('4', 'bf16 weights take. The 4B row leaves room under'),
-        ('2', ', … ): one token costs 2 × layers × KV heads × h'),
         ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
         ('8', 'struct and 20 prompts × 8 samples a step, took …'),
         ('20', 'a step against slime’s 20 × 8, a model several ti'),

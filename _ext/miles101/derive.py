@@ -151,9 +151,10 @@ def micro_batch_tokens(sequence_tokens: int, micro_batch_size: int = 1, dynamic_
     """Tokens of the largest training micro-batch, at full-length sequences (prompt + response).
 
     Without --use-dynamic-batch-size Miles cuts each step into micro-batches of --micro-batch-size samples
-    (miles/backends/training_utils/data.py:480-488). With it, first fit packs samples up to
-    --max-tokens-per-gpu (data.py:489-498, miles/utils/data.py:277-288) and never splits one, so a
-    micro-batch holds at most the cap, or one sample when a sample is longer than the cap."""
+    (miles/backends/training_utils/data.py:480-488). With it, on FSDP, first fit counts the micro-batches under
+    --max-tokens-per-gpu (data.py:489-498, miles/utils/data.py:277-288) and Karmarkar-Karp spreads the samples
+    over that many, balanced by length (data.py:513-532), which can pass the cap slightly; no sample is split,
+    so a micro-batch holds about the cap at most, or one sample when a sample is longer than the cap."""
     if dynamic_batch and max_tokens_per_gpu:
         return max(max_tokens_per_gpu, sequence_tokens)
     return micro_batch_size * sequence_tokens

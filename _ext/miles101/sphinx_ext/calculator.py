@@ -215,7 +215,7 @@ def verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict[
               else f"The {b['over'][0]} phase does not")
     lever = lever_for(doc, model, settings)
     if lever is None:
-        return f" {phases} fit, and no setting on this page makes it fit: pick a smaller model or a shorter response."
+        return f" {phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response."
     flags = ", ".join(lever_flags(doc, lever["changes"]))
     return f" {phases} fit; {flags} would make it {VERDICT_WORD[lever['budget']['verdict']]}."
 

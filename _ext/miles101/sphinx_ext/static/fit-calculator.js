@@ -203,7 +203,7 @@ function mount(root) {
   const L = c.limits;
   const micro = number(`${p}-micro`, start.micro_batch_size, "1", String(L.micro_batch_size), "1");
   const dynamic = check(`${p}-dynamic`, `Dynamic batch size (${F.dynamic})`, !!start.dynamic_batch,
-    `Packs samples into micro-batches of at most ${F.max_tokens} tokens; ${F.micro_batch} is then ignored.`);
+    `Packs samples into micro-batches of about ${F.max_tokens} tokens at most (a longer sample goes alone); ${F.micro_batch} is then ignored.`);
   const maxTokens = number(`${p}-maxtok`, start.max_tokens_per_gpu || start.prompt_len + start.response_len, "1",
     String(L.max_tokens_per_gpu), "1");
   const globalBatch = number(`${p}-gbs`, start.global_batch, "1", String(L.global_batch), "1");
@@ -306,7 +306,7 @@ function mount(root) {
     if (s.global_batch !== null && perRollout !== null && s.global_batch > perRollout) {
       globalBatch.setAttribute("aria-invalid", "true");
       document.getElementById(`${globalBatch.id}-error`).textContent = `Enter at most prompts × samples, `
-        + `${count(perRollout)}: with a larger ${F.global_batch} Miles trains no optimizer step on a rollout.`;
+        + `${count(perRollout)}: with a larger ${F.global_batch} a rollout holds no whole optimizer step, and the FSDP trainer stops on an assertion.`;
       s.global_batch = null;
     }
     const bad = Object.entries(s).some(([k, v]) => v === null && !(k === "max_tokens_per_gpu" && !s.dynamic_batch));
@@ -370,7 +370,7 @@ function mount(root) {
       const found = fitLever(c, m, s);
       lever = found
         ? ` ${phases} fit; ${leverFlags(c, found.changes).join(", ")} would make it ${VERDICT_WORD[found.budget.verdict]}.`
-        : ` ${phases} fit, and no setting on this page makes it fit: pick a smaller model or a shorter response.`;
+        : ` ${phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response.`;
     }
     verdict.replaceChildren(el("strong", { text: `${VERDICT[b.verdict]}: ` }),
       `${name}, ${b.phase} phase: ${gap} (${gib(c, b.peak)} of ${gib(c, b.limit)}).${why}${lever}`);
@@ -446,7 +446,7 @@ function mount(root) {
     const how = s.checkpointing ? "with" : "without";
     if (b.activations === null) {
       actLine.textContent = `Activations while training: not estimated: no measured slope ${how} gradient `
-        + "checkpointing for this model (SGLang has released its share then).";
+        + "checkpointing for this model (SGLang has released its share then, under the offload a colocated run does by default).";
     } else {
       actLine.textContent = `Activations while training: about ${gib(c, b.activations)}, `
         + `${(slope.bytes_per_token / 1e6).toFixed(2)} MB per token ${how} gradient checkpointing (the slope of the `
