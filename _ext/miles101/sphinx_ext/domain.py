@@ -1,13 +1,16 @@
 """The `m101` domain: what each page cites and defines, purged and merged per document.
 
 Everything the extension remembers about a page lives in `data["docs"][docname]`, so
-`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. The domain object
-also holds this build's book and capture (`book`, `capture`): attributes of the object, not of
-`data`, so they are never pickled (see `loading`).
+`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. What one build holds
+beside the pages is declared once, in `BuildState` (`domain.state`): the book and the capture, the
+capture's problem count, the -j set aside, the views computed once. It is an attribute of the domain
+object, not of `data`, so it is never pickled (see `loading`), and nothing is set on `app` or read
+back with `getattr(..., default)`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from docutils import nodes
@@ -53,6 +56,20 @@ def _empty_record() -> dict[str, Any]:
             "generated_digest": ""}
 
 
+@dataclass
+class BuildState:
+    """What one build holds beside the per-page records (a new domain object, so a new state, each build)."""
+
+    book: Book | None = None  # handed over at builder-inited (loading.load_into_domain)
+    capture: Capture | None = None  # taken in at builder-inited (miles101.intake)
+    capture_problems: int = 0  # the intake's problems: they fail the build (loading.fail_on_capture_problems)
+    inconsistencies: int = 0  # problems found across pages at env-check-consistency
+    parallel: int | None = None  # the -j set aside while a few pages are read serially (incremental)
+    documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
+    derived: dict[tuple[str, str], str] = field(default_factory=dict)  # DERIVED fingerprints, once a build
+    metric_anchors: dict[str, str] | None = None  # each metric key's anchor on R.2, once a build
+
+
 class FlagIndex(Index):
     """A-to-Z of the flags the manual documents, each with the section that teaches it."""
 
@@ -83,11 +100,15 @@ class ManualDomain(Domain):
 
     def __init__(self, env: BuildEnvironment) -> None:
         super().__init__(env)
-        self.book: Book | None = None  # set at builder-inited (loading.load_into_domain)
-        self.capture: Capture | None = None
-        self.inconsistencies = 0  # problems found across pages at env-check-consistency
-        self._documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
-        self._derived: dict[tuple[str, str], str] = {}  # DERIVED fingerprints, once per build
+        self.state = BuildState()
+
+    @property
+    def book(self) -> Book | None:
+        return self.state.book
+
+    @property
+    def capture(self) -> Capture | None:
+        return self.state.capture
 
     # -- per-document records ----------------------------------------------------
     def record(self, docname: str) -> dict[str, Any]:
@@ -104,9 +125,9 @@ class ManualDomain(Domain):
         if kind == "book":
             return self.book.fingerprint_of(key)
         if kind in DERIVED:
-            if (kind, key) not in self._derived:
-                self._derived[kind, key] = DERIVED[kind](self.capture, key)
-            return self._derived[kind, key]
+            if (kind, key) not in self.state.derived:
+                self.state.derived[kind, key] = DERIVED[kind](self.capture, key)
+            return self.state.derived[kind, key]
         return self.capture.fingerprint_of(kind, key)
 
     def note_book(self, docname: str, key: str) -> Book:
@@ -121,11 +142,11 @@ class ManualDomain(Domain):
         self.record(docname)["problems"] += 1
 
     def clear_doc(self, docname: str) -> None:
-        self._documented = None
+        self.state.documented = None
         self.data["docs"].pop(docname, None)
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
-        self._documented = None
+        self.state.documented = None
         for docname in docnames:
             if docname in otherdata["docs"]:
                 self.data["docs"][docname] = otherdata["docs"][docname]
@@ -133,20 +154,21 @@ class ManualDomain(Domain):
     # -- views over all pages ----------------------------------------------------
     def freeze(self) -> None:
         """Reading is over (env-updated): what every page documents is fixed until the next build."""
-        self._documented = self._documented_now()
+        self.state.documented = self._documented_now()
 
     def metric_anchor(self, key: str) -> str:
         """The anchor of a metric's row on R.2 (one map per build: the capture does not change within one)."""
-        anchors = getattr(self, "_metric_anchors", None)
+        anchors = self.state.metric_anchors
         if anchors is None:
             capture = self.capture
             keys = [*capture.metrics, *(rec["key"] for _, rec in capture.metric_patterns)] if capture else []
-            anchors = self._metric_anchors = metric_anchors(keys)
+            anchors = self.state.metric_anchors = metric_anchors(keys)
         return anchors.get(key) or metric_anchors([key])[key]
 
     def documented_flags(self) -> dict[str, tuple[str, str]]:
         """Flag name → (docname, anchor) of the block that documents it (computed once after reading)."""
-        return self._documented if self._documented is not None else self._documented_now()
+        documented = self.state.documented
+        return documented if documented is not None else self._documented_now()
 
     def _documented_now(self) -> dict[str, tuple[str, str]]:
         found: dict[str, tuple[str, str]] = {}
@@ -189,7 +211,7 @@ class ManualDomain(Domain):
                     yield docname, cite
 
     def problem_count(self) -> int:
-        return sum(rec["problems"] for rec in self.data["docs"].values()) + self.inconsistencies
+        return sum(rec["problems"] for rec in self.data["docs"].values()) + self.state.inconsistencies
 
     def generated_docs(self) -> dict[str, list[str]]:
         """The pages holding generated tables, and which tables each holds."""

@@ -117,7 +117,7 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
     domain = domain_of(env)
     for fig_id, first, other in domain.duplicate_figures():
         warn(Subtype.DUPLICATE, also_used_in(fig_id, first), location=(other, None), fix=SAME_ID_FIX)
-        domain.inconsistencies += 1
+        domain.state.inconsistencies += 1
 
 
 def setup_figures(app: Sphinx) -> None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-from ..book import load_book
+from ..book import Book, load_book
 from ..intake import take_in
 from .domain import domain_of
 from .base import logger, warn
@@ -51,22 +51,30 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
     config.include_patterns = book.page_files
 
 
+def book_in_config(config: Config) -> Book | None:
+    """The book as `load_book_into_config` left it on the config (priority 400): for the config-inited handlers
+    that set configuration from it (the environment and its domain do not exist yet); None before then."""
+    return config.__dict__.get("_m101_book")
+
+
 def load_into_domain(app: Sphinx) -> None:
     """Hand the book to this build's domain object and load the capture (cached by content)."""
-    domain = domain_of(app.env)
-    domain.book = app.config._m101_book
+    state = domain_of(app.env).state
+    state.book = app.config._m101_book
     # The capture read, checked (the rules of `capture/run.py --check`) and modelled once, cached by content.
     intake = take_in(Path(app.srcdir), Path(app.doctreedir))
-    domain.capture, problems = intake.capture, intake.problems
-    app.m101_capture_problems = len(problems)
+    state.capture, problems = intake.capture, intake.problems
+    state.capture_problems = len(problems)
     for problem in problems:
         warn(problem.subtype, problem.message, location=problem.location, fix=problem.fix)
 
 
 def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:
     """Capture data that fails validation fails the build even without -W."""
-    count = getattr(app, "m101_capture_problems", 0)
-    if exception is None and count:
+    if exception is not None or app.env is None:
+        return
+    count = domain_of(app.env).state.capture_problems
+    if count:
         logger.error("[miles101] %d problem(s) in the capture data (see the manual.capture warnings above).", count)
         app.statuscode = 1
 
