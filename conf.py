@@ -12,7 +12,6 @@ extensions = [
     "myst_parser",
     "sphinx_design",
     "sphinx_copybutton",
-    "sphinxcontrib.mermaid",
     "miles101.sphinx_ext",  # installed by `pip install -e .` (dev.py does it)
     "notfound.extension",  # 404.html (README: Hosting)
     "sphinxext.opengraph",  # og:title, og:description, og:site_name on every page
@@ -55,16 +54,11 @@ html_show_sourcelink = False
 
 html_math_renderer = "mathml"  # MathML written at build time (miles101.mathml): no CDN script
 
-mermaid_use_local = "mermaid/mermaid.esm.min.mjs"
-mermaid_version = "11.12.1"
-mermaid_init_config = {"startOnLoad": False, "securityLevel": "strict"}
-mermaid_fullscreen = False
-mermaid_height = "auto"
-
 copybutton_exclude = ".linenos, .gp, .go"
 
 # Editions other than the web site (EPUB, LaTeX/PDF). version and release come from manual.json's
-# edition (miles101.sphinx_ext.editions); diagrams are drawn there as images by tools/pdf.
+# edition (miles101.sphinx_ext.editions). Every edition, the web included, shows each diagram as its
+# committed drawing (drawings/, drawn by `python3 dev.py draw`): no page loads mermaid.
 epub_basename = "Miles101"
 epub_show_urls = "no"  # a link reads as its text (a source path, a page title): no bracketed URL after it
 epub_exclude_files = ["_static/m101-fit-coefficients.json"]  # the calculator's data: e-readers run no modules

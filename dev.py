@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One entry point for a fresh machine with Python 3.11+ (and Node.js with npm, for mermaid).
+"""One entry point for a fresh machine with Python 3.11+ (and Node.js with npm for the tests and `draw`).
 
     python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
     python3 dev.py test      run every test (arguments go to pytest: -m unit, --durations=15, ...)
@@ -9,8 +9,8 @@
     python3 dev.py pdf       the PDF edition into _build/pdf/latex/miles101.pdf (XeLaTeX; see README for
                              the apt packages)
     python3 dev.py epub      the EPUB edition into _build/epub/Miles101.epub
-    python3 dev.py draw      draw the diagrams the PDF and EPUB show into tools/pdf/drawn/ (mermaid's CLI
-                             on Debian's Chromium): run it after changing a diagram, then commit them
+    python3 dev.py draw      draw the diagrams every edition shows into drawings/ (mermaid's CLI on
+                             Debian's Chromium): run it after changing a diagram, then commit them
 
 Add --help after a command to see what that command does, installing nothing.
 
@@ -23,8 +23,9 @@ requirements*.in and pyproject.toml's dependencies; a lock older than its inputs
 It makes .venv/ and installs what the command needs, pinned, with the project (`pip install -e .`):
 requirements.txt for the book (docs, serve, check, bench, pdf, epub), requirements-test.txt on top for
 `test` (torch, transformers, Playwright: the docs never wait for them). Each set is installed the
-first time and again when its files change, and `npm ci` runs when node_modules/ does not hold the
-pinned mermaid.
+first time and again when its files change. Only `test` runs `npm ci` (when node_modules/ does not hold
+the pinned axe-core and vnu-jar, which the browser and HTML tests run); the book itself needs no Node:
+its diagrams are the committed drawings.
 """
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ LOCK_TOOLS = ("pip==26.3", "pip-tools==7.7.0")
 COMPILE = ("--quiet", "--generate-hashes", "--allow-unsafe", "--strip-extras", "--no-emit-index-url",
            "--no-emit-find-links", "--no-emit-trusted-host")
 #: What the PDF needs from Debian or Ubuntu (README lists the same packages; tests/test_hints.py holds them equal).
-#: No Chromium: the editions use the drawings kept in tools/pdf/drawn (only `dev.py draw` needs a browser).
+#: No Chromium: the editions use the drawings kept in drawings/ (only `dev.py draw` needs a browser).
 PDF_APT = "texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk xindy fonts-freefont-otf tex-gyre"
 PIP = ("install", "-q", "--disable-pip-version-check", "--no-input")
 
@@ -179,9 +180,9 @@ def _pip() -> list[str | Path]:
     return [PY, "-m", "pip"]
 
 
-def start_mermaid() -> subprocess.Popen | None:
+def start_npm() -> subprocess.Popen | None:
     """Start `npm ci` when node_modules/ lacks a package of package-lock.json at its pinned version
-    (mermaid, served to readers; axe-core, run by the accessibility test); it runs while pip does."""
+    (axe-core and vnu-jar, which the tests run); it runs while pip does."""
     lock = json.loads((ROOT / "package-lock.json").read_text())
     packages = lock["packages"]
     wanted = {**packages[""].get("dependencies", {}), **packages[""].get("devDependencies", {})}
@@ -194,7 +195,7 @@ def start_mermaid() -> subprocess.Popen | None:
         return None
     npm = shutil.which("npm")
     if npm is None:
-        sys.exit("dev.py: npm is needed to install the pinned mermaid and axe-core (install Node.js 18+ with npm).")
+        sys.exit("dev.py: the tests need npm to install the pinned axe-core and vnu-jar (install Node.js 18+ with npm).")
     cmd = [npm, "ci", "--no-fund", "--no-audit", "--ignore-scripts"]
     print("+", " ".join(cmd), "(alongside pip)", flush=True)
     return subprocess.Popen(cmd, cwd=ROOT)
@@ -221,7 +222,7 @@ def ensure_draw_tools() -> None:
     if not (installed.is_file() and json.loads(installed.read_text()).get("version") == pinned):
         npm = shutil.which("npm")
         if npm is None:
-            sys.exit("dev.py: npm is needed to install mermaid's CLI for the PDF's diagrams (Node.js 18+).")
+            sys.exit("dev.py: npm is needed to install mermaid's CLI, which draws the diagrams (Node.js 18+).")
         print("+ (tools/pdf)", flush=True)
         run(npm, "ci", "--prefix", PDF_TOOLS, "--no-fund", "--no-audit", "--ignore-scripts",
             env={**os.environ, "PUPPETEER_SKIP_DOWNLOAD": "1"})
@@ -262,7 +263,7 @@ def main(argv: list[str]) -> int:
     if command == "lock":
         lock(argv[1:])
         return 0
-    npm = start_mermaid()
+    npm = start_npm() if command == "test" else None
     ensure_python("test" if command == "test" else "docs")
     finish(npm)
     if command == "docs":
@@ -280,9 +281,9 @@ def main(argv: list[str]) -> int:
         ensure_draw_tools()
         run(PY, "-m", "sphinx", "-b", "dummy", ".", "_build/draw", "-nW", "--keep-going", "-d", "_build/doctrees-draw",
             "-D", "m101_diagrams=draw", *argv[1:])
-        print("dev.py: the drawings are in tools/pdf/drawn/; commit them with the diagrams they draw")
+        print("dev.py: the drawings are in drawings/; commit them with the diagrams they draw")
     elif command in {"pdf", "epub"}:
-        # The diagrams come drawn from tools/pdf/drawn/ (dev.py draw); a stale one fails the build (-W).
+        # The diagrams come drawn from drawings/ (dev.py draw); a stale one fails the build (-W).
         if command == "pdf":
             ensure_latex()
         builder = ["-M", "latexpdf", ".", "_build/pdf"] if command == "pdf" else ["-b", "epub", ".", "_build/epub"]

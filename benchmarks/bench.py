@@ -223,7 +223,7 @@ def _plain_roles(text: str, role_names: set[str], figure_ids: set[str]) -> str:
 
 
 def plain_page(text: str, role_names: set[str], directive_names: set[str], figure_ids: set[str]) -> str:
-    """Rewrite roles to inline code/text and the extension's blocks to mermaid, code or paragraphs."""
+    """Rewrite roles to inline code/text and the extension's blocks to code or paragraphs."""
     lines, out, i = text.splitlines(), [], 0
     while i < len(lines):
         m = FENCE.match(lines[i])
@@ -242,7 +242,7 @@ def plain_page(text: str, role_names: set[str], directive_names: set[str], figur
         content = [b for b in body if b not in options]
         if name in {"diagram", "book-plate"} and any(c.strip() for c in content):
             title = next((o.split(":", 2)[2].strip() for o in options if o.strip().startswith(":title:")), args)
-            out += [f"**{title}**", "", "```{mermaid}", *content, "```", ""]
+            out += [f"**{title}**", "", "```text", *content, "```", ""]  # plain Sphinx shows the source
         elif name == "flag":
             out += [f"`{args}`", "", *content, ""]
         elif name == "listing":
@@ -336,8 +336,8 @@ def browser_weights(html_dir: Path) -> dict[str, dict[str, Any]] | None:
     spec = importlib.util.spec_from_file_location("browser_support", ROOT / "tests" / "browser" / "browser_support.py")
     support = sys.modules["browser_support"] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(support)
-    CHROMIUM_ARGS, Server, is_local, wait_for_mermaid = (
-        support.CHROMIUM_ARGS, support.Server, support.is_local, support.wait_for_mermaid)
+    CHROMIUM_ARGS, Server, is_local, diagram_state = (
+        support.CHROMIUM_ARGS, support.Server, support.is_local, support.diagram_state)
     pages = sorted(p.relative_to(html_dir).as_posix() for p in html_dir.rglob("*.html")
                    if not p.relative_to(html_dir).parts[0].startswith("_"))
     result: dict[str, dict[str, Any]] = {}
@@ -357,7 +357,7 @@ def browser_weights(html_dir: Path) -> dict[str, dict[str, Any]] | None:
 
             page.on("requestfinished", done)
             page.goto(srv.base + rel, wait_until="load")
-            state = wait_for_mermaid(page)
+            state = diagram_state(page)
             page.wait_for_load_state("networkidle")
             mermaid = sum(v for k, v in got.items() if "/_static/mermaid/" in k)
             result[rel] = {"bytes": sum(got.values()), "without_mermaid": sum(got.values()) - mermaid,

@@ -1,7 +1,7 @@
 """What a built page carries for assistive technology, and the book's link to its own repository.
 
 Built from tests/roots/test-book: toctree captions with a heading level, named asides, each diagram
-an image named by its title and caption, stackable tables with cell labels, and the repository URL
+(its inline drawing, or its source where it has none) an image named by its title and caption, stackable tables with cell labels, and the repository URL
 (m101_repository) in Furo's footer, the pending boxes and R.3, or nowhere when it is not https.
 """
 from __future__ import annotations
@@ -27,7 +27,21 @@ def test_captions_asides_and_diagram_names(book_copy: Path) -> None:
     assert html.count('<p class="caption" role="heading" aria-level="2">') == 3
     assert '<aside class="sidebar-drawer" aria-label="Site navigation">' in html
     assert re.search(r'<aside class="toc-drawer[^"]*" aria-label="On this page">', html)
-    assert '<pre role="img" aria-label="The test loop. What to notice: the arrow."' in html
+    # The test book keeps no drawings: the diagram shows its source, named as the image it stands for.
+    assert '<pre class="m101-diagram-source" role="img" aria-label="The test loop. What to notice: the arrow."' in html
+
+
+def test_a_drawing_is_one_image_named_by_its_figure(book_copy: Path) -> None:
+    """The inline drawing is one image (role=img) named by the figure's title and caption, in plain text."""
+    from buildutil import add_drawings, diagram_sources
+
+    add_drawings(book_copy, diagram_sources(book_copy))
+    built = build(book_copy, m101_repository="")
+    assert built.warnings == ""
+    html = built.html("sections/1-1-first")
+    assert '<svg role="img" aria-label="The test loop. What to notice: the arrow." id="m101-fig-test-loop-my-svg"' in html
+    svg = html.split('<div class="m101-drawing">', 1)[1].split("</svg>", 1)[0]
+    assert svg.count('role="') == 1  # mermaid's own roles are gone: one image, not a document of parts
 
 
 def test_stackable_table_gets_cell_labels(book_copy: Path) -> None:

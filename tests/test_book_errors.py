@@ -17,12 +17,9 @@ def fatal(root: Path) -> str:
 
     from sphinx.testing.util import SphinxTestApp
 
-    from buildutil import ROOT
-
     warning = StringIO()
     with pytest.raises(SystemExit) as stop:
-        SphinxTestApp("html", srcdir=root, builddir=root / "_build", status=StringIO(), warning=warning,
-                      confoverrides={"m101_mermaid_root": str(ROOT)})
+        SphinxTestApp("html", srcdir=root, builddir=root / "_build", status=StringIO(), warning=warning)
     assert stop.value.code == 2
     return warning.getvalue()
 

@@ -282,3 +282,23 @@ def test_run_settings_take_one_optimizer_step_per_rollout_unless_the_run_says(do
 def test_page_uses_the_directive_once() -> None:
     page = (ROOT / "sections/2-1-pick-a-model-size.md").read_text()
     assert page.count("```{fit-calculator}") == 1
+
+
+@pytest.mark.parametrize("response", [256, 4096, 32768])
+def test_the_worked_sum_types_no_number(doc: dict, response: int) -> None:
+    """Every number of the build's worked sum (table and verdict) is a `m101-value-cell` span, for every model
+    and for each verdict (fits, held in rounds, does not fit with a lever); the editions' text has no mark left."""
+    from numbercheck import typed_numbers
+
+    settings = {**_qwen3_4b_at_32k(doc), "response_len": response}
+    seen = set()
+    for model in doc["models"]:
+        html = calculator.worked_sum_html(doc, model, settings, "model-size-sweep")
+        assert "m101-value-cell" in html
+        assert typed_numbers(f"<article>{html}</article>") == [], model["name"]
+        b = calculator.budget_for(doc, model, settings)
+        seen.add(b["verdict"])
+        rows, _ = calculator.worked_sum_rows(doc, model, settings)
+        text = " ".join(" ".join(r) for r in rows) + calculator.worked_sum_verdict(b, lever=calculator.verdict_sentence(doc, model, settings, b))
+        assert calculator.OPEN not in text and calculator.CLOSE not in text
+    assert {"fits", "does-not-fit"} <= seen

@@ -136,7 +136,7 @@ def run_build(root: Path) -> Gate:
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
             code = build_main(["-b", "html", "-nW", "--keep-going", "-q", "-T", str(root), str(root / "_build" / "html"),
-                               "-d", str(root / "_build" / "doctrees"), "-D", f"m101_mermaid_root={ROOT}"])
+                               "-d", str(root / "_build" / "doctrees")])
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
     return Gate(code, buf.getvalue())

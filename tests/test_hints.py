@@ -189,13 +189,13 @@ def test_rederive_rewrites_values_from_steps(tmp_path: Path) -> None:
 
 
 def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`dev.py epub` installs nothing (the drawings are in tools/pdf/drawn); `dev.py pdf` stops without XeLaTeX
+    """`dev.py epub` installs nothing (the drawings are in drawings/); `dev.py pdf` stops without XeLaTeX
     and names the apt packages; only `dev.py draw` needs Chromium and mermaid's CLI."""
     dev = _dev()
     calls: list[tuple] = []
     monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append(cmd))
     monkeypatch.setattr(dev, "ensure_python", lambda *a: None)
-    monkeypatch.setattr(dev, "start_mermaid", lambda: None)
+    monkeypatch.setattr(dev, "start_npm", lambda: None)
     monkeypatch.setattr(dev.shutil, "which", lambda tool: None if tool in ("xelatex", "latexmk", "xindy", "chromium",
                                                                            "chromium-browser") else f"/usr/bin/{tool}")
     monkeypatch.delenv("PUPPETEER_EXECUTABLE_PATH", raising=False)
@@ -207,6 +207,28 @@ def test_the_editions_need_no_browser_and_the_epub_no_tex(monkeypatch: pytest.Mo
     with pytest.raises(SystemExit) as stop:
         dev.ensure_draw_tools()
     assert "needs Chromium" in str(stop.value)
+
+
+def test_docs_needs_no_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dev.py docs` and `dev.py serve` never start npm (no page serves mermaid: the diagrams are the
+    committed drawings); `dev.py test` does, for axe-core and vnu-jar, and says so when npm is missing."""
+    dev = _dev()
+    calls: list[tuple] = []
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append(cmd))
+    monkeypatch.setattr(dev, "ensure_python", lambda *a: None)
+    monkeypatch.setattr(dev.shutil, "which", lambda tool: None)  # no Node, no npm on this machine
+    monkeypatch.setattr(dev, "ROOT", ROOT)
+
+    def no_npm(*args, **kwargs):
+        raise AssertionError(f"npm started: {args}")
+
+    monkeypatch.setattr(dev.subprocess, "Popen", no_npm)
+    assert dev.main(["docs"]) == 0 and any("sphinx" in map(str, c) for c in calls)
+    monkeypatch.setattr(dev.json, "loads", lambda text: {"packages": {"": {"devDependencies": {"axe-core": "1"}},
+                                                                      "node_modules/axe-core": {"version": "0"}}})
+    with pytest.raises(SystemExit) as stop:
+        dev.main(["test"])
+    assert "the tests need npm" in str(stop.value)
 
 
 def test_docs_installs_only_what_the_build_needs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

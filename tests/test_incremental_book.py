@@ -131,8 +131,8 @@ def test_the_benchmark_counts_pages_read_from_sphinx_events(book_copy: Path, tmp
 
     def read(events: Path) -> list[str]:
         done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sphinx_events.py"), str(events), "-b", "html",
-                               "-j", "2", "-q", str(book_copy), str(tmp_path / "html"), "-d", str(tmp_path / "doctrees"),
-                               "-D", f"m101_mermaid_root={ROOT}"], capture_output=True, text=True, timeout=300)
+                               "-j", "2", "-q", str(book_copy), str(tmp_path / "html"), "-d", str(tmp_path / "doctrees")],
+                              capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
         return json.loads(events.read_text())["read"]
 

@@ -3,8 +3,8 @@
 1. Each kind of value is told apart on the page without hover: every value of a kind the kinds table
    tags wears that tag, a flag default and a run file's setting wear theirs, and the legend on the front
    page and in R.6 is the kinds table (`miles101.kinds.legend`), entry for entry.
-2. No number is typed by hand: `numbercheck.typed_numbers` finds none in any page's prose, except the
-   findings listed in EXPECTED (pages other engineers are editing this round; the lead empties it).
+2. No number is typed by hand: `numbercheck.typed_numbers` finds none in any page's prose (EXPECTED, empty,
+   may list a finding on a page being edited, with why; a listed finding no longer found fails).
 """
 from __future__ import annotations
 
@@ -85,109 +85,12 @@ def test_the_finder_catches_typed_numbers_and_passes_cited_ones() -> None:
         assert not typed_in_block(_block(text)), text
 
 
-# ---- the known findings on pages being edited this round ----------------------------------------------
-#: page → (digits, context) of each typed number found on 9c5b156 + this branch, in pages that other
-#: engineers edit this round (issue 47), and the public yardstick the truth round added to 3.1-6.3 after this
-#: list was written. Each page says why it is not fixed here. The lead empties this
-#: after merging; any finding not listed fails the test, and so does an entry no longer found (stale).
-EXPECTED: dict[str, list[tuple[str, str]]] = {
-    # 2-1: being edited; the prose names rows as 4B/7B/8B (full model names would pass), and the KV formula's 2 (K and V)
-    # should be code or words. The calculator's worked sum is CALCULATOR_PENDING below. The public yardstick (slime on
-    # one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8 samples, in prose: it should cite it as
-    # public-reference values (the setting of slime-gb10.step-time), as on the pages below.
-    "sections/2-1-pick-a-model-size": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, took …'),
-        ('20', 'a step against slime’s 20 × 8, a model several ti'),
-        ('8', 'ep against slime’s 20 × 8, a model several times'),
-    ],
-    # 3-1: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/3-1-train-math-on-gsm8k": [
-        ('20', 'e’s Megatron trainer on 20 prompts × 8 samples a r'),
-        ('8', 'trainer on 20 prompts × 8 samples a rollout. This'),
-    ],
-    # 3-2: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/3-2-train-with-the-dapo-filter": [
-        ('20', '’s Megatron trainer and 20 prompts × 8 samples a r'),
-        ('8', 'rainer and 20 prompts × 8 samples a rollout, with'),
-    ],
-    # 3-3: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/3-3-train-an-agent": [
-        ('20', 'ts Megatron trainer and 20 prompts × 8 samples. Ev'),
-        ('8', 'rainer and 20 prompts × 8 samples. Every extra tu'),
-    ],
-    # 3-4: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/3-4-train-a-moe-model": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step: … . At'),
-        ('20', 'a step against slime’s 20 × 8, with FSDP and the'),
-        ('8', 'ep against slime’s 20 × 8, with FSDP and the five'),
-    ],
-    # 4-3: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/4-3-roll-out-in-fp8": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, took …'),
-        ('20', 'a step against slime’s 20 × 8, on Qwen3-0.6B, so'),
-        ('8', 'ep against slime’s 20 × 8, on Qwen3-0.6B, so the'),
-    ],
-    # 4-4: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/4-4-lower-the-logprob-gap": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, took …'),
-        ('20', 'a step against slime’s 20 × 8, with Qwen3-0.6B an'),
-        ('8', 'ep against slime’s 20 × 8, with Qwen3-0.6B and FS'),
-    ],
-    # 4-5: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/4-5-use-deterministic-inference": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, without'),
-        ('20', 'a step against slime’s 20 × 8, with Qwen3-0.6B an'),
-        ('8', 'ep against slime’s 20 × 8, with Qwen3-0.6B and FS'),
-    ],
-    # 5-3: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/5-3-repeat-a-run": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, took …'),
-        ('20', 'a step against slime’s 20 × 8, with Qwen3-0.6B an'),
-        ('8', 'ep against slime’s 20 × 8, with Qwen3-0.6B and FS'),
-    ],
-    # 6-2: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/6-2-run-a-separate-eval-fleet": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, took …'),
-        ('20', 'a step against slime’s 20 × 8, with Qwen3-0.6B an'),
-        ('8', 'ep against slime’s 20 × 8, with Qwen3-0.6B and FS'),
-    ],
-    # 6-3: the public yardstick (slime on one GB10, THUDM/slime#1835) types slime's batch, 20 prompts × 8
-    # samples, in prose; it should cite it as public-reference values (the setting of slime-gb10.step-time).
-    "sections/6-3-survive-failures": [
-        ('20', 'en2.5-0.5B-Instruct and 20 prompts × 8 samples a s'),
-        ('8', 'struct and 20 prompts × 8 samples a step, took …'),
-        ('20', 'a step against slime’s 20 × 8, with Qwen3-0.6B an'),
-        ('8', 'ep against slime’s 20 × 8, with Qwen3-0.6B and FS'),
-    ],
-    # 6-1: being edited; the public reference's batch (1152 prompts × 5 samples on eight H200 nodes) is typed in prose:
-    # it should be public-reference values beside the step time it qualifies.
-    "sections/6-1-split-rollout-and-training": [
-        ('1152', 'des of eight H200s with 1152 prompts × 5 samples a s'),
-        ('5', '00s with 1152 prompts × 5 samples a step: … . Tha'),
-    ],
-}
+# ---- known findings (none) -------------------------------------------------------------------------------
+#: page → (digits, context) of a typed number known on a page being edited, each page with a comment saying
+#: why it is not fixed yet. Empty since issue 47's round: any finding fails the test, and so does an entry
+#: no longer found (stale), so the list cannot outlive its findings.
+EXPECTED: dict[str, list[tuple[str, str]]] = {}
 
-
-#: Expected failures by class: the fit calculator's worked sum (2.1; calculator.py writes its table and verdict
-#: as raw HTML with plain numbers). Its owner must render each number as a value node (a computed value, or
-#: arithmetic of cited ones), then drop these two classes here.
-CALCULATOR_PENDING = frozenset({"m101-fit-sum", "m101-fit-sum-verdict"})
 
 
 def _core(context: str) -> str:
@@ -209,6 +112,15 @@ def _unexpected(found: dict[str, list[Typed]]) -> tuple[list[str], list[str]]:
                 left.remove(match)
         stale += [f"{page}: {d!r} in “{c}”" for d, c in left]
     return sorted(set(new)), stale
+
+
+def test_a_listed_finding_that_is_gone_fails(monkeypatch) -> None:
+    """_unexpected reports an unlisted finding as new and a listed one no longer found as stale."""
+    hit = Typed("20", "on 20 prompts × 8 samples")
+    monkeypatch.setitem(globals(), "EXPECTED", {"sections/x": [("20", "20 prompts")], "sections/y": [("8", "8 samples")]})
+    new, stale = _unexpected({"sections/x": [hit, Typed("7", "the 7B row")], "sections/y": []})
+    assert new == ["sections/x: '7' in “the 7B row”"]
+    assert stale == ["sections/y: '8' in “8 samples”"]
 
 
 # ---- over the built book --------------------------------------------------------------------------------
@@ -239,7 +151,7 @@ def _pages(out: Path, suffix: str) -> dict[str, str]:
 def test_no_number_is_typed_on_the_web(site: Path) -> None:
     pages = _pages(site, ".html")
     assert len(pages) > 30
-    new, stale = _unexpected({page: typed_numbers(text, skip=CALCULATOR_PENDING) for page, text in pages.items()})
+    new, stale = _unexpected({page: typed_numbers(text) for page, text in pages.items()})
     assert not new, ("a number typed by hand: cite it with a role ({fact}, {computed}, {reference}, ...), write it "
                      "as code if it is code's, or name it (AUTHORING.md):\n" + "\n".join(new))
     assert not stale, "fixed: remove these from EXPECTED in tests/test_kinds_on_page.py:\n" + "\n".join(stale)
@@ -249,7 +161,7 @@ def test_no_number_is_typed_on_the_web(site: Path) -> None:
 def test_no_number_is_typed_in_the_epub(epub: Path) -> None:
     pages = _pages(epub, ".xhtml")
     assert len(pages) > 30
-    new, _ = _unexpected({page: typed_numbers(text, whole=True, skip=CALCULATOR_PENDING) for page, text in pages.items()})
+    new, _ = _unexpected({page: typed_numbers(text, whole=True) for page, text in pages.items()})
     assert not new, "a number typed by hand (EPUB):\n" + "\n".join(new)
 
 

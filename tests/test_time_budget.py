@@ -20,8 +20,8 @@ RUN_COMMAND = re.compile(r"^\s*```\{run-command\}\s+([\w-]+)", re.M)
 TIME_REFERENCES = {"slime-gb10.run-time", "slime-gb10.step-time", "slime-gb10.first-cycle-time",
                    "loop_time.slime385_step"}
 PRODUCT = re.compile(r"\{run-arg\}`([\w-]+) --num-rollout` × \{reference\}`([\w.-]+)` ≈ (\d+) min")
-#: slime's batch as the page states it, which the reference's own setting must say.
-SLIME_BATCH = "20 × 8"
+#: slime's batch as the page cites it (public-reference values), which the step time's own setting must say.
+SLIME_BATCH = "{reference}`slime-gb10.prompts-per-step` × {reference}`slime-gb10.samples-per-prompt`"
 
 
 def run_pages() -> list:
@@ -95,7 +95,11 @@ def test_each_product_is_right_and_says_the_batch_difference(page, capture) -> N
             shown = {arg(capture, other, flag) for other in re.findall(rf"\{{run-arg\}}`([\w-]+) {flag}`", section)}
             assert SLIME_BATCH in section and arg(capture, run_id, flag) in shown, \
                 f"{page.name}: a product needs the batch difference said ({SLIME_BATCH} against {run_id}'s {flag})"
-        assert "20 prompts × 8 samples" in ref.detail["setting"], f"{key}'s setting no longer says slime's batch"
+        prompts, samples = (capture.value("reference", f"slime-gb10.{k}") for k in ("prompts-per-step", "samples-per-prompt"))
+        batch = f"{prompts.value:g} prompts × {samples.value:g} samples"
+        assert batch in ref.detail["setting"], f"{key}'s setting does not say slime's batch as cited ({batch})"
+        assert prompts.detail["setting"] == samples.detail["setting"] == ref.detail["setting"], \
+            "slime's batch and its step time are one run's: give them the same setting"
 
 
 @pytest.mark.parametrize("name", ["3-1-train-math-on-gsm8k.md", "3-2-train-with-the-dapo-filter.md"])

@@ -115,7 +115,7 @@ def sphinx_build(root: Path) -> subprocess.CompletedProcess:
     """The real command line (-nW --keep-going), as CI runs it."""
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-b", "html", "-nW", "--keep-going", "-q", str(root), str(root / "_build" / "html"),
-         "-d", str(root / "_build" / "doctrees"), "-D", f"m101_mermaid_root={ROOT}"],
+         "-d", str(root / "_build" / "doctrees")],
         capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"}, timeout=300)
 
 

@@ -25,7 +25,7 @@ class Subtype(Enum):
     DUPLICATE = "duplicate"  #: a flag documented twice, a figure id used twice
     MARKUP = "markup"  #: raw HTML in a page, a role left open, a page that is not UTF-8 (miles101.markup)
     CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
-    MERMAID = "mermaid"  #: the local mermaid copy is missing or stale
+    MERMAID = "mermaid"  #: drawing the diagrams: mermaid's CLI or Chromium is missing, or the CLI failed
     DIAGRAM_DRAWING = "diagram_drawing"  #: a diagram's committed drawing is missing or drawn from another source
     SERVED_TOOL = "served_tool"  #: a served tool's generated block (miles_tree.py's BOOK) is stale
 

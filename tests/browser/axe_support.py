@@ -1,6 +1,6 @@
 """axe-core in the test browser: inject the pinned copy, run it, and report violations as plain data.
 
-axe-core is pinned in package.json (a dev dependency, installed by `npm ci` like mermaid). Nothing
+axe-core is pinned in package.json (a dev dependency, installed by `npm ci` for the tests). Nothing
 here asserts; tests/browser/test_browser_a11y.py does.
 """
 from __future__ import annotations

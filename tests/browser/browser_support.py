@@ -153,11 +153,11 @@ class Visit:
     mode: str
     console_errors: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
-    mermaid: dict[str, Any] = field(default_factory=dict)
+    diagrams: dict[str, Any] = field(default_factory=dict)
     palette: list[dict[str, Any]] = field(default_factory=list)
     tabs: list[dict[str, Any]] = field(default_factory=list)
     overflow: dict[str, Any] | None = None
-    mermaid_requests: int = 0
+    script_urls: list[str] = field(default_factory=list)  # every script the page fetched
     error: str | None = None
 
 
@@ -190,8 +190,8 @@ class Recorder:
 
     def _request(self, req: Any) -> None:
         self.inflight.add(req)
-        if self.visit is not None and "/_static/mermaid/" in req.url:
-            self.visit.mermaid_requests += 1
+        if self.visit is not None and req.resource_type == "script":
+            self.visit.script_urls.append(req.url)
 
 
 def route_local_only(context: Any, blocked: list[str]) -> None:
@@ -210,24 +210,21 @@ def route_local_only(context: Any, blocked: list[str]) -> None:
 
 # --------------------------------------------------------------------------- in-page JavaScript
 
-JS_MERMAID_STATE = """() => {
-  // A finished diagram is an <svg> that is a direct child of pre.mermaid; while mermaid works it
-  // holds a temporary <div id="dmermaid-…"> with a half-drawn svg, which must not count.
-  const done = el => !!el.querySelector(':scope > svg') && !el.querySelector('[id^="dmermaid"]');
-  const all = [...document.querySelectorAll('pre.mermaid')];
-  const shown = all.filter(el => el.offsetParent !== null || el.getClientRects().length > 0);
-  const describe = el => {
-    const svg = done(el) ? el.querySelector(':scope > svg') : null;
-    const fig = el.closest('.m101-diagram');
-    return {figure: fig ? fig.id : null, svg: !!svg,
-            error: !!svg && (svg.getAttribute('aria-roledescription') === 'error'
-                             || !!svg.querySelector('.error-icon, .error-text')),
-            nodes: svg ? svg.querySelectorAll('.node, .actor').length : 0,
-            processed: el.getAttribute('data-processed'), deferred: el.hasAttribute('data-mermaid-deferred'),
-            failed: el.hasAttribute('data-mermaid-render-failed')};
+JS_DIAGRAM_STATE = """() => {
+  // Every diagram is its committed drawing, inline: an <svg> in .m101-drawing, named (role=img and an
+  // aria-label). A figure without one shows its mermaid source (pre.m101-diagram-source): the build warned.
+  const figs = [...document.querySelectorAll('.m101-figure.m101-diagram')];
+  const shown = el => el.offsetParent !== null || el.getClientRects().length > 0;
+  const describe = fig => {
+    const svg = fig.querySelector('.m101-drawing > svg');
+    const box = svg ? svg.getBoundingClientRect() : null;
+    return {figure: fig.id, svg: !!svg, shown: shown(fig), source: !!fig.querySelector('pre.m101-diagram-source'),
+            role: svg ? svg.getAttribute('role') : null, label: svg ? svg.getAttribute('aria-label') : null,
+            error: !!svg && !!svg.querySelector('.error-icon, .error-text'),
+            nodes: svg ? svg.querySelectorAll('.node').length : 0,
+            width: box ? Math.round(box.width) : 0, height: box ? Math.round(box.height) : 0};
   };
-  return {total: all.length, shown: shown.length, diagrams: all.map(describe),
-          shownDone: shown.every(el => done(el) || el.hasAttribute('data-mermaid-render-failed'))};
+  return {total: figs.length, shown: figs.filter(shown).length, diagrams: figs.map(describe)};
 }"""
 
 JS_PALETTE = """(meanings) => {
@@ -235,7 +232,7 @@ JS_PALETTE = """(meanings) => {
   document.body.appendChild(probe);
   const norm = v => { probe.style.color = ''; probe.style.color = v.trim(); return getComputedStyle(probe).color; };
   const out = [];
-  document.querySelectorAll('.m101-diagram pre.mermaid > svg').forEach(svg => {
+  document.querySelectorAll('.m101-diagram .m101-drawing > svg').forEach(svg => {
     const fig = svg.closest('.m101-diagram');
     svg.querySelectorAll('.node, .actor').forEach(node => {
       const classes = (node.getAttribute('class') || '').split(/\\s+/);
@@ -287,7 +284,7 @@ JS_OVERFLOW = """() => {
 
 
 def settle(page: Any, recorder: Recorder, quiet_ms: int = 120, timeout_ms: int = 8000) -> None:
-    """Wait until no request of this page is in flight for `quiet_ms` (mermaid imports chunks late)."""
+    """Wait until no request of this page is in flight for `quiet_ms` (a component may fetch late)."""
     quiet, waited = 0, 0
     while quiet < quiet_ms and waited < timeout_ms:
         page.wait_for_timeout(20)
@@ -295,8 +292,9 @@ def settle(page: Any, recorder: Recorder, quiet_ms: int = 120, timeout_ms: int =
         quiet = quiet + 20 if not recorder.inflight else 0
 
 
-def open_watched(page: Any, url: str, ready: str, timeout_ms: int = 10000) -> Any:
+def open_watched(page: Any, url: str, ready: str, timeout_ms: int = 10000, reach: str | None = None) -> Any:
     """Open `url`, recording console errors and every request on the page (`page.errors`, `page.requests`),
+    scroll to `reach` (a CSS selector: a component that loads when the reader comes to it) if given,
     and wait until the component `ready` (a CSS selector) has set itself up."""
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -304,66 +302,49 @@ def open_watched(page: Any, url: str, ready: str, timeout_ms: int = 10000) -> An
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
     page.goto(url, wait_until="load")
+    if reach:
+        page.locator(reach).first.scroll_into_view_if_needed()
     page.locator(ready).wait_for(timeout=timeout_ms)
     page.errors, page.requests = errors, requests
     return page
 
 
-def wait_for_mermaid(page: Any, timeout_ms: int = 15000) -> dict[str, Any]:
-    """Wait until every shown mermaid block holds an SVG (or failed); return the final state."""
-    state = page.evaluate(JS_MERMAID_STATE)
-    if state["total"]:
-        try:
-            page.wait_for_function(f"({JS_MERMAID_STATE})().shownDone", timeout=timeout_ms)
-        except Exception as exc:  # playwright TimeoutError: report the state instead of raising
-            state = page.evaluate(JS_MERMAID_STATE)
-            state["timeout"] = f"{timeout_ms} ms: {type(exc).__name__}"
-            return state
-        state = page.evaluate(JS_MERMAID_STATE)
-    return state
+def diagram_state(page: Any) -> dict[str, Any]:
+    """Every diagram of the page: its drawing (or its source), its name and its size (JS_DIAGRAM_STATE)."""
+    return page.evaluate(JS_DIAGRAM_STATE)
 
 
-def open_tabs_with_diagrams(page: Any, timeout_ms: int = 10000) -> list[dict[str, Any]]:
-    """Click every sphinx-design tab whose panel holds a diagram; report whether it rendered."""
+def open_tabs_with_diagrams(page: Any) -> list[dict[str, Any]]:
+    """Click every sphinx-design tab whose panel holds a diagram; report its drawings once shown."""
     results = []
     labels = page.locator(".sd-tab-set > label")
     for i in range(labels.count()):
         label = labels.nth(i)
         panel_has_diagram = label.evaluate(
-            "l => { const p = l.nextElementSibling; return !!(p && p.querySelector('pre.mermaid')); }")
+            "l => { const p = l.nextElementSibling; return !!(p && p.querySelector('.m101-diagram')); }")
         if not panel_has_diagram:
             continue
         label.click()
-        # A reader who opens a tab scrolls to what it shows; mermaid draws a deferred diagram when it
-        # comes into view, so bring the panel's first diagram into view as the reader would.
-        label.evaluate("l => l.nextElementSibling.querySelector('pre.mermaid').scrollIntoView({block: 'center'})")
         item: dict[str, Any] = {"tab": label.inner_text().strip()}
-        try:
-            page.wait_for_function(
-                "l => { const p = l.nextElementSibling; return [...p.querySelectorAll('pre.mermaid')].every(el =>"
-                " (el.querySelector(':scope > svg') && !el.querySelector('[id^=dmermaid]'))"
-                " || el.hasAttribute('data-mermaid-render-failed')); }",
-                arg=label.element_handle(), timeout=timeout_ms)
-        except Exception as exc:
-            item["timeout"] = type(exc).__name__
         item["diagrams"] = label.evaluate(
-            "l => [...l.nextElementSibling.querySelectorAll('pre.mermaid')].map(el => ({svg: !!el.querySelector(':scope > svg'),"
-            " error: !!el.querySelector(':scope > svg[aria-roledescription=error]'),"
-            " failed: el.hasAttribute('data-mermaid-render-failed')}))")
+            "l => [...l.nextElementSibling.querySelectorAll('.m101-diagram')].map(fig => {"
+            " const svg = fig.querySelector('.m101-drawing > svg'); const r = svg ? svg.getBoundingClientRect() : null;"
+            " return {svg: !!svg, shown: !!r && r.width > 0 && r.height > 0,"
+            " error: !!svg && !!svg.querySelector('.error-icon, .error-text')}; })")
         results.append(item)
     return results
 
 
 def visit(page: Any, recorder: Recorder, base: str, rel: str, mode: str, *, overflow: bool = False) -> Visit:
-    """Load one page, let mermaid finish, open tabs with diagrams, and read what the tests check."""
+    """Load one page, open tabs with diagrams, and read what the tests check."""
     v = Visit(rel, mode)
     recorder.visit = v
     recorder.inflight.clear()
     try:
         page.goto(base + rel, wait_until="load", timeout=20000)
-        v.mermaid = wait_for_mermaid(page)
+        v.diagrams = diagram_state(page)
         v.tabs = open_tabs_with_diagrams(page)
-        if v.mermaid.get("total"):
+        if v.diagrams.get("total"):
             v.palette = page.evaluate(JS_PALETTE, MEANING_HUES)
         if overflow:
             v.overflow = page.evaluate(JS_OVERFLOW)

@@ -43,7 +43,7 @@ def run_log(steps: int = 12) -> str:
 
 
 def _open(tab: Any, server: Server, page_path: str = PAGES[0]) -> Any:
-    return open_watched(tab.page, server.base + page_path, ".m101-doctor.m101-doctor-js")
+    return open_watched(tab.page, server.base + page_path, ".m101-doctor.m101-doctor-js", reach=".m101-doctor")
 
 
 def _paste(page: Any, text: str) -> dict[str, Any]:
@@ -269,8 +269,31 @@ def test_no_network_and_rules_are_the_readers(tabs: dict[str, Any], server: Serv
     assert [u for u in page.requests if not is_local(u)] == []
     built = json.loads((site.outdir / "_static" / "m101-doctor-rules.json").read_text(encoding="utf-8"))
     assert built == json.loads(json.dumps(rules(ROOT)))
-    with_doctor = sorted(p for p in site.pages if "m101-log-doctor.js" in (site.outdir / p).read_text(encoding="utf-8"))
+    with_doctor = sorted(p for p in site.pages
+                         if "m101-log-doctor-loader.js" in (site.outdir / p).read_text(encoding="utf-8"))
     assert with_doctor == sorted(PAGES)
+
+
+def test_the_doctor_loads_when_the_reader_comes_to_it(tabs: dict[str, Any], server: Server) -> None:
+    """The page loads none of the doctor's code or rules; scrolling to the doctor loads and mounts it."""
+    page = tabs["light"].page
+    fetched: list[str] = []
+
+    def note(req: Any) -> None:
+        fetched.append(req.url)
+
+    page.on("request", note)
+    page.goto(server.base + PAGES[0], wait_until="load")
+    page.wait_for_timeout(300)
+    early = [u for u in fetched if u.split("?")[0].endswith(".js") or "m101-doctor-rules" in u]
+    doctor = [u.rsplit("/", 1)[-1].split("?")[0] for u in early if "doctor" in u]
+    assert doctor == ["m101-log-doctor-loader.js"], early  # its stylesheet aside, only the loader
+    assert not page.locator(".m101-doctor.m101-doctor-js").count()
+    page.locator(".m101-doctor").first.scroll_into_view_if_needed()
+    page.locator(".m101-doctor.m101-doctor-js").wait_for(timeout=10000)
+    later = {u.rsplit("/", 1)[-1].split("?")[0] for u in fetched}
+    page.remove_listener("request", note)
+    assert {"m101-log-doctor.js", "m101-log-doctor-core.js", "m101-doctor-rules.json"} <= later, later
 
 
 def test_javascript_off_says_what_to_run(chromium: Any, server: Server) -> None:

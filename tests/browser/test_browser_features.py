@@ -209,13 +209,10 @@ def test_sidebar_lists_parts_in_manual_order(page: Any, server: Server, site: Si
 @pytest.mark.parametrize("mode", ["light", "dark"])
 def test_screenshots_front_and_1_1(tabs: dict[str, Any], server: Server, site: Site, mode: str) -> None:
     """Save full-page screenshots of the front page and of 1.1 (test-artifacts/browser/, gitignored)."""
-    from .browser_support import wait_for_mermaid
-
     tab = tabs[mode]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for name, rel in (("front", site.front), ("1-1", _section_page("1.1"))):
         tab.page.goto(server.base + rel, wait_until="load")
-        wait_for_mermaid(tab.page)
         path = ARTIFACTS / f"{name}-{mode}.png"
         tab.page.screenshot(path=str(path), full_page=True)
         note_screenshot(path)

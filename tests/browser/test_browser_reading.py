@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from .browser_support import ARTIFACTS, Server, Site, note_screenshot, wait_for_mermaid
+from .browser_support import ARTIFACTS, Server, Site, note_screenshot
 
 MIN_LABEL_PX = {"light": 12.0, "phone": 11.0}
 
 #: Per diagram: its smallest rendered label (font-size × the SVG's scale on screen) and whether it
 #: overflows its frame without a scroll box between.
-JS_DIAGRAMS = """() => [...document.querySelectorAll('.m101-figure pre.mermaid')].map(pre => {
+JS_DIAGRAMS = """() => [...document.querySelectorAll('.m101-figure .m101-drawing')].map(pre => {
   const fig = pre.closest('.m101-figure');
   const svg = pre.querySelector(':scope > svg');
   const out = {figure: fig.id, shown: pre.getClientRects().length > 0, svg: !!svg};
@@ -38,7 +38,7 @@ JS_DIAGRAMS = """() => [...document.querySelectorAll('.m101-figure pre.mermaid')
     count += 1;
     if (min === null || px < min) { min = px; smallest = text.slice(0, 40); }
   });
-  // A drawing wider than its frame must sit in a box that scrolls sideways (pre or figure).
+  // A drawing wider than its frame must sit in a box that scrolls sideways (its box or the figure).
   const frame = fig.getBoundingClientRect();
   let scroller = null, clipped = null;
   for (let el = svg.parentElement; el; el = el.parentElement) {
@@ -63,26 +63,19 @@ JS_OPEN_TAB_OF = """id => {
 
 
 def _diagram_pages(site: Site) -> list[str]:
-    return [rel for rel in site.pages if 'class="mermaid' in (site.outdir / rel).read_text(encoding="utf-8")
+    return [rel for rel in site.pages if 'class="m101-drawing"' in (site.outdir / rel).read_text(encoding="utf-8")
             and rel != "index.html"]
 
 
 def measure_diagrams(page: Any, base: str, rel: str) -> list[dict[str, Any]]:
     """Every diagram of a page measured as the reader sees it (a tab's diagram with its tab open)."""
     page.goto(base + rel, wait_until="load")
-    ids = page.evaluate("() => [...document.querySelectorAll('.m101-figure pre.mermaid')].map(p => p.closest('.m101-figure').id)")
+    ids = page.evaluate("() => [...document.querySelectorAll('.m101-figure.m101-diagram')].map(f => f.id)")
     found: dict[str, dict[str, Any]] = {}
     for fig_id in ids:
         page.evaluate(JS_OPEN_TAB_OF, fig_id)
         page.evaluate("id => document.getElementById(id).scrollIntoView({block: 'center'})", fig_id)
-        try:
-            page.wait_for_function(
-                "id => { const p = document.getElementById(id).querySelector('pre.mermaid');"
-                " return (p.querySelector(':scope > svg') && !p.querySelector('[id^=dmermaid]'))"
-                " || p.hasAttribute('data-mermaid-render-failed'); }", arg=fig_id, timeout=10000)
-        except Exception:  # reported below as "no svg"
-            pass
-        page.wait_for_timeout(50)  # the sizing script runs on the svg's arrival
+        page.wait_for_timeout(50)  # the sizing script runs again when a tab opens
         for item in page.evaluate(JS_DIAGRAMS):
             if item["figure"] == fig_id:
                 found[fig_id] = item
@@ -232,9 +225,6 @@ def test_reading_screenshots(tabs: dict[str, Any], server: Server, site: Site, m
     for name, stem in SHOT_PAGES.items():
         rel = site.front if stem is None else next(p for p in site.pages if p.split("/")[-1].startswith(stem))
         tab.page.goto(server.base + rel, wait_until="load")
-        tab.page.evaluate("() => document.querySelectorAll('pre.mermaid').forEach(p => p.scrollIntoView())")
-        wait_for_mermaid(tab.page)
-        tab.page.evaluate("() => window.scrollTo(0, 0)")
         tab.page.wait_for_timeout(100)
         path = out / f"{name}-{mode}.png"
         tab.page.screenshot(path=str(path), full_page=True)

@@ -21,8 +21,8 @@ def recorded_site(browser_ready: None, tmp_path_factory: pytest.TempPathFactory)
     shutil.copytree(ROOT / "tests" / "roots" / "test-book", src)
     out = src / "_build" / "html"
     env = dict(os.environ)
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-D", f"m101_mermaid_root={ROOT}",
-                           str(src), str(out)], capture_output=True, text=True, env=env)
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(src), str(out)],
+                          capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     return out
 

@@ -21,11 +21,11 @@ roles and directives of a component live together, on one shared base (`base`):
 | `calculator` | {fit-calculator} and {fit-compare} on 2.1 |
 | `log_doctor` | {log-doctor} on 7.1 and 1.3 |
 | `image_compare` | {compare-image-sample}: what `preflight.py --compare-image` prints, rendered by the served tool |
-| `editions` | EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings (checked against their sources), e-reader layout, the book as parts |
+| `editions` | the web site, EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings every edition shows (checked against their sources; inline SVG on the web), e-reader layout, the book as parts |
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
 | `repository` | the book's own repository URL (one setting): the footer link, the pending boxes, R.3 |
-| `assets`, `mathml`, `page_weight` | stylesheets and the local mermaid; math as MathML; sphinx-design's assets only where used |
+| `assets`, `mathml`, `page_weight` | stylesheets and scripts (deferred); math as MathML; sphinx-design's assets only where used |
 | `stacked_tables` | tables marked `m101-stack` read as one block per row when they do not fit |
 | `code_refs` | a `{ref}` to a section titled by code shows as code |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |

@@ -1,21 +1,19 @@
-"""Static assets: the extension's stylesheet, the generated palette, and the local mermaid copy."""
+"""Static assets: the extension's stylesheet and script, the generated palette, and the pages' scripts deferred.
+
+No page loads mermaid: every diagram is its committed drawing (miles101.sphinx_ext.editions).
+"""
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from html import escape
 from pathlib import Path
 
 from sphinx.application import Sphinx
-from sphinxcontrib.mermaid import install_js, mermaid
+from sphinx.builders.html._assets import _JavaScript
 
 from ..palette import HUES, stylesheet
-from ..problems import Subtype
-from .base import warn
 
 STATIC = Path(__file__).with_name("static")
-MERMAID_ENTRY = "mermaid/mermaid.esm.min.mjs"
 
 
 def _write_if_changed(path: Path, text: str) -> None:
@@ -24,13 +22,13 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def install_assets(app: Sphinx) -> None:
-    """Write the CSS into a build-side static folder and put mermaid where the pages load it."""
+    """Write the CSS and the script into the build's static folder and add them to every page."""
     if app.builder.format != "html":
         return
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
     site = app.builder.name in {"html", "dirhtml", "singlehtml"}
-    _write_if_changed(out / "m101-palette.css", stylesheet(diagrams=site))  # elsewhere diagrams are drawn images
+    _write_if_changed(out / "m101-palette.css", stylesheet(diagrams=site))  # EPUB: drawings keep their light colours
     for name in ("miles101.css", "miles101.js"):
         _write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
     _write_if_changed(out / "m101-favicon.svg", favicon())
@@ -44,9 +42,6 @@ def install_assets(app: Sphinx) -> None:
         _write_if_changed(out / "m101-cover.svg", cover(book.data["title"], book.data.get("subtitle", ""),
                                                         str(book.data.get("edition", ""))))
         app.add_css_file("m101-epub.css")
-    if site:
-        # Only the web site draws in the browser; EPUB gets drawn images (miles101.sphinx_ext.editions).
-        install_mermaid(app)
 
 
 #: The e-book's own rules: long code lines wrap on a small screen, stacked tables read as blocks.
@@ -110,41 +105,6 @@ def _favicon_url(app: Sphinx, pagename, templatename, context, doctree) -> None:
         context["favicon_url"] = context["pathto"]("_static/m101-favicon.svg", 1)
 
 
-def _pinned_version(root: Path) -> str | None:
-    lock = root / "package-lock.json"
-    if not lock.is_file():
-        return None
-    packages = json.loads(lock.read_text(encoding="utf-8")).get("packages", {})
-    return packages.get("node_modules/mermaid", {}).get("version")
-
-
-def install_mermaid(app: Sphinx) -> None:
-    """Copy mermaid's ESM build from node_modules (pinned by package-lock.json) into _static/mermaid."""
-    root = Path(app.confdir) / app.config.m101_mermaid_root
-    pinned = _pinned_version(root)
-    package = root / "node_modules" / "mermaid"
-    installed = None
-    if (package / "package.json").is_file():
-        installed = json.loads((package / "package.json").read_text(encoding="utf-8")).get("version")
-    if installed is None or installed != pinned:
-        found = f"version {installed}" if installed else "nothing"
-        warn(Subtype.MERMAID, f"diagrams need mermaid {pinned} in node_modules/, found {found}.",
-             location="package-lock.json", fix="run `npm ci` in the project root.")
-        return
-    dest = Path(app.outdir) / "_static" / "mermaid"
-    stamp = dest / "VERSION"
-    if stamp.is_file() and stamp.read_text() == installed:
-        return
-    shutil.rmtree(dest, ignore_errors=True)
-    (dest / "chunks" / "mermaid.esm.min").mkdir(parents=True)
-    dist = package / "dist"
-    shutil.copy2(dist / "mermaid.esm.min.mjs", dest / "mermaid.esm.min.mjs")
-    for chunk in (dist / "chunks" / "mermaid.esm.min").glob("*.mjs"):
-        shutil.copy2(chunk, dest / "chunks" / "mermaid.esm.min" / chunk.name)
-    shutil.copy2(package / "LICENSE", dest / "LICENSE")
-    stamp.write_text(installed)
-
-
 def write_index(app: Sphinx, exception: Exception | None) -> None:
     """Give the site a root index.html that names the front page as the canonical one.
 
@@ -173,47 +133,26 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
         _write_if_changed(out / "index.html", html)
 
 
-class _RecordJs:
-    """Stands in for the app while sphinxcontrib-mermaid's loader is rendered: keeps its add_js_file calls."""
+def defer_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """On a book page, every script file that would run as the parser meets it runs after parsing
+    instead (`defer`, their order kept): Sphinx's, Furo's and copybutton's scripts wait for
+    DOMContentLoaded anyway. Search and the index keep theirs (their templates call them inline)."""
+    if doctree is None:
+        return
+    files = context.get("script_files")
+    if not isinstance(files, list):
+        return
+    files[:] = [_deferred(js) for js in files]
 
-    def __init__(self, app: Sphinx) -> None:
-        self.config = app.config
-        self.calls: list[tuple[tuple, dict]] = []
 
-    def add_js_file(self, *args, **kwargs) -> None:
-        self.calls.append((args, kwargs))
-
-
-def mermaid_only_where_drawn(app: Sphinx) -> None:
-    """Load mermaid only on pages that draw a diagram, with the loader rendered once per page depth.
-
-    sphinxcontrib-mermaid adds its loader to every page without a doctree (search, genindex).
-    Its handler is wrapped so those pages, which never draw, stay light. The loader it renders (three
-    Jinja templates compiled per page) differs between pages only by the relative URL of mermaid and
-    by the diagrams' zoom ids, so it is rendered once for each and replayed on the other pages.
-    """
-    rendered: dict[tuple, list[tuple[tuple, dict]]] = {}
-    for listener in list(app.events.listeners.get("html-page-context", [])):
-        if listener.handler is install_js:
-            app.disconnect(listener.id)
-
-            def install_where_drawn(app: Sphinx, pagename, templatename, context, doctree) -> None:
-                if doctree is None or not doctree.next_node(mermaid):
-                    return
-                key = (context["pathto"]("_static/", 1),
-                       tuple(n["zoom_id"] for n in doctree.findall(mermaid) if "zoom_id" in n))
-                if key not in rendered:
-                    recorder = _RecordJs(app)
-                    install_js(recorder, pagename, templatename, context, doctree)  # type: ignore[arg-type]
-                    rendered[key] = recorder.calls
-                for args, kwargs in rendered[key]:
-                    app.add_js_file(*args, **kwargs)
-
-            app.connect("html-page-context", install_where_drawn, priority=listener.priority)
+def _deferred(js: _JavaScript) -> _JavaScript:
+    attrs = js.attributes
+    if not js.filename or "body" in attrs or {"defer", "async"} & attrs.keys() or attrs.get("type") == "module":
+        return js
+    return _JavaScript(js.filename, priority=js.priority, **{**attrs, "defer": "defer"})
 
 
 def setup_assets(app: Sphinx) -> None:
-    app.add_config_value("m101_mermaid_root", ".", "html", types=[str])
     app.connect("builder-inited", install_assets)
-    app.connect("builder-inited", mermaid_only_where_drawn)
+    app.connect("html-page-context", defer_scripts, priority=900)  # after every handler that adds a script
     app.connect("build-finished", write_index)

@@ -21,6 +21,7 @@ import json
 import shutil
 from html import escape
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -191,24 +192,29 @@ def lever_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, An
     return fit_lever(budget_inputs(doc, model, settings), _slopes(model))
 
 
-def lever_flags(doc: dict[str, Any], changes: dict[str, Any]) -> list[str]:
-    """A lever's changes as the flags that make them (the same words the widget prints)."""
+def lever_flags(doc: dict[str, Any], changes: dict[str, Any], num: Callable[[Any], str] = str) -> list[str]:
+    """A lever's changes as the flags that make them (the same words the widget prints); `num` writes each value."""
     F, out = doc["flags"], []
     if changes.get("checkpointing"):
         out.append(F["checkpointing"])
     if "micro_batch_size" in changes:
-        out.append(f"{F['micro_batch']} {changes['micro_batch_size']}")
+        out.append(f"{F['micro_batch']} {num(changes['micro_batch_size'])}")
     if "max_tokens_per_gpu" in changes:
-        out.append(f"{F['max_tokens']} {changes['max_tokens_per_gpu']}")
+        out.append(f"{F['max_tokens']} {num(changes['max_tokens_per_gpu'])}")
     if changes.get("fp32_master") is False:
         out.append(F["no_master"])
     if "fraction" in changes:
-        out.append(f"{F['fraction']} {changes['fraction']}")
+        out.append(f"{F['fraction']} {num(changes['fraction'])}")
     return out
 
 
 def verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any], b: dict) -> str:
     """Which phase does not fit and what would make it fit (every edition prints the same)."""
+    return plain(_verdict_sentence(doc, model, settings, b))
+
+
+def _verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any], b: dict) -> str:
+    """verdict_sentence with each computed number marked (`num`)."""
     if b["verdict"] != "does-not-fit":
         return ""
     phases = (f"The {' and '.join(b['over'])} phases do not" if len(b["over"]) > 1
@@ -216,7 +222,7 @@ def verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict[
     lever = lever_for(doc, model, settings)
     if lever is None:
         return f" {phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response."
-    flags = ", ".join(lever_flags(doc, lever["changes"]))
+    flags = ", ".join(lever_flags(doc, lever["changes"], num))
     return f" {phases} fit; {flags} would make it {VERDICT_WORD[lever['budget']['verdict']]}."
 
 
@@ -284,8 +290,28 @@ class fit_calculator(nodes.General, nodes.Element):
     """The calculator: a build-time worked sum, the embedded coefficients, and the widget's mount."""
 
 
+#: Around each number the build computes for the worked sum: in HTML a `m101-value-cell` span (a cited
+#: value, as in the cross-check table; the widget writes the same), elsewhere nothing.
+OPEN, CLOSE = "\x01", "\x02"
+
+
+def num(value: Any) -> str:
+    """A computed number of the sum, marked (see OPEN)."""
+    return f"{OPEN}{value}{CLOSE}"
+
+
+def plain(text: str) -> str:
+    """Marked text as every edition but HTML prints it."""
+    return text.replace(OPEN, "").replace(CLOSE, "")
+
+
+def marked_html(text: str) -> str:
+    """Marked text as HTML: escaped, each number a `m101-value-cell` span."""
+    return escape(text, quote=False).replace(OPEN, '<span class="m101-value-cell">').replace(CLOSE, "</span>")
+
+
 def _gib(n: float, doc: dict) -> str:
-    return f"{n / doc['gib']:,.1f} GiB"
+    return num(f"{n / doc['gib']:,.1f} GiB")
 
 
 VERDICT_TEXT = {"fits": "fits", "tight": "tight", "does-not-fit": "does not fit"}
@@ -295,16 +321,22 @@ VERDICT_WORD = {"fits": "fit", "tight": "tight", "does-not-fit": "does not fit"}
 
 def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[str, str, str, str]], dict]:
     """The sum's rows (term, how, size, class) and derive.fit_budget's result, for every edition."""
+    rows, b = _worked_sum_rows(doc, model, settings)
+    return [(label, plain(how), plain(size), cls) for label, how, size, cls in rows], b
+
+
+def _worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[str, str, str, str]], dict]:
+    """worked_sum_rows with each computed number marked (`num`)."""
     b = budget_for(doc, model, settings)
     frac = settings["fraction"]
     per_param = doc["bytes_per_param"]["trainer_fp32_master" if settings["fp32_master"] else "trainer_no_master"]
     rows = [
-        ("FSDP trainer state", f"{model['params']:,} parameters × {per_param} bytes",
+        ("FSDP trainer state", f"{num(format(model['params'], ','))} parameters × {num(per_param)} bytes",
          _gib(b["trainer"], doc), "trainer"),
-        ("SGLang's share", f"{frac:g} × {doc['pool']['value']:g} {doc['pool']['unit']} pool", _gib(b["share"], doc), "engine"),
-        ("of which bf16 weights", f"{model['params']:,} × {doc['bytes_per_param']['weights']} bytes",
+        ("SGLang's share", f"{num(format(frac, 'g'))} × {num(format(doc['pool']['value'], 'g'))} {doc['pool']['unit']} pool", _gib(b["share"], doc), "engine"),
+        ("of which bf16 weights", f"{num(format(model['params'], ','))} × {num(doc['bytes_per_param']['weights'])} bytes",
          _gib(b["weights"], doc), "engine"),
-        ("of which KV cache", f"the share less the weights; {model['kv_bytes_per_token']:,} bytes per token",
+        ("of which KV cache", f"the share less the weights; {num(format(model['kv_bytes_per_token'], ','))} bytes per token",
          _gib(b["kv"], doc), "engine"),
         ("During rollout", "trainer state + SGLang's share", _gib(b["rollout"], doc), ""),
     ]
@@ -314,13 +346,13 @@ def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[
         how = "with" if ckpt else "without"
         label = doc["crosschecks"][activation["host"]]["label"]
         rows.append(("During training", "trainer state + activations", _gib(b["train"], doc), "trainer"))
-        rows.append(("of which activations", f"{activation['bytes_per_token'] / 1e6:,.2f} MB per token ({how} "
-                     f"gradient checkpointing; slope over {activation['points']} token counts, "
-                     f"{label}) × {b['micro_tokens']:,} tokens per micro-batch",
+        rows.append(("of which activations", f"{num(format(activation['bytes_per_token'] / 1e6, ',.2f'))} MB per token ({how} "
+                     f"gradient checkpointing; slope over {num(activation['points'])} token counts, "
+                     f"{num(label)}) × {num(format(b['micro_tokens'], ','))} tokens per micro-batch",
                      _gib(b["activations"], doc), "trainer"))
     left = "Left for the OS, Ray, page cache" + ("" if b["train"] is not None else ", activations")
     rows += [
-        ("Ray's kill line", f"{doc['threshold']['value']:g} × the pool", _gib(b["limit"], doc), "failure"),
+        ("Ray's kill line", f"{num(format(doc['threshold']['value'], 'g'))} × the pool", _gib(b["limit"], doc), "failure"),
         (left, f"kill line less the {b['phase']} phase", _gib(b["margin"], doc), "outside"),
     ]
     return rows, b
@@ -328,33 +360,44 @@ def worked_sum_rows(doc: dict, model: dict, settings: dict) -> tuple[list[tuple[
 
 def held_sentence(b: dict, prompt_assumed: bool = False) -> str:
     """How many of the step's sequences the KV cache holds at once, and the worst case in rounds."""
-    seq = b["sequence_tokens"]
+    return plain(_held_sentence(b, prompt_assumed))
+
+
+def _held_sentence(b: dict, prompt_assumed: bool = False) -> str:
+    """held_sentence with each computed number marked (`num`)."""
+    seq = num(format(b["sequence_tokens"], ","))
+    held, sequences = num(format(b["held"] or 0, ",")), num(format(b["sequences"], ","))
     assumed = " (the prompt assumed as long as the response cap)" if prompt_assumed else ""
     if b["held"] is None:
         return ""
     if b["held"] == 0:
-        return (f" It cannot hold one sequence at its full length, {seq:,} tokens{assumed}: the longest prompt"
+        return (f" It cannot hold one sequence at its full length, {seq} tokens{assumed}: the longest prompt"
                 " plus --rollout-max-response-len.")
     if b["held"] >= b["sequences"]:
-        return f" At {seq:,} tokens per sequence{assumed} it holds all {b['sequences']:,} sequences of a step at once."
-    return (f" At {seq:,} tokens per sequence{assumed} it holds {b['held']:,} of a step's {b['sequences']:,}"
-            f" sequences at once; SGLang queues the rest, so at worst the step runs in about {b['rounds']:,}"
+        return f" At {seq} tokens per sequence{assumed} it holds all {sequences} sequences of a step at once."
+    return (f" At {seq} tokens per sequence{assumed} it holds {held} of a step's {sequences}"
+            f" sequences at once; SGLang queues the rest, so at worst the step runs in about {num(format(b['rounds'], ','))}"
             " rounds: slower, not killed.")
 
 
 def worked_sum_verdict(b: dict, prompt_assumed: bool = False, lever: str = "") -> str:
     """The sentence after the verdict word (every edition prints the same)."""
-    tokens = f"{b['kv_tokens']:,}" if b["kv_tokens"] is not None else "none"
-    return (f"the KV cache holds about {tokens} tokens.{held_sentence(b, prompt_assumed)}"
+    return plain(_worked_sum_verdict(b, prompt_assumed, lever))
+
+
+def _worked_sum_verdict(b: dict, prompt_assumed: bool = False, lever: str = "") -> str:
+    """worked_sum_verdict with each computed number marked (`num`)."""
+    tokens = num(format(b["kv_tokens"], ",")) if b["kv_tokens"] is not None else "none"
+    return (f"the KV cache holds about {tokens} tokens.{_held_sentence(b, prompt_assumed)}"
             f"{'' if b['train'] is not None else ' The activation term is not estimated.'}{lever}")
 
 
 def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
     """The sum at the directive's starting values, as a table (the same numbers the widget opens with)."""
-    rows, b = worked_sum_rows(doc, model, settings)
+    rows, b = _worked_sum_rows(doc, model, settings)
     body = "".join(
-        f'<tr class="m101-fit-row-{escape(cls)}{" m101-fit-part" if label.startswith("of which") else ""}"><th scope="row">{escape(label)}</th><td>{escape(how)}</td>'
-        f'<td class="m101-fit-num">{escape(val)}</td></tr>' for label, how, val, cls in rows)
+        f'<tr class="m101-fit-row-{escape(cls)}{" m101-fit-part" if label.startswith("of which") else ""}"><th scope="row">{escape(label)}</th><td>{marked_html(how)}</td>'
+        f'<td class="m101-fit-num">{marked_html(val)}</td></tr>' for label, how, val, cls in rows)
     verdict = VERDICT_TEXT[b["verdict"]]
     return (
         f'<table class="m101-fit-sum" data-model="{escape(model["name"])}" data-verdict="{b["verdict"]}"'
@@ -365,7 +408,7 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         f'<thead><tr><th scope="col">term</th><th scope="col">how</th><th scope="col">size</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
         f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; '
-        f"{escape(worked_sum_verdict(b, settings.get('prompt_assumed', False), verdict_sentence(doc, model, settings, b)), quote=False)}</p>"
+        f"{marked_html(_worked_sum_verdict(b, settings.get('prompt_assumed', False), _verdict_sentence(doc, model, settings, b)))}</p>"
     )
 
 

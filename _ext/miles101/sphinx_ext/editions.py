@@ -1,15 +1,16 @@
-"""The editions other than the web site: EPUB, LaTeX/PDF, text.
+"""The editions and their diagrams: the web site, EPUB, LaTeX/PDF, text.
 
-The web site draws its diagrams in the browser with the local mermaid copy. No other edition can:
-an EPUB reader runs no module scripts and LaTeX none at all. For them each diagram is a vector image
+Diagrams are written in mermaid and drawn once, never in a reader's browser: each is a vector image
 drawn by mermaid's CLI (`tools/pdf/`, pinned, driven by Debian's Chromium, never a downloaded
-browser): SVG for EPUB, PDF for LaTeX. Read the Docs has no Chromium, so the drawings are made where
-it is (`python3 dev.py draw`, i.e. `-D m101_diagrams=draw`) and kept in the repository
-(`tools/pdf/drawn/`, with the hash of the source each was drawn from in its `index.json`). Every build
-checks them: a drawing that is missing or was drawn from another version of its diagram is a
-`manual.diagram_drawing` warning naming the figure and the command that redraws it, and there the
-editions show a line that sends the reader to the web edition. `-D m101_diagrams=text` never uses
-drawings (the tests' text and LaTeX builds).
+browser). Read the Docs has no Chromium, so the drawings are made where it is (`python3 dev.py draw`,
+i.e. `-D m101_diagrams=draw`) and kept in the repository (`drawings/`, with the hash of the source each
+was drawn from in its `index.json`). Every edition shows them: the web page holds the SVG inline, its
+colours taken from the theme's CSS variables so one drawing serves light and dark (`inline_svg`), the
+EPUB embeds the SVG, LaTeX the PDF. Every build checks them: a drawing that is missing or was drawn
+from another version of its diagram is a `manual.diagram_drawing` warning naming the figure and the
+command that redraws it; there the web page shows the diagram's source and the other editions a line
+that sends the reader to the web edition. `-D m101_diagrams=text` never uses drawings (the tests' text
+and LaTeX builds).
 """
 from __future__ import annotations
 
@@ -33,21 +34,21 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.texescape import escape as tex_escape
 from sphinx_design.shared import is_component
-from sphinxcontrib.mermaid import mermaid
 
 from ..palette import HUES, MEANINGS
 from ..problems import Subtype
 from .base import warn
 from .calculator import VERDICT_TEXT, fit_calculator, worked_sum_rows, worked_sum_verdict
 from .domain import book_of, domain_of
+from .figures import diagram_source, figure_box, text_alternative
 from .loading import book_in_config
 
 logger = logging.getLogger(__name__)
 
-#: Builders that show the site: mermaid draws in the browser there.
+#: Builders that write the web site: its pages hold each drawing inline.
 SITE_BUILDERS = {"html", "dirhtml", "singlehtml"}
-#: Image format per builder format / name, for the editions that embed a drawn image.
-IMAGE_FORMAT = {"latex": "pdf", "epub": "svg"}
+#: Image format per builder format / name: the drawing each edition shows.
+IMAGE_FORMAT = {"latex": "pdf", "epub": "svg", "site": "svg"}
 #: Chromium flags: headless, no GPU, and no sandbox (the build may run as root in a container).
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu"]
 #: Mermaid's settings for drawn images: the site's strict security, labels as SVG text (e-readers
@@ -96,9 +97,9 @@ def is_site(app: Sphinx) -> bool:
 
 
 def image_format(app: Sphinx) -> str | None:
-    """The image format this builder embeds diagrams as, or None (text, man: a line in words)."""
+    """The image format this builder shows diagrams as, or None (text, man: a line in words)."""
     if app.builder.name in SITE_BUILDERS:
-        return None
+        return IMAGE_FORMAT["site"]
     if app.builder.name.startswith("epub"):
         return IMAGE_FORMAT["epub"]
     return IMAGE_FORMAT.get(app.builder.format)
@@ -152,7 +153,7 @@ def note_diagrams(app: Sphinx, doctree: nodes.document) -> None:
     """doctree-read: note each diagram of the page (figure id -> mermaid source) in its domain record,
     so a build checks the drawings without loading every page's doctree again."""
     diagrams: dict[str, str] = {}
-    for node in doctree.findall(mermaid):
+    for node in doctree.findall(diagram_source):
         ids = node.parent.get("ids", []) if node.parent is not None else []
         if ids:
             diagrams.setdefault(ids[0], node["code"])
@@ -219,9 +220,10 @@ def draw_stale(app: Sphinx, diagrams: dict[str, tuple[str, str]]) -> None:
             (folder / f"{fig}.{fmt}").unlink(missing_ok=True)
         del index[fig]
     (folder / "index.json").write_text(json.dumps(
-        {"about": "Diagrams drawn by `python3 dev.py draw` (mermaid's CLI on Chromium) for the PDF and EPUB "
-                  "editions; `source` is the hash of the figure's mermaid source and the drawing settings "
-                  "(miles101.sphinx_ext.editions.source_hash). A build refuses a drawing whose source changed.",
+        {"about": "Diagrams drawn by `python3 dev.py draw` (mermaid's CLI on Chromium) for every edition: "
+                  "the web pages and the EPUB show the SVG, LaTeX the PDF; `source` is the hash of the figure's "
+                  "mermaid source and the drawing settings (miles101.sphinx_ext.editions.source_hash). "
+                  "A build refuses a drawing whose source changed.",
          "figures": dict(sorted(index.items()))}, indent=1) + "\n", encoding="utf-8")
 
 
@@ -247,6 +249,64 @@ def fix_svg_for_epub(path: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+#: Mermaid's own colours in a drawing (its default theme) and what the web page draws them with: the
+#: theme's CSS variables (Furo's text and backgrounds, the palette's hues), so one SVG follows light and
+#: dark. The palette's meaning classes (trainer, engine, ...) are coloured by the palette stylesheet.
+THEME_COLOURS = {
+    "#333333": "var(--color-foreground-primary)",  # lines, arrowheads
+    "#333": "var(--color-foreground-primary)",  # labels
+    "rgba(232,232,232, 0.8)": "var(--color-background-primary)",  # edge label backgrounds
+    "rgba(232, 232, 232, 0.5)": "var(--color-background-primary)",
+    "#ECECFF": "var(--m101-indigo-tint)",  # a node with no meaning class
+    "#9370DB": "var(--m101-indigo)",
+    "#ffffde": "var(--color-background-secondary)",  # subgraphs
+    "#aaaa33": "var(--color-foreground-muted)",
+}
+_THEME_COLOUR = re.compile("|".join(re.escape(c) + (r"(?![0-9A-Fa-f])" if c.startswith("#") else "")
+                                    for c in sorted(THEME_COLOURS, key=len, reverse=True)))
+
+
+def inline_svg(text: str, fig_id: str) -> str:
+    """A drawing as a web page holds it inline: ids made unique on the page (mermaid calls every
+    drawing `my-svg`), mermaid's colours turned into the theme's variables, the light palette written
+    into the drawing for the EPUB and PDF dropped (the page's palette stylesheet colours the classes in
+    both themes), no white background, no ARIA of mermaid's (the page names the image)."""
+    text = re.sub(r"^\s*<\?xml[^>]*>\s*", "", text)
+    text = re.sub(r"<style>(?:(?!</style>).)*?Generated by miles101\.sphinx_ext\.editions.*?</style>", "", text,
+                  flags=re.S)
+    ids = set(re.findall(r'\sid="([^"]+)"', text))
+    rename = {old: f"m101-{fig_id}-{old}" for old in ids}
+    text = re.sub(r'(\sid=")([^"]+)(")', lambda m: m[1] + rename[m[2]] + m[3], text)
+    text = re.sub(r"#([A-Za-z_][\w.-]*)", lambda m: f"#{rename[m[1]]}" if m[1] in rename else m[0], text)
+    text = _THEME_COLOUR.sub(lambda m: THEME_COLOURS[m[0]], text)
+    text = re.sub(r'\s(?:role|aria-roledescription)="[^"]*"', "", text)
+    used = {c for attr in re.findall(r'\sclass="([^"]*)"', text) for c in attr.split()}
+    text = re.sub(r"(<style>)(.*?)(</style>)", lambda m: m[1] + used_rules(m[2], used) + m[3], text, flags=re.S)
+    return text.replace(" background-color: white;", "", 1).strip()
+
+
+def used_rules(css: str, classes: set[str]) -> str:
+    """Mermaid's stylesheet for one drawing without the rules no element of it can match: a rule stays
+    when one of its selectors names only classes the drawing has (tooltips, errors, icons, animations go)."""
+    kept: list[tuple[str, str]] = []
+    i = 0
+    while (start := css.find("{", i)) >= 0:
+        depth, end = 1, start + 1
+        while depth and end < len(css):
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            end += 1
+        prelude, block = css[i:start].strip(), css[start:end]
+        i = end
+        selectors = prelude.split(",")
+        if prelude.startswith("@") or any(set(re.findall(r"\.([\w-]+)", s)) <= classes for s in selectors):
+            kept.append((prelude, block))
+    rules = "".join(p + b for p, b in kept if not p.startswith("@keyframes"))
+    animated = {name for value in re.findall(r"animation(?:-name)?:([^;}]*)", rules)
+                for name in re.findall(r"[\w-]+", value)}
+    keyframes = "".join(p + b for p, b in kept if p.startswith("@keyframes") and p.split()[-1] in animated)
+    return keyframes + rules + css[i:].strip()
+
+
 def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Every build: each diagram's committed drawing must be drawn from its current source (or the
     build says which is not, and the command that draws it). The editions then use the drawings."""
@@ -256,7 +316,8 @@ def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.edition = "site" if is_site(app) else app.builder.name
     domain.edition_format = fmt
     domain.edition_writes_html = app.builder.format == "html"
-    domain.drawn_diagrams = {}  # figure id -> file name in the output
+    domain.drawn_diagrams = {}  # figure id -> file name in the output (EPUB, LaTeX)
+    domain.inline_drawings = {}  # figure id -> the SVG as the web page holds it
     domain.diagram_problems = {}  # figure id -> why it has no drawing
     folder = drawings_dir(app)
     mode = app.config.m101_diagrams
@@ -272,10 +333,17 @@ def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
             continue
         why = "has no drawing" if status == "missing" else "was drawn from another version of its source"
         domain.diagram_problems[fig] = why
-        warn(Subtype.DIAGRAM_DRAWING, f"the diagram {fig} {why}: the PDF and EPUB editions would show a line instead.",
+        warn(Subtype.DIAGRAM_DRAWING, f"the diagram {fig} {why}: the web page would show its mermaid source "
+             "and the PDF and EPUB a line instead.",
              location=docname, fix="run `python3 dev.py draw` (mermaid's CLI on Chromium) and commit "
              f"{app.config.m101_drawings}/.")
     if fmt is None or mode == "text":
+        return []
+    if is_site(app):
+        for fig in diagrams:
+            if fig not in domain.diagram_problems and fig in index:
+                svg = (folder / index[fig]["svg"]).read_text(encoding="utf-8")
+                domain.inline_drawings[fig] = inline_svg(svg, fig)
         return []
     target_dir = Path(app.outdir) / ("" if app.builder.format == "latex" else "_images")
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -325,12 +393,12 @@ def _draw(mmdc: Path, chromium: str, folder: Path, todo: list[tuple[str, str]], 
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             warn(Subtype.MERMAID, f"mermaid's CLI did not run: {exc}.", location="tools/pdf/package.json",
-                 fix="reinstall it with `python3 dev.py pdf`.")
+                 fix="reinstall it with `python3 dev.py draw`.")
             return
         if done.returncode:
             tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
             warn(Subtype.MERMAID, "mermaid's CLI failed: " + " / ".join(tail), location="tools/pdf/package.json",
-                 fix="run the diagram through the site build to see mermaid's own error.")
+                 fix="check the diagram's mermaid code at the line mermaid's CLI names.")
             return
         for i, (key, _) in enumerate(todo, start=1):
             drawn = work / "img" / f"out-{i}.{fmt}"
@@ -365,21 +433,44 @@ def web_edition_note(docname: str, what: str) -> nodes.paragraph:
     return note
 
 
+class diagram_svg(nodes.General, nodes.Element):
+    """A diagram on a web page: `svg`, its drawing as `inline_svg` made it, and `alt` (title and caption)."""
+
+
+def visit_svg_html(self: Any, node: diagram_svg) -> None:
+    """The drawing inline, named by its figure's title and caption (a screen reader reads one image)."""
+    label = text_alternative(node.parent) if isinstance(node.parent, figure_box) else ""
+    svg = node["svg"].replace("<svg ", f'<svg role="img" aria-label="{self.attval(label)}" ', 1)
+    self.body.append(f'<div class="m101-drawing">{svg}</div>\n')
+    raise nodes.SkipNode
+
+
+def _skip(self: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
 class diagram_image(nodes.General, nodes.Element):
     """A diagram drawn at build time: `file` (a file name in the image folder), `alt`."""
 
 
 class DiagramsForEditions(SphinxPostTransform):
-    """Outside the web site, a mermaid diagram becomes its drawn image, or a line pointing to the web edition."""
+    """Each diagram becomes its drawing: inline SVG on the web site, an image in the EPUB and LaTeX.
+    Without one (a build that warned, `m101_diagrams=text`) the web page keeps the mermaid source and
+    the other editions get a line pointing to the web edition."""
 
-    default_priority = 5  # before sphinxcontrib-mermaid's visitors and before images are collected
+    default_priority = 5  # before images are collected
 
     def run(self, **kwargs: Any) -> None:
         domain = domain_of(self.env)
         if getattr(domain, "edition", "site") == "site":  # set by check_drawings at env-updated
+            inline = getattr(domain, "inline_drawings", {})
+            for node in list(self.document.findall(diagram_source)):
+                ids = node.parent.get("ids", []) if node.parent is not None else []
+                if ids and ids[0] in inline:
+                    node.replace_self(diagram_svg("", svg=inline[ids[0]], alt=node.get("alt", "")))
             return
         drawn = getattr(domain, "drawn_diagrams", {})
-        for node in list(self.document.findall(mermaid)):
+        for node in list(self.document.findall(diagram_source)):
             ids = node.parent.get("ids", []) if node.parent is not None else []
             name = drawn.get(ids[0]) if ids else None
             if name:
@@ -624,14 +715,9 @@ def visit_image_text(self: Any, node: diagram_image) -> None:
     raise nodes.SkipNode
 
 
-def skip_assets_outside_site(app: Sphinx) -> bool:
-    """True where the mermaid script should not be copied: every builder but the web site's."""
-    return not is_site(app)
-
-
 def setup_editions(app: Sphinx) -> None:
     app.add_config_value("m101_diagrams", "auto", "", types=[str])  # auto | text | draw
-    app.add_config_value("m101_drawings", "tools/pdf/drawn", "", types=[str])
+    app.add_config_value("m101_drawings", "drawings", "", types=[str])
     app.connect("config-inited", set_version, priority=450)
     app.connect("config-inited", set_epub_metadata, priority=450)
     app.connect("doctree-read", note_diagrams)
@@ -644,5 +730,8 @@ def setup_editions(app: Sphinx) -> None:
     app.add_post_transform(OpenFolds)
     app.add_post_transform(WebOnlyDownloads)
     app.connect("doctree-resolved", stack_wide_tables, priority=900)  # after the Reference tables
+    # text: the site's page text (llms-full.txt) names the drawing, as the text edition does.
+    app.add_node(diagram_svg, html=(visit_svg_html, None), latex=(_skip, None), text=(visit_image_text, None),
+                 man=(_skip, None), texinfo=(_skip, None))
     app.add_node(diagram_image, html=(visit_image_html, None), latex=(visit_image_latex, None),
                  text=(visit_image_text, None), man=(visit_image_text, None), texinfo=(visit_image_text, None))

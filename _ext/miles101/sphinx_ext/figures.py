@@ -14,7 +14,6 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from sphinxcontrib.mermaid import mermaid
 
 from ..figurerules import SAME_ID_FIX, also_used_in, figure_problems, twice_on_page
 from ..problems import Subtype
@@ -35,20 +34,27 @@ def _depart(self: Any, node: figure_box) -> None:
     self.depart_container(node)
 
 
-def _visit_html(self: Any, node: figure_box) -> None:
-    self.visit_container(node)
-    self.context.append(len(self.body))
+class diagram_source(nodes.General, nodes.Element):
+    """A diagram's mermaid source (`code`): every edition shows its committed drawing instead
+    (miles101.sphinx_ext.editions.DiagramsForEditions); no reader's page runs mermaid."""
 
 
-def _depart_html(self: Any, node: figure_box) -> None:
-    """Give the drawing a text alternative: sphinxcontrib-mermaid's raw output drops the node's `alt`."""
-    start = self.context.pop()
-    label = self.attval(text_alternative(node))
-    for i in range(start, len(self.body)):
-        chunk = self.body[i]
-        if chunk.startswith("<pre ") and 'class="mermaid' in chunk and "aria-label=" not in chunk:
-            self.body[i] = f'<pre role="img" aria-label="{label}"' + chunk[len("<pre"):]
-    self.depart_container(node)
+def visit_source_html(self: Any, node: diagram_source) -> None:
+    """A diagram without a drawing (a build that warned, or `m101_diagrams=text`): its source, named."""
+    label = self.attval(text_alternative(node.parent)) if isinstance(node.parent, figure_box) else ""
+    named = f' role="img" aria-label="{label}"' if label else ""
+    self.body.append(f'<pre class="m101-diagram-source"{named}>{self.encode(node["code"])}</pre>\n')
+    raise nodes.SkipNode
+
+
+def visit_source_text(self: Any, node: diagram_source) -> None:
+    """The site's page text (llms-full.txt) for a diagram without a drawing: its title and caption."""
+    self.add_text(f"[diagram: {node['alt']}]")
+    raise nodes.SkipNode
+
+
+def _skip(self: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
 
 
 def text_alternative(node: figure_box) -> str:
@@ -64,7 +70,7 @@ def figure_title(node: figure_box) -> str:
 
 
 class DiagramDirective(ManualDirective):
-    """```{diagram} fig-id``` with :title: and :caption:: a mermaid figure coloured by meaning."""
+    """```{diagram} fig-id``` with :title: and :caption:: a figure written in mermaid, coloured by meaning."""
 
     has_content = True
     required_arguments = 1
@@ -90,10 +96,7 @@ class DiagramDirective(ManualDirective):
         heading = nodes.paragraph("", "", classes=["m101-figure-title"])
         heading += nodes.strong("", title)
         fig += heading
-        diagram = mermaid()
-        diagram["code"] = code
-        diagram["options"] = {}
-        diagram["alt"] = f"{title}. {caption}"
+        diagram = diagram_source("", code=code, alt=f"{title}. {caption}")
         fig += diagram
         cap = nodes.paragraph("", "", classes=["m101-figure-caption"])
         if caption_label:
@@ -121,9 +124,10 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
 
 
 def setup_figures(app: Sphinx) -> None:
-    visitors = {b: (_visit, _depart) for b in ("latex", "text", "man", "texinfo")}
-    visitors["html"] = (_visit_html, _depart_html)
+    visitors = {b: (_visit, _depart) for b in ("html", "latex", "text", "man", "texinfo")}
     app.add_enumerable_node(figure_box, "m101-figure", figure_title, **visitors)
+    app.add_node(diagram_source, html=(visit_source_html, None), text=(visit_source_text, None),
+                 **{b: (_skip, None) for b in ("latex", "man", "texinfo")})
     for name, cls in DIRECTIVES.items():
         app.add_directive(name, cls)
     app.connect("env-check-consistency", check_figure_ids)

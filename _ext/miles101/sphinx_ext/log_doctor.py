@@ -2,8 +2,10 @@
 
 The rule set is ``miles101.doctor_rules.rules()`` (7.1's symptoms, the reader's thresholds,
 read_run.py's patterns): the build writes it to ``_static/m101-doctor-rules.json`` and copies the
-page's modules (the matching in ``log-doctor-core.js``, a worker, the component) beside it, and loads
-them on the pages that hold the directive and nowhere else. The JavaScript holds no rule of its own.
+page's modules (the matching in ``log-doctor-core.js``, a worker, the component) beside it. The pages
+that hold the directive, and no other, get a small deferred loader (``log-doctor-loader.js``) that
+imports the component, which then fetches the rules, when the reader comes to the doctor: the page
+itself loads none of it. The JavaScript holds no rule of its own.
 
 Outside the web site (EPUB, LaTeX, text) the component cannot run: it becomes a paragraph that says
 what it is, how to get the same answer with read_run.py, and where the web page is.
@@ -29,7 +31,7 @@ from .base import ManualDirective
 from .domain import domain_of
 
 STATIC = Path(__file__).with_name("static")
-FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor.css")
+FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor-loader.js", "log-doctor.css")
 RULES_FILE = "m101-doctor-rules.json"
 #: The page whose entries the doctor links to (read_run.PAGE_PATH without its suffix).
 PAGE_DOC = "sections/7-1-troubleshoot-by-symptom"
@@ -132,11 +134,12 @@ def _install(app: Sphinx) -> None:
 
 
 def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
-    """Load the component's module and stylesheet on the pages that hold one, and nowhere else."""
+    """The component's stylesheet and loader on the pages that hold one, and nowhere else: the loader
+    imports the component when the reader comes to it."""
     if doctree is None or doctree.next_node(log_doctor) is None or app.builder.name.startswith("epub"):
         return
     app.add_css_file("m101-log-doctor.css")
-    app.add_js_file("m101-log-doctor.js", type="module")
+    app.add_js_file("m101-log-doctor-loader.js", loading_method="defer")
 
 
 def _skip(self: Any, node: nodes.Node) -> None:

@@ -100,15 +100,15 @@ export function fitLever(c, model, s) {
   return found.fits || found.tight || null;
 }
 
-/** calculator.lever_flags: a lever's changes as the flags that make them. */
-export function leverFlags(c, changes) {
+/** calculator.lever_flags: a lever's changes as the flags that make them; `n` writes each value. */
+export function leverFlags(c, changes, n = String) {
   const F = c.flags;
   const out = [];
   if (changes.checkpointing) out.push(F.checkpointing);
-  if ("micro_batch_size" in changes) out.push(`${F.micro_batch} ${changes.micro_batch_size}`);
-  if ("max_tokens_per_gpu" in changes) out.push(`${F.max_tokens} ${changes.max_tokens_per_gpu}`);
+  if ("micro_batch_size" in changes) out.push(`${F.micro_batch} ${n(changes.micro_batch_size)}`);
+  if ("max_tokens_per_gpu" in changes) out.push(`${F.max_tokens} ${n(changes.max_tokens_per_gpu)}`);
   if (changes.fp32_master === false) out.push(F.no_master);
-  if ("fraction" in changes) out.push(`${F.fraction} ${changes.fraction}`);
+  if ("fraction" in changes) out.push(`${F.fraction} ${n(changes.fraction)}`);
   return out;
 }
 
@@ -118,6 +118,18 @@ const gib = (c, bytes) => {
   return `${bytes < 0 ? "−" : ""}${group(whole)}.${frac} GiB`;
 };
 const count = (n) => group(String(n));
+
+// calculator.num, plain and marked_html: around each number the widget computes, the markup the build's
+// worked sum writes (a `m101-value-cell` span), so the live sum's numbers read as cited values too.
+const OPEN = "\x01";
+const CLOSE = "\x02";
+const num = (v) => `${OPEN}${v}${CLOSE}`;
+const plain = (text) => text.replace(/[\x01\x02]/g, "");
+/** Marked text as nodes: its words, and each number a `m101-value-cell` span. */
+function marked(text) {
+  return text.split(/\x01([^\x02]*)\x02/).map((part, i) => (i % 2 ? el("span", { class: "m101-value-cell", text: part }) : part))
+    .filter((part) => part !== "");
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -253,9 +265,9 @@ function mount(root) {
   const out = el("div", { class: "m101-fit-out" },
     title, verdict, bar, legend, kvLine, actLine,
     offloadLine,
-    el("p", { class: "m101-fit-inference", text: "Inference from Miles's and SGLang's code, not measured on a GB10: "
-      + `the pool is the total CUDA reports on a GB10, ${c.pool.value} ${c.pool.unit} (public reference: ${c.pool.label}), and SGLang's share is `
-      + "at most its fraction of it (SGLang measures the memory free when it starts)." }),
+    el("p", { class: "m101-fit-inference" }, ...marked("Inference from Miles's and SGLang's code, not measured on a GB10: "
+      + `the pool is the total CUDA reports on a GB10, ${num(`${c.pool.value} ${c.pool.unit} (public reference: ${c.pool.label})`)}, and SGLang's share is `
+      + "at most its fraction of it (SGLang measures the memory free when it starts).")),
     el("div", { class: "m101-fit-flags" }, el("p", { class: "m101-fit-flags-title", text: "Flags to paste" }),
       el("pre", {}, code), copy, copied, flagsNote));
   app.replaceChildren(form, out);
@@ -335,7 +347,7 @@ function mount(root) {
       "data-swatch": swatch },
       el("span", { class: `m101-fit-swatch m101-fit-${swatch}`, "aria-hidden": "true" }),
       el("span", { class: "m101-fit-label", text: label }),
-      el("span", { class: "m101-fit-num", text: `${gib(c, bytes)}${extra}` }));
+      el("span", { class: "m101-fit-num m101-value-cell", text: `${gib(c, bytes)}${extra}` }));
   }
 
   const staticVerdict = root.querySelector(".m101-fit-sum-verdict");
@@ -358,24 +370,24 @@ function mount(root) {
     }
     const b = fitBudget(c, m, s);
     root.dataset.verdict = b.verdict;
-    const name = m.name || `${(m.params / 1e9).toFixed(2)} B parameters`;
-    const gap = b.margin >= 0 ? `${gib(c, b.margin)} under Ray's kill line` : `${gib(c, -b.margin)} over Ray's kill line`;
+    const name = m.name || `${num((m.params / 1e9).toFixed(2))} B parameters`;
+    const gap = b.margin >= 0 ? `${num(gib(c, b.margin))} under Ray's kill line` : `${num(gib(c, -b.margin))} over Ray's kill line`;
     let why = "";
     if (b.kv <= 0) why = " SGLang's share does not hold its bf16 weights: it would stop at start-up.";
-    else if (b.held === 0) why = ` Its KV cache cannot hold one sequence at full length: the longest prompt plus ${F.response_len}, ${count(b.sequence_tokens)} tokens.`;
+    else if (b.held === 0) why = ` Its KV cache cannot hold one sequence at full length: the longest prompt plus ${F.response_len}, ${num(count(b.sequence_tokens))} tokens.`;
     else if (b.verdict === "tight") why = " The room left is less than one more bf16 copy of the weights, about what reading the checkpoint leaves in the page cache.";
     let lever = "";
     if (b.verdict === "does-not-fit") {
       const phases = b.over.length > 1 ? `The ${b.over.join(" and ")} phases do not` : `The ${b.over[0]} phase does not`;
       const found = fitLever(c, m, s);
       lever = found
-        ? ` ${phases} fit; ${leverFlags(c, found.changes).join(", ")} would make it ${VERDICT_WORD[found.budget.verdict]}.`
+        ? ` ${phases} fit; ${leverFlags(c, found.changes, num).join(", ")} would make it ${VERDICT_WORD[found.budget.verdict]}.`
         : ` ${phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response.`;
     }
     verdict.replaceChildren(el("strong", { text: `${VERDICT[b.verdict]}: ` }),
-      `${name}, ${b.phase} phase: ${gap} (${gib(c, b.peak)} of ${gib(c, b.limit)}).${why}${lever}`);
+      ...marked(`${name}, ${b.phase} phase: ${gap} (${num(gib(c, b.peak))} of ${num(gib(c, b.limit))}).${why}${lever}`));
     verdict.dataset.phase = b.phase;
-    verdict.dataset.lever = lever;
+    verdict.dataset.lever = plain(lever);
     title.textContent = `The pool during ${b.phase}`;
     verdict.dataset.verdict = b.verdict;
     verdict.dataset.marginBytes = String(b.margin);
@@ -426,15 +438,15 @@ function mount(root) {
         ? "KV cache: none left for tokens."
         : "KV cache tokens: need a model's shape (pick a model above).";
     } else {
-      const seq = `${count(b.sequence_tokens)} tokens per sequence (longest prompt + response cap)`;
+      const seq = `${num(count(b.sequence_tokens))} tokens per sequence (longest prompt + response cap)`;
       let held;
       if (b.held === 0) held = `It cannot hold one sequence at full length, ${seq}: does not fit.`;
-      else if (b.held >= b.sequences) held = `At ${seq} it holds all ${count(b.sequences)} sequences of a step at once.`;
+      else if (b.held >= b.sequences) held = `At ${seq} it holds all ${num(count(b.sequences))} sequences of a step at once.`;
       else {
-        held = `At ${seq} it holds ${count(b.held)} of a step's ${count(b.sequences)} sequences at once. SGLang queues `
-          + `the rest, so at worst (every response at the cap) the step runs in about ${count(b.rounds)} rounds: slower, not killed.`;
+        held = `At ${seq} it holds ${num(count(b.held))} of a step's ${num(count(b.sequences))} sequences at once. SGLang queues `
+          + `the rest, so at worst (every response at the cap) the step runs in about ${num(count(b.rounds))} rounds: slower, not killed.`;
       }
-      kvLine.textContent = `KV cache: about ${count(b.kv_tokens)} tokens at ${count(m.kv_bytes_per_token)} bytes each. ${held}`;
+      kvLine.replaceChildren(...marked(`KV cache: about ${num(count(b.kv_tokens))} tokens at ${num(count(m.kv_bytes_per_token))} bytes each. ${held}`));
     }
     kvLine.dataset.kvTokens = b.kv_tokens === null ? "" : String(b.kv_tokens);
     kvLine.dataset.stepTokens = String(b.step_tokens);
@@ -448,10 +460,10 @@ function mount(root) {
       actLine.textContent = `Activations while training: not estimated: no measured slope ${how} gradient `
         + "checkpointing for this model (SGLang has released its share then, under the offload a colocated run does by default).";
     } else {
-      actLine.textContent = `Activations while training: about ${gib(c, b.activations)}, `
-        + `${(slope.bytes_per_token / 1e6).toFixed(2)} MB per token ${how} gradient checkpointing (the slope of the `
-        + `forward/backward peak over ${slope.points} token counts, ${c.crosschecks[slope.host].label}) × `
-        + `${count(b.micro_tokens)} tokens in the largest micro-batch; training peak ${gib(c, b.train)}.`;
+      actLine.replaceChildren(...marked(`Activations while training: about ${num(gib(c, b.activations))}, `
+        + `${num((slope.bytes_per_token / 1e6).toFixed(2))} MB per token ${how} gradient checkpointing (the slope of the `
+        + `forward/backward peak over ${num(slope.points)} token counts, ${num(c.crosschecks[slope.host].label)}) × `
+        + `${num(count(b.micro_tokens))} tokens in the largest micro-batch; training peak ${num(gib(c, b.train))}.`));
     }
     actLine.dataset.microTokens = String(b.micro_tokens);
     actLine.dataset.activations = b.activations === null ? "" : String(b.activations);
@@ -471,11 +483,11 @@ function mount(root) {
     else lines.push(`${F.micro_batch} ${s.micro_batch_size}`);
     code.textContent = lines.join(" \\\n");
     const steps = Math.floor(s.prompts * s.samples / s.global_batch);
-    const notes = [`${count(steps)} optimizer step${steps === 1 ? "" : "s"} per rollout: ${count(s.prompts * s.samples)} samples `
-      + `÷ ${F.global_batch} ${count(s.global_batch)}, rounded down.`];
+    const notes = [`${num(count(steps))} optimizer step${steps === 1 ? "" : "s"} per rollout: ${num(count(s.prompts * s.samples))} samples `
+      + `÷ ${F.global_batch} ${num(count(s.global_batch))}, rounded down.`];
     if (s.reference) notes.push(`${F.kl} builds the reference model; set ${F.kl_coef} to the KL weight you want.`);
     flagsNote.hidden = false;
-    flagsNote.textContent = notes.join(" ");
+    flagsNote.replaceChildren(...marked(notes.join(" ")));
     flagsNote.dataset.steps = String(steps);
     copied.textContent = "";
   }

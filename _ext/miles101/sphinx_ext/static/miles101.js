@@ -1,6 +1,6 @@
 /* Miles 101: the two small behaviours the pages need, no library.
  *
- * 1. Diagrams keep readable labels. Mermaid draws at its own size and the page would shrink a wide
+ * 1. Diagrams keep readable labels. Each drawing has its own size and the page would shrink a wide
  *    drawing to fit the column (labels at 5 px). Here each drawing is sized to the column but never
  *    below the scale at which its labels read at MIN_LABEL_PX; a wider drawing scrolls inside its
  *    frame (the frame says so), never the page. A small drawing is not blown up past its own size.
@@ -34,7 +34,7 @@
 
   function sizeDiagram(pre) {
     const svg = pre.querySelector(":scope > svg");
-    if (!svg || pre.querySelector('[id^="dmermaid"]')) return;
+    if (!svg) return;
     const vb = svg.viewBox && svg.viewBox.baseVal;
     const natural = vb && vb.width ? vb.width : parseFloat(svg.getAttribute("width")) || 0;
     const frame = pre.clientWidth;
@@ -48,17 +48,10 @@
     if (figure) figure.classList.toggle("m101-scrolls", natural * scale > frame + 1);
   }
 
-  const sizeAll = () => document.querySelectorAll(".m101-figure pre.mermaid").forEach(sizeDiagram);
+  const sizeAll = () => document.querySelectorAll(".m101-figure .m101-drawing").forEach(sizeDiagram);
 
   function watchDiagrams() {
-    const pres = document.querySelectorAll(".m101-figure pre.mermaid");
-    if (!pres.length) return;
-    const observer = new MutationObserver(records => {
-      const touched = new Set();
-      records.forEach(r => { const pre = r.target.closest && r.target.closest("pre.mermaid"); if (pre) touched.add(pre); });
-      touched.forEach(sizeDiagram);
-    });
-    pres.forEach(pre => observer.observe(pre, {childList: true, subtree: true}));
+    if (!document.querySelector(".m101-figure .m101-drawing")) return;
     // A tab opening, a window turning: the column width changed.
     let pending = false;
     const later = () => { if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; sizeAll(); }); } };
@@ -194,11 +187,10 @@
     const later = () => { if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; markScrollBoxes(); }); } };
     window.addEventListener("resize", later);
     window.addEventListener("load", later);
-    // A diagram drawn late, a tab opened: sizes changed inside the page.
+    // A tab opened, a box that grew: sizes changed inside the page.
     if (window.ResizeObserver) {
       const observer = new ResizeObserver(later);
       document.querySelectorAll(SCROLLS).forEach(box => observer.observe(box));
-      document.querySelectorAll(".m101-figure pre.mermaid").forEach(pre => new MutationObserver(later).observe(pre, {childList: true}));
     }
     document.addEventListener("click", e => { if (e.target.closest && e.target.closest(".sd-tab-set > label")) later(); });
     markScrollBoxes();
