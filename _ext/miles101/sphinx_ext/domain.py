@@ -10,7 +10,7 @@ back with `getattr(..., default)`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docutils import nodes
@@ -49,6 +49,27 @@ def metric_anchors(keys: Iterable[str]) -> dict[str, str]:
         taken[base] = taken.get(base, 0) + 1
         anchors[key] = base if taken[base] == 1 else f"{base}-{taken[base]}"
     return anchors
+
+
+@dataclass(frozen=True)
+class Cite:
+    """One reference a page makes to the capture: its kind and key, and what the role showed there."""
+
+    kind: str
+    key: str
+    shown: str | None = None  # the text a value role printed (the ledger repeats it)
+    tip_id: str | None = None  # the id of its tooltip
+    line: int | None = None  # {src}: the first line cited
+    documented: bool = False  # a {flag} block: the page documents the flag, not only cites it
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure a page draws: its title and caption, and the page (filled in by `ManualDomain.figures`)."""
+
+    title: str
+    caption: str
+    docname: str = ""
 
 
 def _empty_record() -> dict[str, Any]:
@@ -96,7 +117,7 @@ class ManualDomain(Domain):
     label = "Miles 101"
     initial_data: dict[str, Any] = {"docs": {}}
     indices = [FlagIndex]
-    data_version = 3  # 3: each page's record holds its diagrams' sources
+    data_version = 4  # 3: each page's record holds its diagrams' sources; 4: cites and figures are typed records
 
     def __init__(self, env: BuildEnvironment) -> None:
         super().__init__(env)
@@ -136,7 +157,15 @@ class ManualDomain(Domain):
         return self.book
 
     def note_cite(self, docname: str, kind: str, key: str, **extra: Any) -> None:
-        self.record(docname)["cites"].append({"kind": kind, "key": key, **extra})
+        self.record(docname)["cites"].append(Cite(kind, key, **extra))
+
+    def note_figure(self, docname: str, fig_id: str, title: str, caption: str) -> bool:
+        """Note the figure the page draws; False when the page drew one of this id already."""
+        figures = self.record(docname)["figures"]
+        if fig_id in figures:
+            return False
+        figures[fig_id] = Figure(title, caption)
+        return True
 
     def note_problem(self, docname: str) -> None:
         self.record(docname)["problems"] += 1
@@ -188,11 +217,11 @@ class ManualDomain(Domain):
                 first.setdefault(name, docname)
         return twice
 
-    def figures(self) -> Iterator[tuple[str, dict]]:
+    def figures(self) -> Iterator[tuple[str, Figure]]:
         """(figure id, its record with its docname), by id then page."""
-        found = [(fig_id, {**fig, "docname": docname}) for docname, rec in self.data["docs"].items()
+        found = [(fig_id, replace(fig, docname=docname)) for docname, rec in self.data["docs"].items()
                  for fig_id, fig in rec["figures"].items()]
-        return iter(sorted(found, key=lambda f: (f[0], f[1]["docname"])))
+        return iter(sorted(found, key=lambda f: (f[0], f[1].docname)))
 
     def duplicate_figures(self) -> list[tuple[str, str, str]]:
         """(figure id, first page, other page) for every figure id used on more than one page."""
@@ -200,14 +229,14 @@ class ManualDomain(Domain):
         twice = []
         for fig_id, fig in self.figures():
             if fig_id in first:
-                twice.append((fig_id, first[fig_id], fig["docname"]))
-            first.setdefault(fig_id, fig["docname"])
+                twice.append((fig_id, first[fig_id], fig.docname))
+            first.setdefault(fig_id, fig.docname)
         return twice
 
-    def cites(self, kind: str) -> Iterator[tuple[str, dict]]:
+    def cites(self, kind: str) -> Iterator[tuple[str, Cite]]:
         for docname in sorted(self.data["docs"]):
             for cite in self.data["docs"][docname]["cites"]:
-                if cite["kind"] == kind:
+                if cite.kind == kind:
                     yield docname, cite
 
     def problem_count(self) -> int:
