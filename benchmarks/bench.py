@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from miles101.book import load_book
-from miles101.pages import ANY_ROLE, FENCE, ROLE
+from miles101.pages import ANY_ROLE, ROLE
+from miles101.registry import FENCE
 from sphinx.util.console import strip_escape_sequences as strip_ansi
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,9 +200,9 @@ def problem_docs(warnings: list[str], root: Path) -> set[str]:
 
 def _extension_names() -> tuple[set[str], set[str]]:
     """The roles and directives the book defines (the core's list, which the extension registers)."""
-    from miles101.pages import DIRECTIVE_NAMES, ROLE_KINDS
+    from miles101.registry import DIRECTIVES, ROLES
 
-    return set(ROLE_KINDS), set(DIRECTIVE_NAMES)
+    return set(ROLES), set(DIRECTIVES)
 
 
 def _plain_roles(text: str, role_names: set[str], figure_ids: set[str]) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 from miles101.book import load_book
 from miles101.figurerules import book_figure_problems
 from miles101.flagrules import book_flag_block_problems
-from miles101.data import Capture, load_capture
+from miles101.data import Capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.markup import directive_option_problems, directive_options, listing_lines
 from miles101.markup import page_problems as markup_page_problems
@@ -30,7 +30,7 @@ from miles101.problems import Problem, ProblemError, Subtype, broken_sources
 from miles101.resolve import resolve
 from miles101.rulefiles import doctor_blocks, missing_rules
 from miles101.strict import decode, read_bytes
-from miles101.validate import capture_problems, validate_capture
+from miles101.intake import take_in
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,13 +50,12 @@ class Report:
 def check_capture(root: Path, report: Report) -> tuple[Capture, dict[str, int]]:
     """Schemas, finiteness, unit ranges and derived values: `miles101.validate`, the build's own rules.
 
-    Validated first, then loaded once (the loader skips the schema for the files found clean); the
-    other checks read this capture.
+    The capture is taken in once (`miles101.intake.take_in`: read, checked, modelled); the other
+    checks read this capture.
     """
-    result = validate_capture(root)
-    capture = load_capture(root)
-    problems = capture_problems(result, capture)
-    for problem in problems:
+    intake = take_in(root)
+    capture, result = intake.capture, intake.validation
+    for problem in intake.problems:
         report.fail(f"{problem} [manual.capture]")
     return capture, {"capture files validated": result.files, "computed values recomputed": result.computed,
                      "recordings re-derived": result.recordings,
@@ -89,7 +88,6 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
         report.fail(f"{p} [{p.subtype}]")  # the build warns each; -W fails on it
     if book is None:
         return 0
-    capture = load_capture(root)  # its own problems are reported by check_capture
     for problem in page_text_problems(root, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")
     pages = page_sources(root, book.page_files)

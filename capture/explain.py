@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from miles101.book import load_book
-from miles101.data import Capture, Value, load_capture
+from miles101.data import Capture, Value
+from miles101.intake import load_capture
 from miles101.kinds import BY_NAME, provenance_text
 from miles101.pages import role_key, scan_pages
 from miles101.problems import Problem

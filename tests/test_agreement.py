@@ -13,7 +13,7 @@ import pytest
 from buildutil import build
 
 from capture.check import page_problems
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.pages import scan_pages
 from sphinx.util.console import strip_escape_sequences as strip_ansi
 

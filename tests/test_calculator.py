@@ -13,7 +13,7 @@ import pytest
 from buildutil import ROOT
 from miles101 import derive
 from miles101.sphinx_ext import calculator
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.validate import validate_capture
 
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from buildutil import ROOT, add_drawings, build, diagram_sources
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.pages import scan_text
 from miles101.resolve import resolve
 

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from miles101.book import load_book
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.factcheck import FILE, claim_problems, load_factcheck
 from miles101.validate import validate_capture
 

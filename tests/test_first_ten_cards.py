@@ -33,7 +33,7 @@ def repeats(row: str, numbers: dict[str, tuple]) -> list[str]:
 
 
 def test_each_card_states_each_threshold_once() -> None:
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
 
     capture = load_capture(ROOT)
     numbers = {}

@@ -18,7 +18,7 @@ import yaml
 from buildutil import ROOT, build
 from miles101 import derive
 from miles101.values import derive_values
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.runfiles import resolve_run
 from miles101.sphinx_ext import calculator
 

@@ -873,7 +873,7 @@ def _run_recorded(text: str, cwd: Path) -> list[dict]:
 def test_hostile_run_files_publish_inert_launches(fuzz_root: Path, tmp_path: Path) -> None:
     import html as html_lib
 
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
     from miles101.runfiles import log_path, miles_args
     from miles101.tools.preflight import job_submit
 
@@ -978,11 +978,11 @@ def test_check_reads_each_role_alone_and_the_directives_own_options(fuzz_root: P
 
 @pytest.mark.unit
 def test_the_core_knows_each_directives_options() -> None:
-    from miles101.markup import OPTION_NAMES
+    from miles101.registry import DIRECTIVES
     from miles101.sphinx_ext.runs import ListingDirective, RunCommandDirective
 
-    assert set(OPTION_NAMES["listing"]) == set(ListingDirective.option_spec)
-    assert set(OPTION_NAMES["run-command"]) == set(RunCommandDirective.option_spec)
+    assert set(DIRECTIVES["listing"].options) == set(ListingDirective.option_spec)
+    assert set(DIRECTIVES["run-command"].options) == set(RunCommandDirective.option_spec)
 
 
 def test_a_duplicate_yaml_key_is_named_with_both_lines(fuzz_root: Path, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from capture.explain import explain
 from miles101 import kinds
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.pages import ROLE_KINDS
 from miles101.problems import SOURCE_OF_KIND
 from miles101.resolve import KINDS as RESOLVED_KINDS

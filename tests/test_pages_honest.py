@@ -60,7 +60,7 @@ def reference_pairs() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     A slot is paired when a {reference} on that page lists the measured key in its `beside`.
     """
     from miles101.book import load_book
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
     from miles101.pages import scan_pages
 
     book, _ = load_book(ROOT / "manual.json", ROOT)
@@ -83,7 +83,7 @@ def test_pending_values_carry_public_references() -> None:
 
 def test_every_beside_key_is_declared() -> None:
     """A reference's `beside` names measured values that exist, so the pairing count cannot lie."""
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
 
     capture = load_capture(ROOT)
     bad = [(key, b) for key in capture.value_keys("reference")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import miles101
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.problems import Problem, ProblemError, Subtype, capture_problem
 from miles101.strict import parse_json_bytes
 from miles101.validate import validate_capture

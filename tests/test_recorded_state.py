@@ -98,7 +98,8 @@ def test_wording_follows_the_recording(both, doc: str) -> None:
 
 def test_the_recorded_state_shows_measured_numbers(both) -> None:
     """Every value of first-grpo is derived from the synthetic recording, and 1.1 shows numbers, not badges."""
-    from miles101.data import format_value, load_capture
+    from miles101.intake import load_capture
+    from miles101.kinds import format_value
 
     _, recorded = both
     capture = load_capture(Path(recorded.app.srcdir))

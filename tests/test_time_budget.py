@@ -41,7 +41,7 @@ def how_long(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def capture():
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
 
     return load_capture(ROOT)
 

@@ -6,7 +6,6 @@ file, and never print a traceback; on the unbroken root both pass (the run-file 
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -149,18 +148,20 @@ def test_build_and_check_refuse_it(book_copy: Path, case: str) -> None:
 
 
 def test_loader_skips_the_schema_only_for_bytes_found_clean(book_copy: Path) -> None:
-    """Validating first lets the loader skip the schema for a clean file, and only for those exact bytes."""
-    from miles101.data import load_capture
-    from miles101.schemas import schema_clean
+    """The validation notes a clean file in its intake's inputs, so the model reads it as it is; new bytes are checked again."""
+    from miles101.inputs import Inputs
+    from miles101.intake import take_in
     from miles101.validate import validate_capture
 
     rel = "capture/facts.json"
     raw = (book_copy / rel).read_bytes()
-    assert validate_capture(book_copy).problems == []
-    assert schema_clean(rel, hashlib.sha256(raw).hexdigest())
+    inputs = Inputs(book_copy)
+    assert validate_capture(book_copy, None, inputs).problems == []
+    assert rel in inputs.clean
     key = next(iter(json.loads(raw)["facts"]))
-    assert ("fact", key) in load_capture(book_copy).values
+    assert ("fact", key) in take_in(book_copy).capture.values
     _json(book_copy, rel, lambda doc: doc["facts"][next(iter(doc["facts"]))].update(value="many"))
-    changed = (book_copy / rel).read_bytes()
-    assert not schema_clean(rel, hashlib.sha256(changed).hexdigest())  # new bytes: the loader applies the schema itself
-    assert ("fact", key) not in load_capture(book_copy).values  # the refused record is dropped, as before
+    inputs = Inputs(book_copy)
+    validate_capture(book_copy, None, inputs)
+    assert rel not in inputs.clean  # new bytes: the model applies the schema itself
+    assert ("fact", key) not in take_in(book_copy).capture.values  # the refused record is dropped, as before

@@ -1,17 +1,19 @@
 """What Miles accepts and logs, read from the extraction (capture/miles/flags.json, metrics.json).
 
 The index is the core's (`miles101.data.index_flags`, `index_metrics`, `passthrough_family`): the
-build, --check and the lab read flags.json one way. `Catalog.from_capture` reuses a loaded capture.
+build, --check and the lab read flags.json one way, through the one strict reader (`miles101.strict`).
+`Catalog.from_capture` reuses a loaded capture; `Catalog.from_docs` the documents an intake parsed.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from miles101.data import Capture, closest_family, index_flags, index_metrics, passthrough_family
+from miles101.problems import ProblemError
+from miles101.strict import parse_json_bytes, read_bytes
 
 # Sources the lab itself measures or parses beside Miles's metric keys (see run.schema.json).
 LAB_SOURCES = {
@@ -38,7 +40,14 @@ class Catalog:
     def load(cls, flags_path: Path, metrics_path: Path | None) -> "Catalog":
         """Read both files; a missing file is an error that says how to make it."""
         data = _read(flags_path, "the flag list")
-        metrics, patterns = index_metrics(_read(metrics_path, "the metric list")) if metrics_path else ({}, [])
+        return cls.from_docs(data, _read(metrics_path, "the metric list") if metrics_path else None,
+                             flags_path, metrics_path)
+
+    @classmethod
+    def from_docs(cls, data: dict[str, Any], metrics_doc: dict[str, Any] | None, flags_path: Path,
+                  metrics_path: Path | None) -> "Catalog":
+        """The catalog of flags.json and metrics.json as parsed already (by an intake's `Inputs`)."""
+        metrics, patterns = index_metrics(metrics_doc) if metrics_doc is not None else ({}, [])
         return cls(flags=index_flags(data)[0], families=data.get("families") or [], metric_keys=set(metrics),
                    metric_patterns=[regex for regex, _ in patterns], flags_path=str(flags_path),
                    metrics_path=str(metrics_path or ""))
@@ -73,4 +82,7 @@ class Catalog:
 def _read(path: Path, what: str) -> dict[str, Any]:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: {what} is missing; run `python3 capture/run.py --miles-src <miles>` to extract it")
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:  # the one strict reader: a regular file, UTF-8, no duplicate key; ValueError names the file and the fix
+        return parse_json_bytes(read_bytes(path, str(path), fix="restore it from git"), str(path), "restore it from git")
+    except ProblemError as exc:
+        raise ValueError(str(exc.problem)) from None

@@ -208,3 +208,25 @@ def provenance_text(value: Value, hardware_home: str = HOME_HARDWARE) -> str:
     """Where a value comes from, in one sentence: the tooltip, the page's list of values and `explain`."""
     row = BY_NAME.get(value.kind)
     return (row.source if row is not None and row.source is not None else _fact_source)(value, hardware_home)
+
+
+def format_number(number: float | int, spec: str = "") -> str:
+    """A number with a Python format spec, or a readable default; ValueError when the spec does not fit."""
+    if spec:
+        return format(number, spec)
+    if isinstance(number, float):
+        return f"{number:.3g}" if abs(number) < 1000 else f"{number:,.0f}"
+    if isinstance(number, int):
+        return f"{number:,}"
+    return str(number)
+
+
+def format_value(value: Value, spec: str) -> str:
+    """Format a value; a reference or threshold with a range or a bound reads "0.3–0.5", "≥ 0.7" or "≤ 0.2"."""
+    if BY_NAME[value.kind].ranged and value.value is None:
+        low, high = value.detail.get("low"), value.detail.get("high")
+        if low is not None and high is not None:
+            return f"{format_number(low, spec)}–{format_number(high, spec)}"
+        return f"≥ {format_number(low, spec)}" if low is not None else f"≤ {format_number(high, spec)}"
+    return format_number(value.value, spec)
+

@@ -18,6 +18,7 @@ from typing import Any
 
 from .pages import ANY_ROLE
 from .problems import Problem, ProblemError, Subtype
+from .registry import DIRECTIVES, FENCE
 from .strict import parse_yaml_bytes, read_bytes
 
 #: Something that may start HTML: `<tag`, `</tag`, `<!--`, `<?`.
@@ -27,7 +28,6 @@ _ROLE_START = re.compile(r"\{[a-z][\w-]*\}`")
 _FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*)$")
-_DIRECTIVE = re.compile(r"^\s*(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<arg>.*)$")
 
 #: Most problems reported one by one for a page; the rest are counted.
 MAX_LISTED = 20
@@ -172,10 +172,6 @@ def shell_hazard(text: str) -> str | None:
     return "an unclosed quote" if quote else None
 
 
-#: The options each data directive takes (its option_spec in sphinx_ext.runs; a test holds them equal).
-OPTION_NAMES = {"listing": ("grep", "head", "lines"), "run-command": ("prefix", "program", "suffix", "start-ray")}
-
-
 def directive_option_problems(name: str, options: dict[str, str], where: str = "") -> list[Problem]:
     """Each option of a data directive that cannot be right, whatever the data says (at `where`, the page's line)."""
     out: list[tuple[str, str]] = []
@@ -191,9 +187,10 @@ def directive_option_problems(name: str, options: dict[str, str], where: str = "
                 re.compile(options["grep"])
             except re.error as exc:
                 out.append((f"bad :grep: pattern ({exc}).", "fix the regular expression."))
-    if name in OPTION_NAMES:  # the directive's own options (sphinx_ext.runs' option_spec), nothing else
-        for key in sorted(set(options) - set(OPTION_NAMES[name])):
-            out.append((f"has no option :{key}:.", f"use one of {', '.join(f':{k}:' for k in OPTION_NAMES[name])}, "
+    takes = DIRECTIVES[name].options if name in DIRECTIVES else None
+    if takes is not None:  # the directive's own options (the registry's; its option_spec, a test holds them equal)
+        for key in sorted(set(options) - set(takes)):
+            out.append((f"has no option :{key}:.", f"use one of {', '.join(f':{k}:' for k in takes)}, "
                         "or remove the line."))
     if name == "run-command":
         for key in ("prefix", "program", "suffix"):
@@ -211,7 +208,7 @@ def directive_options(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
     lines = text.split("\n")
     found = []
     for i, line in enumerate(lines):
-        m = _DIRECTIVE.match(line)
+        m = FENCE.match(line)
         if not m:
             continue
         options: dict[str, str] = {}
@@ -229,7 +226,7 @@ def directive_options(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
             if not o:
                 break
             options[o["key"]] = o["value"].strip()
-        found.append((i + 1, m["name"], m["arg"].strip(), options))
+        found.append((i + 1, m["name"], m["args"].strip(), options))
     return found
 
 

@@ -2,7 +2,8 @@
 
 `capture/run.py --check` resolves them, and `capture/run.py diff` finds the pages a change
 in Miles touches. The scanner reads MyST text: inline roles (`{flag}`--x``) and the block
-directives that cite data (```{flag} --x```, ```{listing} run```).
+directives that cite data (```{flag} --x```, ```{listing} run```), as the markup registry
+(`miles101.registry`) says: which names there are, what each cites, how its argument is read.
 """
 from __future__ import annotations
 
@@ -11,27 +12,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .kinds import ROLE_KINDS, VALUE_KINDS
+from .kinds import ROLE_KINDS  # noqa: F401  (the role names, for the callers that list them)
+from .registry import KEY_AND_SPEC, PATH_AND_LINES, ROLES, directive_citation
 
-#: Every directive the book defines.
-DIRECTIVE_NAMES = (
-    "flag", "diagram", "listing", "pin", "run-command", "until-recorded", "once-recorded",
-    "fit-calculator", "fit-compare", "log-doctor", "crosscheck-table", "book-cover", "book-audience", "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related",
-    "value-kinds",
-    "flags-by-job", "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample",
-)
 #: The one role syntax: {name}`text` (any number of backticks). ANY_ROLE matches every role name. As in
 #: CommonMark, a run of backticks opens and closes only whole (no backtick beside it), so an empty {flag}``
 #: is no role and never spans the next one.
 _ROLE = r"\{(?P<kind>%s)\}(?P<ticks>`+)(?!`)(?P<text>.+?)(?<!`)(?P=ticks)(?!`)"
 ANY_ROLE = re.compile(_ROLE % r"[a-z][\w-]*", re.S)
-ROLE = re.compile(_ROLE % "|".join(ROLE_KINDS), re.S)
-#: The one directive-fence syntax: ```{name} args or :::{name} args.
-FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}\s*(?P<args>.*)$")
-#: The directives that cite data by their argument (a flag, a run, a measured value).
-DIRECTIVE = re.compile(
-    r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>flag|listing|run-command|until-recorded|once-recorded|fit-compare)\}"
-    r"\s+(?P<arg>\S+)\s*$")
+ROLE = re.compile(_ROLE % "|".join(ROLES), re.S)
 EXPLICIT = re.compile(r"^(?P<text>.+?)\s*<(?P<target>[^<>]+)>$", re.S)
 
 
@@ -43,10 +32,11 @@ def role_key(kind: str, text: str) -> str:
     keeps the path (`text <path:1-9>` names `path`), every other role names its whole text.
     """
     text = text.strip()
-    if kind == "src":
+    row = ROLES.get(kind)
+    if row is not None and row.argument == PATH_AND_LINES:
         explicit = EXPLICIT.match(text)
         return (explicit["target"] if explicit else text).split(":", 1)[0].strip()
-    if kind in VALUE_KINDS:  # `<key>` or `<key>:<format spec>`
+    if row is not None and row.argument == KEY_AND_SPEC:  # `<key>` or `<key>:<format spec>`
         return text.partition(":")[0]
     return text
 
@@ -107,10 +97,10 @@ def scan_text(text: str, file: str) -> Iterator[Ref]:
         idx = line_of(m.start())
         yield Ref(kind, role_key(kind, raw), file, idx + 1, raw, paragraph(idx))
     for idx, line in enumerate(lines):
-        d = DIRECTIVE.match(line.strip())
-        if d:
-            kind = {"flag": "flag", "fit-compare": "measured"}.get(d["kind"], "run")
-            yield Ref(kind, d["arg"], file, idx + 1, d["arg"], paragraph(idx + 1))
+        cited = directive_citation(line)
+        if cited:
+            row, arg = cited
+            yield Ref(row.cites or "", arg, file, idx + 1, arg, paragraph(idx + 1))
 
 
 def scan_pages(root: Path, files: list[str]) -> list[Ref]:

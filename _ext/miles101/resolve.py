@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .data import Capture, Value, format_value, suggest
-from .kinds import BY_NAME, VALUE_KINDS
+from .data import Capture, Value, suggest
+from .kinds import BY_NAME, VALUE_KINDS, format_value
 from .pages import EXPLICIT, role_key
 from .problems import Problem, Subtype
 

@@ -5,6 +5,8 @@ import difflib
 import json
 import math
 import re
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +32,30 @@ class RunFileError(Exception):
         self.errors, self.run = errors, run
 
 
-def _read(path: Path) -> dict[str, Any]:
-    """One run file as written, checked against the schema (no base filled in)."""
+@cache
+def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
+    """The run file schema's validator, compiled once per process for its text."""
+    return jsonschema.Draft202012Validator(json.loads(schema_text))
+
+
+def _read(path: Path, parsed: Callable[[Path], Any] | None = None,
+          checked: Callable[[Path], bool] | None = None) -> dict[str, Any]:
+    """One run file as written, checked against the schema (no base filled in).
+
+    `parsed` gives the document an intake has read and parsed already (`miles101.inputs.Inputs`), or
+    None when it could not: the file is then read here, so its problem is named as `record` names it.
+    `checked` says the intake found the file clean under this same schema (it is not checked twice).
+    """
     name = str(path)
     try:  # the one strict reader: a regular file only (no FIFO, directory or loop), UTF-8, aliases bounded
-        run = parse_yaml_bytes(read_bytes(path, name, fix="restore it from git"), name)
+        run = parsed(path) if parsed is not None else None
+        if run is None:
+            run = parse_yaml_bytes(read_bytes(path, name, fix="restore it from git"), name)
     except ProblemError as e:
         raise RunFileError([f"{e.problem.where}: cannot read: {e.problem.message} Fix: {e.problem.fix}"]) from None
-    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    if checked is not None and checked(path):
+        return run
+    validator = _validator(SCHEMA.read_text(encoding="utf-8"))
     errors = [f"{name}: {'/'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
               for e in sorted(validator.iter_errors(run), key=lambda e: list(map(str, e.absolute_path)))]
     if errors:
@@ -45,7 +63,8 @@ def _read(path: Path) -> dict[str, Any]:
     return run
 
 
-def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
+def load_run(path: Path, catalog: Catalog, parsed: Callable[[Path], Any] | None = None,
+             checked: Callable[[Path], bool] | None = None) -> dict[str, Any]:
     """The run file as a dict, its base filled in (args as strings), or RunFileError naming every problem.
 
     The base chain is read from the same directory and resolved by the core (miles101.runfiles), the
@@ -55,7 +74,7 @@ def load_run(path: Path, catalog: Catalog) -> dict[str, Any]:
     raw: dict[str, dict] = {}
     at = path
     while True:
-        run = _read(at)
+        run = _read(at, parsed, checked)
         raw[at.stem] = run
         base = run.get("base")
         if not base or base in raw:

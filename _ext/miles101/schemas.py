@@ -2,8 +2,8 @@
 
 The schemas (`schema/*.json`) are rules of the book, shipped with the core package, not part of the
 data under test. `miles101.validate` reports what a file breaks; the loader (`miles101.data`) reads
-only what `usable` keeps, so no reader meets a record of the wrong shape. A file `validate_capture`
-found clean in this process (`mark_clean`) is read as it is (`schema_clean`).
+only what `usable` keeps, so no reader meets a record of the wrong shape. A file the validation
+found clean in the same intake is read as it is (`miles101.inputs.Inputs.clean`).
 """
 from __future__ import annotations
 
@@ -66,24 +66,6 @@ def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:
     elif isinstance(doc, list):
         for i, v in enumerate(doc):
             yield from non_finite(v, (*path, i))
-
-
-#: (path under the root, sha256 of its bytes) of each capture file `validate_capture` found no problem in,
-#: in this process: `schema_clean` lets the loader skip running the schema again over the same bytes.
-_CLEAN: set[tuple[str, str]] = set()
-
-
-def mark_clean(rel: str, sha256: str, clean: bool) -> None:
-    """Note what `validate_capture` found of these bytes (a file clean under an earlier schema may no longer be)."""
-    if clean:
-        _CLEAN.add((rel, sha256))
-    else:
-        _CLEAN.discard((rel, sha256))
-
-
-def schema_clean(rel: str, sha256: str) -> bool:
-    """True when `validate_capture` found nothing wrong in the bytes of `rel` with this sha256 (so `usable` is a no-op)."""
-    return (rel, sha256) in _CLEAN
 
 
 def usable(rel: str, doc: Any) -> Any:

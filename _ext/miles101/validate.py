@@ -18,8 +18,10 @@ Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON
    (`miles101.runcheck`, the rules of `record`), so a page never publishes a command Miles refuses;
 8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
 
-Results are cached by content: each check's key is a digest of the bytes it reads (and of this
-module's rules version), so a build that changed nothing re-validates nothing.
+Results are cached by content: each check's key is a digest of the bytes it reads and of the source
+of every core module and schema (`miles101.inputs.code_digest`), so a build that changed nothing
+re-validates nothing, and a changed rule never meets an old answer. Every file is read once, through
+the intake's `Inputs` (`miles101.intake` calls this beside the model's builder).
 """
 from __future__ import annotations
 
@@ -29,30 +31,22 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
-
-import miles101.catalog
-import miles101.crosscheck_results
-import miles101.derive
-import miles101.runcheck
-import miles101.values
 
 from . import schemas
 from .catalog import Catalog
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
+from .inputs import Inputs
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
+from .runcheck import SCHEMA as RUN_SCHEMA
 from .runcheck import RunFileError, load_run
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
-from .schemas import SCHEMAS, non_finite, schema_clean
+from .schemas import SCHEMAS, non_finite
 from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
 from .values import derive_values
-
-#: Bump when a rule changes: old cache entries then no longer match.
-RULES_VERSION = "3"
 
 #: Files that must exist for the book to be checked at all.
 REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "miles/files.json",
@@ -139,11 +133,11 @@ def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
             yield (key, k), rec
 
 
-def file_problems(rel: str, raw: bytes, validator: Any, schema_name: str) -> list[Problem]:
+def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_name: str) -> list[Problem]:
     """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
     fix = fix_for(rel)
     try:
-        doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
+        doc = parse()
     except ProblemError as exc:
         return [exc.problem]
     problems: list[Problem] = []
@@ -274,31 +268,35 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
-def _base_chain(runs_dir: Path, run_yaml: bytes | None) -> tuple[bytes, ...]:
+def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[bytes, ...]:
     """The bytes of the run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
     chain: list[bytes] = []
     seen: set[str] = set()
-    raw = run_yaml
-    while raw is not None:
-        try:
-            base = (parse_yaml_bytes(raw, "a run file") or {}).get("base")
-        except (ProblemError, AttributeError):
-            break
+    path = run_file
+    while _base_bytes(path, inputs) is not None:
+        base = (_doc(inputs, path) or {}).get("base")
         if not isinstance(base, str) or base in seen:
             break
         seen.add(base)
-        raw = _base_bytes(runs_dir / f"{base}.yaml")
+        path = runs_dir / f"{base}.yaml"
+        raw = _base_bytes(path, inputs)
         if raw is not None:
             chain.append(raw)
     return tuple(chain)
 
 
-def _base_bytes(path: Path) -> bytes | None:
-    """A base run file's bytes, or None when it is absent or not a regular file (its own check names it)."""
+def _doc(inputs: Inputs, path: Path) -> Any:
+    """The run file's document as the intake parsed it, or None when it does not read or parse (named on its own)."""
     try:
-        return path.read_bytes() if path.is_file() else None
-    except OSError:
+        doc = inputs.parsed(path, fix_for(inputs.rel(path)))
+    except ProblemError:
         return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _base_bytes(path: Path, inputs: Inputs) -> bytes | None:
+    """A base run file's bytes, or None when it is absent or not a regular file (its own check names it)."""
+    return inputs.bytes_or_none(path, fix_for(inputs.rel(path))) if path.is_file() else None
 
 
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
@@ -428,14 +426,9 @@ class Cache:
             pass  # a cache that cannot be written only costs time
 
 
-@cache
-def _rules() -> bytes:
-    """RULES_VERSION and this module's own bytes: a changed rule never meets an old cached answer."""
-    return RULES_VERSION.encode() + hashlib.sha256(Path(__file__).read_bytes()).digest()
-
-
-def _digest(*parts: bytes | str | None) -> str:
-    h = hashlib.sha256(_rules())
+def _digest(code: bytes, *parts: bytes | str | None) -> str:
+    """The key of one check: the source of every core module and schema (`code`), then the bytes the check reads."""
+    h = hashlib.sha256(code)
     for part in parts:
         data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "big"))
@@ -478,23 +471,28 @@ def interrupted_commits(cap: Path) -> list[Problem]:
     return problems
 
 
-def load_catalog(root: Path) -> Any:
+def load_catalog(inputs: Inputs) -> Any:
     """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
-    miles = root / "capture" / "miles"
+    miles = inputs.root / "capture" / "miles"
     try:
-        return Catalog.load(miles / "flags.json", miles / "metrics.json")
+        docs = [inputs.parsed(miles / name, fix_for(f"capture/miles/{name}")) for name in ("flags.json", "metrics.json")]
+        return Catalog.from_docs(*docs, miles / "flags.json", miles / "metrics.json")
     except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
         return None
 
 
-def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -> list[Problem]:
+def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[Problem]:
     """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
+    root = inputs.root
     rel = path.relative_to(root).as_posix()
-    catalog = catalog if catalog is not None else load_catalog(root)
+    catalog = catalog if catalog is not None else load_catalog(inputs)
+    # the intake checked its run files against schemas.schema_dir()'s run schema: the one `record` reads?
+    same_schema = (schemas.schema_dir() / "run.schema.json").read_bytes() == RUN_SCHEMA.read_bytes()
     if catalog is None:
         return []
     try:
-        load_run(path, catalog)
+        load_run(path, catalog, lambda p: _doc(inputs, p) if _base_bytes(p, inputs) is not None else None,
+                 lambda p: same_schema and inputs.rel(p) in inputs.clean)
     except RunFileError as exc:
         out = []
         for error in exc.errors:
@@ -512,8 +510,12 @@ def run_file_problems(root: Path, path: Path, raw: bytes, catalog: Any = None) -
     return []
 
 
-def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
-    """Validate capture/ under `root`; every problem names its file, place and fix."""
+def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs | None = None) -> Validation:
+    """Validate capture/ under `root`, reading through `inputs` (the intake's); every problem names its file, place and fix.
+
+    A file found clean is noted in `inputs.clean`: the model's builder reads it as it is.
+    """
+    inputs = inputs if inputs is not None else Inputs(root)
     cap, out = root / "capture", Validation()
     store = Cache(cache_file)
     unreadable: set[str] = set()
@@ -524,7 +526,7 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
         if not path.exists() and not path.is_symlink():
             return None
         try:
-            return read_bytes(path, rel, root, fix_for(rel))
+            return inputs.read(path, fix_for(rel))
         except ProblemError as exc:
             if rel not in unreadable:
                 unreadable.add(rel)
@@ -556,47 +558,44 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             if raw is None:
                 continue
             out.files += 1
-            found = run(_digest("file", rel, schema_text, raw),
-                        lambda: file_problems(rel, raw, schemas.validator(schema_name, schema_text), schema_name))
-            schemas.mark_clean(rel, hashlib.sha256(raw).hexdigest(), not found)
+            found = run(_digest(inputs.code, "file", rel, schema_text, raw),
+                        lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
+                                              schemas.validator(schema_name, schema_text), schema_name))
+            if not found:
+                inputs.clean.add(rel)
             out.problems += found
     out.problems += interrupted_commits(cap)
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     metrics = _read(cap / "miles" / "metrics.json")
     if flags is not None and metrics is not None:
-
-        code = b"".join(Path(m.__file__).read_bytes() for m in (miles101.runcheck, miles101.catalog))
         catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
 
-        def held(path: Path, raw: bytes) -> list[Problem]:
+        def held(path: Path) -> list[Problem]:
             if not catalog:
-                catalog.append(load_catalog(root))
-            return run_file_problems(root, path, raw, catalog[0]) if catalog[0] is not None else []
+                catalog.append(load_catalog(inputs))
+            return run_file_problems(inputs, path, catalog[0]) if catalog[0] is not None else []
 
         for path in sorted((cap / "runs").glob("*.yaml")):
             rel = path.relative_to(root).as_posix()
             raw = _read(path)
-            if raw is None or not schema_clean(rel, hashlib.sha256(raw).hexdigest()):
+            if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
-            out.problems += run(_digest("runfile", rel, code, raw, flags, metrics), lambda: held(path, raw))
+            bases = _base_chain(cap / "runs", path, inputs)
+            out.problems += run(_digest(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
     if models is not None and flags is not None and computed is not None:
-
-        code = Path(miles101.derive.__file__).read_bytes()
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
         except (ProblemError, AttributeError, TypeError):
             out.computed = 0
-        out.problems += run(_digest("computed", code, models, flags, computed),
+        out.problems += run(_digest(inputs.code, "computed", models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
     if computed is not None:
-
-        code = Path(miles101.crosscheck_results.__file__).read_bytes()
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
             rel, results = path.relative_to(root).as_posix(), _read(path)
             if results is None:
                 continue
             out.crosschecks += 1
-            out.problems += run(_digest("crosscheck", rel, code, results, computed),
+            out.problems += run(_digest(inputs.code, "crosscheck", rel, results, computed),
                                 lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         if _in_gpu_dot_dir(run_json, cap):
@@ -608,15 +607,13 @@ def validate_capture(root: Path, cache_file: Path | None = None) -> Validation:
             out.problems.append(capture_problem(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
                                                 "rename the directory to the run's id, or move it out of capture/gpu/"))
             continue
-
-        code = Path(miles101.values.__file__).read_bytes()
         paths = (run_json, cap / "runs" / f"{run_id}.yaml", run_json.parent / "steps.jsonl", run_json.parent / "values.json")
         parts = tuple(_read(p) for p in paths)
         if any(p.relative_to(root).as_posix() in unreadable for p in paths):
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
-        parts = (*parts, _base_chain(cap / "runs", parts[1]))
+        parts = (*parts, _base_chain(cap / "runs", paths[1], inputs))
         out.recordings += 1
-        out.problems += run(_digest("recording", run_id, code, *parts[:4], *parts[4]),
+        out.problems += run(_digest(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
     store.save()
     return out
@@ -641,7 +638,7 @@ def reference_src_problems(capture: Any) -> list[Problem]:
 def capture_problems(result: Validation, capture: Any) -> list[Problem]:
     """Validation problems plus the loader's own (a reference key defined twice ...), each once.
 
-    Validate before loading: the loader then skips the schema for files found clean (`schema_clean`).
+    `miles101.intake` validates before building the model: the builder reads files found clean as they are.
     """
     seen: set[str] = set()
     merged: list[Problem] = []

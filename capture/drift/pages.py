@@ -7,7 +7,8 @@ from pathlib import Path
 from .change import Change
 
 from miles101.book import load_book
-from miles101.pages import DIRECTIVE, ROLE, Ref, scan_pages
+from miles101.pages import ROLE, Ref, scan_pages
+from miles101.registry import directive_citation
 
 CITING_KINDS = ("flag", "metric", "src", "computed")
 
@@ -35,7 +36,7 @@ def load_refs(root: Path) -> tuple[list[str], list[Ref]]:
 def prose(paragraph: str) -> str:
     """The paragraph without the roles and directive lines themselves (so a flag's own name is not 'prose')."""
     text = ROLE.sub(" ", paragraph)
-    return "\n".join(line for line in text.splitlines() if not DIRECTIVE.match(line.strip()))
+    return "\n".join(line for line in text.splitlines() if not directive_citation(line))
 
 
 def stated_in(paragraph: str, values: list[str]) -> list[str]:

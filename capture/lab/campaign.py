@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -35,6 +34,9 @@ from capture.drift.runfiles import refused, run_file_report, text as run_file_te
 from capture.lab.progress import clock
 from capture.lab.slots import render, slots, spark_exempt, tally
 from capture.lab.store import UNFINISHED, is_valid
+from miles101.inputs import Inputs
+from miles101.intake import take_in
+from miles101.problems import ProblemError
 from miles101.runfiles import resolve_runs
 from miles101.tools.read_run import diagnose as read_diagnose
 from miles101.tools.read_run import groups_in_log, report_of
@@ -60,14 +62,16 @@ class Result:
 def load_runs(runs_dir: Path) -> dict[str, dict[str, Any]]:
     """Every run file, by id, with its `base` filled in where run files have bases (miles101.runfiles).
 
-    A file that does not parse, or whose base cannot be filled in, is kept as written: `record`
-    names why it refuses it.
+    Each file is read as the intake reads it (`miles101.inputs.Inputs`: the one strict reader). A file
+    that does not read, or whose base cannot be filled in, is kept as written: `record` names why it
+    refuses it.
     """
     out = {}
+    inputs = Inputs(runs_dir)
     for path in sorted(runs_dir.glob("*.yaml")):
         try:
-            run = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+            run = inputs.parsed(path, "correct the run file (AUTHORING.md), or restore it from git")
+        except ProblemError:
             run = None
         out[path.stem] = run if isinstance(run, dict) else {"id": path.stem, "steps": 0, "sections": []}
     resolved, _ = resolve_runs(out)  # run files with `base:` get their base filled in
@@ -75,14 +79,14 @@ def load_runs(runs_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def step_reference(root: Path) -> tuple[float, str]:
-    """Seconds a step, and where that number comes from (a public reference, else a guess stated as one)."""
-    for path in sorted((root / "capture" / "references").glob("*.json")):
-        try:
-            rec = json.loads(path.read_text(encoding="utf-8")).get("references", {}).get(STEP_REFERENCE)
-        except (OSError, ValueError):
-            rec = None
-        if rec and isinstance(rec.get("value"), (int, float)):
-            return float(rec["value"]), f"public reference {STEP_REFERENCE} ({rec.get('hardware', '?')})"
+    """Seconds a step, and where that number comes from (a public reference, else a guess stated as one).
+
+    The reference is read from the capture as the intake takes it in (`miles101.intake.take_in`).
+    """
+    capture = take_in(root).capture
+    value = capture.value("reference", STEP_REFERENCE) or capture.value("threshold", STEP_REFERENCE)
+    if value is not None and isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
+        return float(value.value), f"public reference {STEP_REFERENCE} ({value.detail.get('hardware', '?')})"
     return 60.0, "no public reference found: 60 s a step assumed"
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from miles101.book import load_book
-from miles101.data import Capture, load_capture
+from miles101.data import Capture
+from miles101.intake import load_capture
 from miles101.pages import scan_pages
 
 

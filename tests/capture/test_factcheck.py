@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 
 from miles101.book import load_book
-from miles101.data import load_capture
+from miles101.intake import load_capture
 from miles101.factcheck import Check, FactChecks, factcheck_problems, load_factcheck
 from miles101.problems import Problem, Subtype
 

@@ -116,7 +116,7 @@ def test_schema_errors_name_the_path(tmp_path):
 
 def test_one_index_of_flags_json_for_the_book_and_the_lab() -> None:
     """The lab's catalog is the core's index (miles101.data): read from the files, or taken from a capture."""
-    from miles101.data import load_capture
+    from miles101.intake import load_capture
 
     capture = load_capture(ROOT)
     shared = Catalog.from_capture(capture)

@@ -1,13 +1,16 @@
 """The `m101` domain: what each page cites and defines, purged and merged per document.
 
 Everything the extension remembers about a page lives in `data["docs"][docname]`, so
-`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. The domain object
-also holds this build's book and capture (`book`, `capture`): attributes of the object, not of
-`data`, so they are never pickled (see `loading`).
+`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. What one build holds
+beside the pages is declared once, in `BuildState` (`domain.state`): the book and the capture, the
+capture's problem count, the -j set aside, the views computed once. It is an attribute of the domain
+object, not of `data`, so it is never pickled (see `loading`), and nothing is set on `app` or read
+back with `getattr(..., default)`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docutils import nodes
@@ -48,9 +51,44 @@ def metric_anchors(keys: Iterable[str]) -> dict[str, str]:
     return anchors
 
 
+@dataclass(frozen=True)
+class Cite:
+    """One reference a page makes to the capture: its kind and key, and what the role showed there."""
+
+    kind: str
+    key: str
+    shown: str | None = None  # the text a value role printed (the ledger repeats it)
+    tip_id: str | None = None  # the id of its tooltip
+    line: int | None = None  # {src}: the first line cited
+    documented: bool = False  # a {flag} block: the page documents the flag, not only cites it
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure a page draws: its title and caption, and the page (filled in by `ManualDomain.figures`)."""
+
+    title: str
+    caption: str
+    docname: str = ""
+
+
 def _empty_record() -> dict[str, Any]:
     return {"deps": {}, "flags": {}, "figures": {}, "diagrams": {}, "cites": [], "problems": 0, "generated": [],
             "generated_digest": ""}
+
+
+@dataclass
+class BuildState:
+    """What one build holds beside the per-page records (a new domain object, so a new state, each build)."""
+
+    book: Book | None = None  # handed over at builder-inited (loading.load_into_domain)
+    capture: Capture | None = None  # taken in at builder-inited (miles101.intake)
+    capture_problems: int = 0  # the intake's problems: they fail the build (loading.fail_on_capture_problems)
+    inconsistencies: int = 0  # problems found across pages at env-check-consistency
+    parallel: int | None = None  # the -j set aside while a few pages are read serially (incremental)
+    documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
+    derived: dict[tuple[str, str], str] = field(default_factory=dict)  # DERIVED fingerprints, once a build
+    metric_anchors: dict[str, str] | None = None  # each metric key's anchor on R.2, once a build
 
 
 class FlagIndex(Index):
@@ -79,15 +117,19 @@ class ManualDomain(Domain):
     label = "Miles 101"
     initial_data: dict[str, Any] = {"docs": {}}
     indices = [FlagIndex]
-    data_version = 3  # 3: each page's record holds its diagrams' sources
+    data_version = 4  # 3: each page's record holds its diagrams' sources; 4: cites and figures are typed records
 
     def __init__(self, env: BuildEnvironment) -> None:
         super().__init__(env)
-        self.book: Book | None = None  # set at builder-inited (loading.load_into_domain)
-        self.capture: Capture | None = None
-        self.inconsistencies = 0  # problems found across pages at env-check-consistency
-        self._documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
-        self._derived: dict[tuple[str, str], str] = {}  # DERIVED fingerprints, once per build
+        self.state = BuildState()
+
+    @property
+    def book(self) -> Book | None:
+        return self.state.book
+
+    @property
+    def capture(self) -> Capture | None:
+        return self.state.capture
 
     # -- per-document records ----------------------------------------------------
     def record(self, docname: str) -> dict[str, Any]:
@@ -104,9 +146,9 @@ class ManualDomain(Domain):
         if kind == "book":
             return self.book.fingerprint_of(key)
         if kind in DERIVED:
-            if (kind, key) not in self._derived:
-                self._derived[kind, key] = DERIVED[kind](self.capture, key)
-            return self._derived[kind, key]
+            if (kind, key) not in self.state.derived:
+                self.state.derived[kind, key] = DERIVED[kind](self.capture, key)
+            return self.state.derived[kind, key]
         return self.capture.fingerprint_of(kind, key)
 
     def note_book(self, docname: str, key: str) -> Book:
@@ -115,17 +157,25 @@ class ManualDomain(Domain):
         return self.book
 
     def note_cite(self, docname: str, kind: str, key: str, **extra: Any) -> None:
-        self.record(docname)["cites"].append({"kind": kind, "key": key, **extra})
+        self.record(docname)["cites"].append(Cite(kind, key, **extra))
+
+    def note_figure(self, docname: str, fig_id: str, title: str, caption: str) -> bool:
+        """Note the figure the page draws; False when the page drew one of this id already."""
+        figures = self.record(docname)["figures"]
+        if fig_id in figures:
+            return False
+        figures[fig_id] = Figure(title, caption)
+        return True
 
     def note_problem(self, docname: str) -> None:
         self.record(docname)["problems"] += 1
 
     def clear_doc(self, docname: str) -> None:
-        self._documented = None
+        self.state.documented = None
         self.data["docs"].pop(docname, None)
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
-        self._documented = None
+        self.state.documented = None
         for docname in docnames:
             if docname in otherdata["docs"]:
                 self.data["docs"][docname] = otherdata["docs"][docname]
@@ -133,20 +183,21 @@ class ManualDomain(Domain):
     # -- views over all pages ----------------------------------------------------
     def freeze(self) -> None:
         """Reading is over (env-updated): what every page documents is fixed until the next build."""
-        self._documented = self._documented_now()
+        self.state.documented = self._documented_now()
 
     def metric_anchor(self, key: str) -> str:
         """The anchor of a metric's row on R.2 (one map per build: the capture does not change within one)."""
-        anchors = getattr(self, "_metric_anchors", None)
+        anchors = self.state.metric_anchors
         if anchors is None:
             capture = self.capture
             keys = [*capture.metrics, *(rec["key"] for _, rec in capture.metric_patterns)] if capture else []
-            anchors = self._metric_anchors = metric_anchors(keys)
+            anchors = self.state.metric_anchors = metric_anchors(keys)
         return anchors.get(key) or metric_anchors([key])[key]
 
     def documented_flags(self) -> dict[str, tuple[str, str]]:
         """Flag name → (docname, anchor) of the block that documents it (computed once after reading)."""
-        return self._documented if self._documented is not None else self._documented_now()
+        documented = self.state.documented
+        return documented if documented is not None else self._documented_now()
 
     def _documented_now(self) -> dict[str, tuple[str, str]]:
         found: dict[str, tuple[str, str]] = {}
@@ -166,11 +217,11 @@ class ManualDomain(Domain):
                 first.setdefault(name, docname)
         return twice
 
-    def figures(self) -> Iterator[tuple[str, dict]]:
+    def figures(self) -> Iterator[tuple[str, Figure]]:
         """(figure id, its record with its docname), by id then page."""
-        found = [(fig_id, {**fig, "docname": docname}) for docname, rec in self.data["docs"].items()
+        found = [(fig_id, replace(fig, docname=docname)) for docname, rec in self.data["docs"].items()
                  for fig_id, fig in rec["figures"].items()]
-        return iter(sorted(found, key=lambda f: (f[0], f[1]["docname"])))
+        return iter(sorted(found, key=lambda f: (f[0], f[1].docname)))
 
     def duplicate_figures(self) -> list[tuple[str, str, str]]:
         """(figure id, first page, other page) for every figure id used on more than one page."""
@@ -178,18 +229,18 @@ class ManualDomain(Domain):
         twice = []
         for fig_id, fig in self.figures():
             if fig_id in first:
-                twice.append((fig_id, first[fig_id], fig["docname"]))
-            first.setdefault(fig_id, fig["docname"])
+                twice.append((fig_id, first[fig_id], fig.docname))
+            first.setdefault(fig_id, fig.docname)
         return twice
 
-    def cites(self, kind: str) -> Iterator[tuple[str, dict]]:
+    def cites(self, kind: str) -> Iterator[tuple[str, Cite]]:
         for docname in sorted(self.data["docs"]):
             for cite in self.data["docs"][docname]["cites"]:
-                if cite["kind"] == kind:
+                if cite.kind == kind:
                     yield docname, cite
 
     def problem_count(self) -> int:
-        return sum(rec["problems"] for rec in self.data["docs"].values()) + self.inconsistencies
+        return sum(rec["problems"] for rec in self.data["docs"].values()) + self.state.inconsistencies
 
     def generated_docs(self) -> dict[str, list[str]]:
         """The pages holding generated tables, and which tables each holds."""

@@ -41,6 +41,7 @@ from .base import warn
 from .calculator import VERDICT_TEXT, fit_calculator, worked_sum_rows, worked_sum_verdict
 from .domain import book_of, domain_of
 from .figures import diagram_source, figure_box, text_alternative
+from .loading import book_in_config
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ _SHAPES = ":is(rect, polygon, circle, ellipse, path.basic, .label-container)"
 
 def set_version(app: Sphinx, config: Config) -> None:
     """version and release from manual.json's edition (EPUB requires one), unless given with -D."""
-    book = getattr(config, "_m101_book", None)  # build_data.load_book_into_config (priority 400)
+    book = book_in_config(config)
     if book is None:
         return
     # Escaped: themes write html_title (by default "<project> <release> documentation") as HTML.
@@ -74,7 +75,7 @@ def set_version(app: Sphinx, config: Config) -> None:
 
 def set_epub_metadata(app: Sphinx, config: Config) -> None:
     """The EPUB's identifier, description and contributor from manual.json (Sphinx writes "unknown")."""
-    book = getattr(config, "_m101_book", None)
+    book = book_in_config(config)
     if book is None:
         return
     d = book.data

@@ -87,11 +87,9 @@ class DiagramDirective(ManualDirective):
     def figure(self, fig_id: str, title: str, caption: str, code: str,
                caption_label: str = "") -> figure_box | None:
         """The figure's node, noted as this page's figure and as a label; None (and a problem) if the id is taken here."""
-        record = domain_of(self.env).record(self.env.docname)
-        if fig_id in record["figures"]:
+        if not domain_of(self.env).note_figure(self.env.docname, fig_id, title, caption):
             self.problem(Subtype.DUPLICATE, twice_on_page(fig_id), SAME_ID_FIX)
             return None
-        record["figures"][fig_id] = {"title": title, "caption": caption}
         fig = figure_box(classes=["m101-figure", "m101-diagram"], ids=[fig_id], names=[fig_id], m101_title=title)
         heading = nodes.paragraph("", "", classes=["m101-figure-title"])
         heading += nodes.strong("", title)
@@ -120,7 +118,7 @@ def check_figure_ids(app: Sphinx, env: BuildEnvironment) -> None:
     domain = domain_of(env)
     for fig_id, first, other in domain.duplicate_figures():
         warn(Subtype.DUPLICATE, also_used_in(fig_id, first), location=(other, None), fix=SAME_ID_FIX)
-        domain.inconsistencies += 1
+        domain.state.inconsistencies += 1
 
 
 def setup_figures(app: Sphinx) -> None:

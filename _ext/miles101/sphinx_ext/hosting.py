@@ -128,7 +128,7 @@ def built_commit(root: Path) -> str | None:
 
 def view_source_link(app: Sphinx, config: Config) -> None:
     """Point Furo's "view this page" at the page's file in the book's repository, at this build's commit."""
-    url = getattr(config, "m101_repository_url", "")
+    url = config.m101_repository_url  # repository.setup_repository declares it ("" without a repository)
     host = urlsplit(url).hostname if url else None
     template = SOURCE_VIEW.get(host or "")
     if not template or config.html_theme != "furo" or "source_view_link" in config.html_theme_options:

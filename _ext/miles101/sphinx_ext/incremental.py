@@ -46,16 +46,15 @@ def few_pages_serially(app: Sphinx, env: BuildEnvironment, docnames: list[str]) 
     decided from `app.parallel` when reading starts and again before writing; it is set back at
     write-started, once the writer has chosen)."""
     if app.parallel > 1 and 0 < len(docnames) <= SERIAL_MAX:
-        app._m101_parallel = app.parallel
+        domain_of(env).state.parallel = app.parallel
         app.parallel = 1
 
 
 def restore_parallel(app: Sphinx, builder: object) -> None:
     """The -j the build was started with, once the writer has chosen serial or parallel."""
-    saved = getattr(app, "_m101_parallel", None)
-    if saved is not None:
-        app.parallel = saved
-        app._m101_parallel = None
+    state = domain_of(app.env).state
+    if state.parallel is not None:
+        app.parallel, state.parallel = state.parallel, None
 
 
 def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:

@@ -9,7 +9,7 @@ the environment exists) and `builder-inited`, the book waits on the config under
 
 Both are cached by content in the doctree dir, so a build whose inputs did not change does little:
 manual.json's schema check runs only when manual.json or the schema changed (`m101-book-valid.txt`),
-and the capture is unpickled when its files are byte for byte the last build's (`m101-capture.pickle`).
+and the capture's intake (`miles101.intake.take_in`) reuses what the same bytes and code gave last time.
 
 The environment is keyed on the book's structure (`Book.structure_digest`), not on all of it: a
 change to a field that only some pages show (a part's summary, the front page's texts) re-reads those
@@ -24,9 +24,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-from ..book import load_book
-from ..data import load_capture_cached
-from ..validate import capture_problems, validate_capture
+from ..book import Book, load_book
+from ..intake import take_in
 from .domain import domain_of
 from .base import logger, warn
 
@@ -52,24 +51,30 @@ def load_book_into_config(app: Sphinx, config: Config) -> None:
     config.include_patterns = book.page_files
 
 
+def book_in_config(config: Config) -> Book | None:
+    """The book as `load_book_into_config` left it on the config (priority 400): for the config-inited handlers
+    that set configuration from it (the environment and its domain do not exist yet); None before then."""
+    return config.__dict__.get("_m101_book")
+
+
 def load_into_domain(app: Sphinx) -> None:
     """Hand the book to this build's domain object and load the capture (cached by content)."""
-    domain = domain_of(app.env)
-    domain.book = app.config._m101_book
-    # The rules of `capture/run.py --check` (miles101.validate), cached by content under the doctree dir;
-    # run first, so the loader need not apply the schema again to the files found clean.
-    validation = validate_capture(Path(app.srcdir), Path(app.doctreedir) / "m101-capture-valid.json")
-    domain.capture = capture = load_capture_cached(Path(app.srcdir), Path(app.doctreedir) / "m101-capture.pickle")
-    problems = capture_problems(validation, capture)
-    app.m101_capture_problems = len(problems)
+    state = domain_of(app.env).state
+    state.book = app.config._m101_book
+    # The capture read, checked (the rules of `capture/run.py --check`) and modelled once, cached by content.
+    intake = take_in(Path(app.srcdir), Path(app.doctreedir))
+    state.capture, problems = intake.capture, intake.problems
+    state.capture_problems = len(problems)
     for problem in problems:
         warn(problem.subtype, problem.message, location=problem.location, fix=problem.fix)
 
 
 def fail_on_capture_problems(app: Sphinx, exception: Exception | None) -> None:
     """Capture data that fails validation fails the build even without -W."""
-    count = getattr(app, "m101_capture_problems", 0)
-    if exception is None and count:
+    if exception is not None or app.env is None:
+        return
+    count = domain_of(app.env).state.capture_problems
+    if count:
         logger.error("[miles101] %d problem(s) in the capture data (see the manual.capture warnings above).", count)
         app.statuscode = 1
 

@@ -256,8 +256,8 @@ def passthrough_cited(env, capture, domain, documented: dict) -> list:
     """One row, under the flag's own anchor, for every passthrough flag a page cites: its family and readers."""
     cited: dict[str, set[str]] = defaultdict(set)
     for docname, cite in domain.cites("flag"):
-        if cite["key"] not in documented and cite["key"] not in capture.flags:
-            cited[cite["key"]].add(docname)
+        if cite.key not in documented and cite.key not in capture.flags:
+            cited[cite.key].add(docname)
     r1 = env.config.m101_reference_docs["R.1"]
     rows = []
     for name in sorted(cited):
@@ -285,8 +285,8 @@ def metrics_table(env) -> list:
     capture, domain = capture_of(env), domain_of(env)
     explained: dict[str, list[str]] = defaultdict(list)
     for doc, cite in domain.cites("metric"):
-        if doc not in explained[cite["key"]]:
-            explained[cite["key"]].append(doc)
+        if doc not in explained[cite.key]:
+            explained[cite.key].append(doc)
     records = sorted([*capture.metrics.values(), *(rec for _, rec in capture.metric_patterns)], key=lambda r: r["key"])
     headers = ["Key", "Kind", "Logged at", "Explained in"]
 
@@ -358,7 +358,7 @@ def sources_list(env) -> list:
     cited: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in ("src", "issue", "fact")}
     for kind, found in cited.items():
         for doc, cite in domain.cites(kind):
-            found[cite["key"]].add(doc)
+            found[cite.key].add(doc)
     out.append(Heading(f"Miles files cited ({len(cited['src'])})", rubric=True))
     out.append(Table(["File", "Cited in"], [[Ext(capture.src_url(path), path), docs(sorted(d))]
                                             for path, d in sorted(cited["src"].items())]))
@@ -382,8 +382,8 @@ def figure_index(env) -> list:
     book = book_of(env)
     order = {s.docname: i for i, s in enumerate(book.sections)}
     order[book.root_doc] = -1
-    figures = sorted(domain_of(env).figures(), key=lambda f: (order.get(f[1]["docname"], 999), f[0]))
-    rows = [[Link(fig["docname"], fig_id, Code(fig_id)), fig["title"], DocLink(fig["docname"])] for fig_id, fig in figures]
+    figures = sorted(domain_of(env).figures(), key=lambda f: (order.get(f[1].docname, 999), f[0]))
+    rows = [[Link(fig.docname, fig_id, Code(fig_id)), fig.title, DocLink(fig.docname)] for fig_id, fig in figures]
     return [Table(["Figure", "Title", "Page"], rows), Para(f"{len(rows)} figures in the book.")]
 
 
@@ -411,7 +411,7 @@ def table_inputs(env, kind: str) -> object:
     titles = {d: env.titles[d].astext() for d in env.titles}
     if kind == "flags-by-job":
         return [capture.provenance, capture.flags, capture.families, domain.documented_flags(), titles,
-                sorted({(d, c["key"]) for d, c in domain.cites("flag")})]
+                sorted({(d, c.key) for d, c in domain.cites("flag")})]
     if kind == "metrics-table":
         return [capture.provenance, capture.metrics, [r for _, r in capture.metric_patterns],
                 list(domain.cites("metric")), titles]
@@ -420,7 +420,7 @@ def table_inputs(env, kind: str) -> object:
     if kind == "sources-list":
         facts = {k: v.detail for (kind_, k), v in capture.values.items() if kind_ == "fact"}
         # Only what the table shows: which page cites which key (not the shown text or the line).
-        return [capture.provenance, [sorted({(d, c["key"]) for d, c in domain.cites(k)}) for k in ("src", "issue", "fact")],
+        return [capture.provenance, [sorted({(d, c.key) for d, c in domain.cites(k)}) for k in ("src", "issue", "fact")],
                 facts, titles]
     if kind == "figure-index":
         return [list(domain.figures()), titles]

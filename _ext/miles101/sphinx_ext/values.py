@@ -17,12 +17,11 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx_design.shared import create_component
 
-from ..data import format_value
-from ..kinds import BY_NAME, HOME_HARDWARE, provenance_text
+from ..kinds import BY_NAME, HOME_HARDWARE, format_value, provenance_text
 from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup
-from .domain import capture_of, domain_of
+from .domain import Cite, capture_of, domain_of
 from .repository import repository_url
 from .runs import pending_runs
 
@@ -104,7 +103,7 @@ class ValuesOnPage(SphinxTransform):
         if not self.env.docname:
             return
         cites = [c for c in domain_of(self.env).record(self.env.docname)["cites"]
-                 if c["kind"] not in NOT_VALUES]
+                 if c.kind not in NOT_VALUES]
         if not cites:
             return
         capture = capture_of(self.env)
@@ -122,10 +121,10 @@ class ValuesOnPage(SphinxTransform):
         values = []
         seen: set[tuple[str, str]] = set()
         for cite in cites:
-            if (cite["kind"], cite["key"]) in seen:
+            if (cite.kind, cite.key) in seen:
                 continue
-            seen.add((cite["kind"], cite["key"]))
-            value = capture.value(cite["kind"], cite["key"])
+            seen.add((cite.kind, cite.key))
+            value = capture.value(cite.kind, cite.key)
             if value is not None:
                 values.append((cite, value))
         fold += pending_runs(capture, [v for _, v in values if v.kind == "measured" and v.pending],
@@ -146,7 +145,7 @@ def _run_named(capture, run_id: str) -> str:
     return f"{run_id} ({title})" if title else run_id
 
 
-def ledger_row(capture, cite: dict, value) -> tuple[str, nodes.paragraph]:
+def ledger_row(capture, cite: Cite, value) -> tuple[str, nodes.paragraph]:
     """One row of "Values on this page" in reader words (no internal key), and the heading of its group."""
     d, para = value.detail, nodes.paragraph()
     if value.kind == "measured" and (value.missing or value.pending):
@@ -161,9 +160,9 @@ def ledger_row(capture, cite: dict, value) -> tuple[str, nodes.paragraph]:
             para += nodes.Text(".")
         return head, para
     if value.kind == "computed":
-        para += nodes.Text(f"{value.what}: {cite['shown']}.")
+        para += nodes.Text(f"{value.what}: {cite.shown}.")
         return f"Computed from Miles's extracted data by this book's code ({d.get('formula')}):", para
-    para += nodes.Text(f"{cite['shown']} — {provenance_text(value, HOME_HARDWARE)}")
+    para += nodes.Text(f"{cite.shown} — {provenance_text(value, HOME_HARDWARE)}")
     return "Other values, each with its source:", para
 
 

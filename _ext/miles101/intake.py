@@ -1,0 +1,272 @@
+"""The intake: capture/ taken in once — read, checked, modelled — with every problem it has.
+
+`take_in(root, cache_dir)` is the one call the build, `capture/run.py --check` and the lab make. It
+reads each capture file once through the strict reader (`miles101.inputs.Inputs`), checks it against
+its schema and the book's rules (`miles101.validate`), builds the model (`miles101.data.Capture`)
+from what survives, runs the rules that need the model (`validate.reference_src_problems`), and
+returns the capture with its problems together.
+
+It follows sphinxcontrib-bibtex's shape (`bibfile.is_bibdata_outdated` / `process_bibdata`): one
+function decides whether the cached model is still valid (`cached_model`), one builds it
+(`build_model`). Validity is a content hash, never a file time: every memo (the model, each check's
+answer, each parsed file) is keyed by the bytes it answers for and by `inputs.code_digest()`, the
+source of every core module and schema, so a changed rule never meets an old answer.
+"""
+from __future__ import annotations
+
+import copy
+import gc
+import hashlib
+import pickle
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .crosscheck_results import crosscheck_values
+from .data import Capture, Value, index_flags, index_metrics
+from .inputs import Inputs
+from .kinds import REFERENCE_KINDS
+from .problems import Problem, ProblemError, capture_problem
+from .runfiles import resolve_runs
+from .schemas import usable
+from .validate import Validation, capture_problems, fix_for, validate_capture
+
+#: The files the model is built from, as globs under the project root: the cached model's key.
+CAPTURE_INPUTS = (
+    "capture/miles/flags.json", "capture/miles/metrics.json", "capture/miles/files.json", "capture/computed.json",
+    "capture/facts.json", "capture/runs/*.yaml", "capture/gpu/*/run.json", "capture/gpu/*/host.json",
+    "capture/gpu/*/values.json", "capture/gpu/_attempts/*/run.json", "capture/references/*.json",
+    "capture/crosscheck/results/*.json",
+)
+#: The memos kept in the build's doctree dir.
+MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
+
+
+@dataclass
+class Intake:
+    """The capture, every problem found in it (validation, model, rules over the model), and the counts."""
+    capture: Capture
+    problems: list[Problem] = field(default_factory=list)
+    validation: Validation = field(default_factory=Validation)
+
+
+def take_in(root: Path, cache_dir: Path | None = None) -> Intake:
+    """Read, check and model capture/ under `root`; with `cache_dir`, reuse what the same bytes and code gave."""
+    inputs = Inputs(root)
+    key = model_key(inputs) if cache_dir is not None else None
+    capture = cached_model(cache_dir / MODEL_CACHE, key) if cache_dir is not None and key is not None else None
+    if capture is None and cache_dir is not None:
+        inputs.memo.update(_load(cache_dir / PARSED_CACHE, dict) or {})
+    validation = validate_capture(root, None if cache_dir is None else cache_dir / CHECKS_CACHE, inputs)
+    if capture is None:
+        capture = build_model(root, inputs)
+        if cache_dir is not None:
+            _save(cache_dir / MODEL_CACHE, (key, capture))
+            _save(cache_dir / PARSED_CACHE, inputs.memo)
+    capture.root = root
+    return Intake(capture, capture_problems(validation, capture), validation)
+
+
+def load_capture(root: Path) -> Capture:
+    """The model alone (no cache): `take_in(root).capture`, for a caller that reports problems elsewhere."""
+    return take_in(root).capture
+
+
+def model_key(inputs: Inputs) -> str:
+    """sha256 over the code (`code_digest`) and every input of the model (path and bytes; a missing file counts)."""
+    root = inputs.root
+    h = hashlib.sha256(inputs.code)
+    for pattern in CAPTURE_INPUTS:
+        for path in sorted(root.glob(pattern)) or [root / pattern]:
+            rel = path.relative_to(root).as_posix()
+            h.update(b"\0" + rel.encode() + b"\0")
+            raw = inputs.bytes_or_none(path, fix_for(rel)) if path.is_file() else None
+            h.update(b"\1missing" if raw is None else raw)
+    return h.hexdigest()
+
+
+def cached_model(cache_file: Path, key: str) -> Capture | None:
+    """The model the last build kept, when it was built from these bytes by this code; else None (outdated)."""
+    cached = _load(cache_file, tuple)
+    if cached is not None and len(cached) == 2 and cached[0] == key and isinstance(cached[1], Capture):
+        return cached[1]
+    return None
+
+
+def _load(path: Path, kind: type) -> Any:
+    """A pickled memo, or None when there is none (or one from another version)."""
+    collecting = gc.isenabled()
+    gc.disable()  # thousands of small objects: in a build's large heap the collector would cost more than reading
+    try:
+        got = pickle.loads(path.read_bytes())
+        return got if isinstance(got, kind) else None
+    except Exception:  # noqa: BLE001 - no cache yet, or one from another version: build afresh
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _save(path: Path, data: Any) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+        tmp.replace(path)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+
+
+def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[str, str], Value]:
+    values: dict[tuple[str, str], Value] = {}
+    for run_id, run in runs.items():
+        rec = recordings.get(run_id)
+        got = (rec or {}).get("values", {})
+        for name, decl in (run.get("values") or {}).items():
+            hit = got.get(name)
+            detail = {"run": run_id, "statistic": decl.get("statistic"), "steps": decl.get("steps"),
+                      "source": decl.get("source"), "title": run.get("title", run_id)}
+            if rec and hit is None:  # recorded, but this value could not be derived from the recording
+                detail["missing"] = str((rec.get("missing") or {}).get(name)
+                                        or f"values.json of the recording has no {name}")
+                detail["hardware"] = rec["host"].get("gpu")
+            if rec and hit is not None:
+                detail.update({
+                    "n": hit.get("n"), "statistic": hit.get("statistic", decl.get("statistic")),
+                    "steps": hit.get("steps", decl.get("steps")), "hardware": rec["host"].get("gpu"),
+                    "commit": rec["run"].get("miles_commit"), "image": rec["run"].get("image_digest")
+                    or rec["run"].get("image"), "date": (rec["run"].get("end") or "")[:10],
+                })
+            values[("measured", f"{run_id}.{name}")] = Value(
+                "measured", f"{run_id}.{name}", None if hit is None else hit.get("value"),
+                (hit or decl).get("unit", decl.get("unit", "")), decl.get("what", name), detail,
+            )
+    return values
+
+
+def build_model(root: Path, inputs: Inputs) -> Capture:
+    """The model of capture/ under `root`, from the documents `inputs` parsed; problems collected, not raised.
+
+    The validation ran first: a file it found clean (`inputs.clean`) is read as it is, any other
+    less the records its schema refuses (`schemas.usable`).
+    """
+    cap_dir = root / "capture"
+    problems: list[Problem] = []
+
+    def get(path: Path, default: Any) -> Any:
+        try:
+            return inputs.parsed(path, fix_for(path.relative_to(root).as_posix()))
+        except ProblemError as exc:
+            problems.append(exc.problem)
+            return default
+
+    def guarded(rel: str, fn, default: Any) -> Any:
+        """Run fn; records of the wrong shape (a schema failure) become a problem, never a traceback."""
+        try:
+            return fn()
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError, re.error) as exc:
+            problems.append(capture_problem(rel, f"its records do not have the shape the book reads "
+                                            f"({type(exc).__name__}: {exc}).",
+                                            f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
+            return default
+
+    def clean(path: Path) -> bool:
+        """miles101.validate found nothing wrong in the bytes just parsed from this file."""
+        return path.relative_to(root).as_posix() in inputs.clean
+
+    def obj(path: Path) -> dict:
+        """The file's object, less the records its schema refuses (miles101.validate reports them)."""
+        doc = get(path, {})
+        if not isinstance(doc, dict):
+            problems.append(capture_problem(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
+                                            "restore it from git or re-run `python3 capture/run.py`."))
+            return {}
+        return doc if clean(path) else usable(path.relative_to(root).as_posix(), doc)
+
+    flags_doc = obj(cap_dir / "miles" / "flags.json")
+    metrics_doc = obj(cap_dir / "miles" / "metrics.json")
+    files_doc = obj(cap_dir / "miles" / "files.json")
+    computed_doc = obj(cap_dir / "computed.json")
+    facts_doc = obj(cap_dir / "facts.json")
+    flags, names = guarded("capture/miles/flags.json", lambda: index_flags(flags_doc), ({}, []))
+    metrics, patterns = guarded("capture/miles/metrics.json", lambda: index_metrics(metrics_doc), ({}, []))
+    runs: dict[str, dict] = {}
+    for path in sorted((cap_dir / "runs").glob("*.yaml")):
+        run = get(path, None)
+        if isinstance(run, dict):
+            # a run file its schema refuses is not declared at all (miles101.validate names why)
+            if clean(path) or usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
+                runs[path.stem] = run
+
+    runs, base_errors = guarded("capture/runs", lambda: resolve_runs(runs), ({}, []))
+    for message in base_errors:  # a run whose base cannot be filled in is not declared at all
+        where, _, what = message.partition(": ")
+        problems.append(capture_problem(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
+    recordings: dict[str, dict] = {}
+    attempts: list[dict] = []
+    gpu = cap_dir / "gpu"
+    for run_json in sorted(gpu.glob("*/run.json")):
+        if run_json.parent.name.startswith("."):
+            continue  # .tmp-* / .old-*: a recording being written or committed (miles101.validate names a stuck one)
+        run_rec = get(run_json, None)
+        if isinstance(run_rec, dict):
+            run_rec = run_rec if clean(run_json) else usable(run_json.relative_to(root).as_posix(), run_rec)
+        if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
+            rec_dir = run_json.parent
+            host = obj(rec_dir / "host.json")
+            values_doc = obj(rec_dir / "values.json")
+            vals, missing = values_doc.get("values", {}), values_doc.get("missing", {})
+            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {},
+                                        "missing": missing if isinstance(missing, dict) else {}}
+    for run_json in sorted((gpu / "_attempts").glob("*/run.json")):
+        att = get(run_json, None)
+        if isinstance(att, dict):
+            attempts.append({**att, "dir": run_json.parent.name})
+    values = guarded("capture/gpu", lambda: _measured(runs, recordings), {})
+
+    def add_references(doc: dict, rel: str) -> None:
+        for key, rec in (doc.get("references") or {}).items():
+            known = values.get(("reference", key)) or values.get(("threshold", key))
+            if known is not None:
+                problems.append(capture_problem(rel, f"the reference key {key!r} is also defined in "
+                                                f"{known.detail['file']}.",
+                                                "give each reference one key, in one file."))
+                continue
+            kind = REFERENCE_KINDS[rec.get("kind", "public")]
+            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what", "kind")}
+            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""),
+                                        rec.get("what", key), {**detail, "file": rel})
+
+    for path in sorted((cap_dir / "references").glob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        doc = obj(path)
+        guarded(rel, lambda: add_references(doc, rel), None)
+
+    def add_crosschecks(doc: dict, rel: str) -> None:
+        found = crosscheck_values(Path(rel).stem, doc, computed_doc.get("values", {}))
+        for key, (number, unit, what, detail) in found.items():
+            values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
+
+    crosschecks: dict[str, dict] = {}
+    for path in sorted((cap_dir / "crosscheck" / "results").glob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        doc = crosschecks[path.stem] = obj(path)
+        guarded(rel, lambda: add_crosschecks(doc, rel), None)
+
+    def add_values(kind: str, doc: dict) -> None:
+        for key, rec in doc.items():
+            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
+            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key), detail)
+
+    guarded("capture/computed.json", lambda: add_values("computed", computed_doc.get("values", {})), None)
+    guarded("capture/facts.json", lambda: add_values("fact", facts_doc.get("facts", {})), None)
+    provenance = flags_doc.get("provenance", {})
+    families = flags_doc.get("families", [])
+    files = files_doc.get("files", {})
+    return Capture(
+        root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
+        families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
+        files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
+        attempts=attempts, problems=problems, crosschecks=crosschecks,
+    )

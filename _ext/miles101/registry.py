@@ -1,0 +1,71 @@
+"""The book's markup, registered once: each role and directive, what it cites, how its argument is read.
+
+The page scanner (`miles101.pages`), the markup rules (`miles101.markup`), the drift report and
+`capture/run.py --check` read these rows; the extension's components register a class for each name
+(their `ROLES`/`DIRECTIVES`), and a unit test (tests/test_registry.py) holds every name to a class.
+The roles are the kinds table's (`miles101.kinds`, a kind with `role`). No Sphinx imports.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .kinds import KINDS, VALUE_KINDS
+
+#: How an argument is read.
+KEY_AND_SPEC = "key[:format spec]"  # a value role: the key, then an optional Python format spec
+PATH_AND_LINES = "path[:lines]"  # {src}: `path:1-9` or `text <path:1-9>`
+TEXT = "text"  # the whole text names the thing
+WORD = "one word"  # a citing directive: exactly one argument, the key
+ANY = "as the directive reads it"  # a directive that cites nothing: its own arguments, if any
+
+
+@dataclass(frozen=True)
+class Markup:
+    """One role or directive of the book."""
+
+    name: str
+    form: str  # "role" | "directive"
+    cites: str | None  # the reference kind its argument names (a role: its own kind), or None
+    argument: str  # how the argument is read (KEY_AND_SPEC, PATH_AND_LINES, TEXT, WORD, ANY)
+    options: tuple[str, ...] | None = None  # the options it takes: `--check` refuses any other (None: not checked)
+
+
+def _role(name: str) -> Markup:
+    argument = PATH_AND_LINES if name == "src" else KEY_AND_SPEC if name in VALUE_KINDS else TEXT
+    return Markup(name, "role", name, argument)
+
+
+def _directive(name: str, cites: str | None = None, options: tuple[str, ...] | None = None) -> Markup:
+    return Markup(name, "directive", cites, WORD if cites else ANY, options)
+
+
+#: Every role, in the kinds table's order.
+ROLES: dict[str, Markup] = {k.name: _role(k.name) for k in KINDS if k.role}
+
+#: Every directive.
+DIRECTIVES: dict[str, Markup] = {m.name: m for m in (
+    _directive("flag", "flag"),
+    _directive("listing", "run", ("grep", "head", "lines")),
+    _directive("run-command", "run", ("prefix", "program", "suffix", "start-ray")),
+    _directive("until-recorded", "run"),
+    _directive("once-recorded", "run"),
+    _directive("fit-compare", "measured"),
+    *(_directive(name) for name in (
+        "diagram", "pin", "fit-calculator", "log-doctor", "crosscheck-table", "book-cover", "book-audience",
+        "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related", "value-kinds", "flags-by-job",
+        "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample")),
+)}
+
+#: The one directive-fence syntax: ```{name} args or :::{name} args (any indent, three or more marks).
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}(?P<gap>\s*)(?P<args>.*)$")
+
+
+def directive_citation(line: str) -> tuple[Markup, str] | None:
+    """(the directive, its argument) when `line` opens a directive that cites data by one word, else None."""
+    m = FENCE.match(line.strip())
+    row = DIRECTIVES.get(m["name"]) if m else None
+    if row is None or row.cites is None or not m["gap"]:
+        return None
+    arg = m["args"].rstrip()
+    return (row, arg) if re.fullmatch(r"\S+", arg) else None
