@@ -23,7 +23,7 @@ def compare_image(reader, step) -> tuple[int, str]:
     res = reader.host(step.blocks[0], timeout=120,
                       env={"MILES101_DOCKER": str(IMAGE_DOCKER), "FAKE_MILES_IMAGES": json.dumps(IMAGE)})
     last = res.out.strip().splitlines()[-1] if res.out.strip() else res.err
-    listed = dict(re.findall(r"`(verdict: [^`]+)` \((\d)\)", step.text))
+    listed = dict(re.findall(r"`(verdict: [^`]+)` \(exit `(\d)`\)", step.text))
     assert last.startswith("verdict: ") and any(last.startswith(v) and res.rc == int(c) for v, c in listed.items()), \
         (res.rc, last, listed, res.err)
     return res.rc, res.out
