@@ -332,27 +332,27 @@ function mount(root, rulesReady) {
   /** A paste straight from the event: a big one goes to the reader whole and into the box as a preview. */
   const takePaste = (box, e) => {
     const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
-    const shown = text ? preview(text) : null;
-    if (shown === null) return null; // small: the box takes it as usual
+    if (!text) return null;
     e.preventDefault();
+    const shown = preview(text);
+    if (shown === null) { // small: into the box where the caret is, as a paste would put it
+      box.setRangeText(text, box.selectionStart, box.selectionEnd, "end");
+      return "";
+    }
     box.value = shown;
     return text;
   };
   area.addEventListener("paste", (e) => {
     const big = takePaste(area, e);
-    if (big !== null) {
-      pastedLog = big;
-      run({ text: big }, "the pasted text");
-    } else {
-      pastedLog = null;
-      setTimeout(() => run({ text: area.value }, "the pasted text"), 0);
-    }
+    pastedLog = big || null;
+    if (big === null) setTimeout(() => run({ text: area.value }, "the pasted text"), 0);
+    else run({ text: pastedLog ?? area.value }, "the pasted text");
   });
   area.addEventListener("input", () => { pastedLog = null; });
   args.addEventListener("paste", (e) => {
     const big = takePaste(args, e);
-    pastedArgs = big;
-    if (big !== null) {
+    pastedArgs = big || null;
+    if (big) {
       const n = big.length.toLocaleString("en");
       if (!current) status.textContent = `Took ${n} characters of arguments; they pick the fixes of the next reading.`;
     }
