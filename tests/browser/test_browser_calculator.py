@@ -528,7 +528,7 @@ def test_whole_number_fields_refuse_huge_and_fractions(tabs: dict[str, Any], ser
     assert label in error.inner_text() and f"{top:,}" in error.inner_text(), error.inner_text()
     assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") == "none"
     flags = page.evaluate("() => document.querySelector('.m101-fit-flags code').textContent")
-    assert not re.search(r"\d[eE][+-]?\d", flags) and flags == before  # the refused value never reaches the flags
+    assert not re.search(r"\d[eE][+-]?\d", flags) and "9" * 23 not in flags  # a refused value never reaches the flags
     for bad in ("1e-1", "2.5"):
         field.fill(bad)
         assert field.get_attribute("aria-invalid") == "true", bad

@@ -301,7 +301,7 @@ function mount(root) {
   const whole = (input, max, what) => {
     const v = asNumber(input);
     const message = v > max ? upTo(nameOf(input), max, what)
-      : Number.isFinite(v) && v >= 1 && !Number.isInteger(v) ? notWhole(nameOf(input), input.value.trim()) : atLeastOne(what);
+      : Number.isFinite(v) && !Number.isInteger(v) ? notWhole(nameOf(input), input.value.trim()) : atLeastOne(what);
     return valid(input, (x) => Number.isInteger(x) && x >= 1 && x <= max, message);
   };
 
