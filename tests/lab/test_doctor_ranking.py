@@ -235,7 +235,9 @@ def test_access_log_500_for_any_post_path(logs):
 
 def test_no_match_says_first_error_line_as_7_1_does(tmp_path):
     log = tmp_path / "plain.log"
-    log.write_text("hello\nnothing here\n")
+    # a Miles log (one step line) with no symptom: a file with no Miles line at all is refused instead (exit 1)
+    log.write_text("(TrainRayActor pid=1) [2026-01-01 00:00:00.000 x] log_utils.py:542 - step 0: "
+                   "{'train/loss': 0.5, 'train/grad_norm': 0.3, 'train/step': 0}\nnothing here\n")
     res = in_process(rr.main, str(log), "--diagnose")
     assert "first error line, not its last" in res.stdout
     page = (ROOT / "sections" / "7-1-troubleshoot-by-symptom.md").read_text(encoding="utf-8")

@@ -1,8 +1,9 @@
-"""sphinx-design's stylesheet and tab script only on the pages that use sphinx-design.
+"""sphinx-design's stylesheet only on the pages that use sphinx-design, its tab script only where tabs are.
 
-sphinx-design adds both to every page (about 62 KB); the manual uses its tabs on a few pages. At
-html-page-context the page's own asset lists are filtered when its doctree holds no sphinx-design
-node, so a reader on a phone downloads them only where they draw something.
+sphinx-design adds both to every page (about 62 KB). Every page folds its "Values on this page" list
+in a dropdown, so the stylesheet is needed there; the tab script only on the few pages with tabs. At
+html-page-context the page's own asset lists are filtered by what its doctree draws, so a reader on a
+phone downloads each only where it draws something.
 """
 from __future__ import annotations
 
@@ -12,21 +13,24 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 DESIGN_ASSETS = ("sphinx-design.min.css", "design-tabs.js")
+TAB_ASSETS = ("design-tabs.js",)
 
 
-def _uses_design(doctree: nodes.document) -> bool:
-    return any(any(c.startswith("sd-") for c in node.get("classes", []))
+def _uses(doctree: nodes.document, prefix: str) -> bool:
+    return any(any(c.startswith(prefix) for c in node.get("classes", []))
                for node in doctree.findall(nodes.Element))
 
 
 def drop_unused_design_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                               doctree: nodes.document | None) -> None:
-    """Remove sphinx-design's CSS and JS from a page that draws nothing with it."""
-    if doctree is None or _uses_design(doctree):
+    """Remove sphinx-design's CSS and JS from a page that draws nothing with it, its tab script from one
+    without tabs."""
+    if doctree is None:
         return
+    unused = DESIGN_ASSETS if not _uses(doctree, "sd-") else TAB_ASSETS if not _uses(doctree, "sd-tab") else ()
     for key in ("css_files", "script_files"):
-        if key in context:
-            context[key] = [a for a in context[key] if not str(getattr(a, "filename", a)).endswith(DESIGN_ASSETS)]
+        if key in context and unused:
+            context[key] = [a for a in context[key] if not str(getattr(a, "filename", a)).endswith(unused)]
 
 
 def setup_page_weight(app: Sphinx) -> None:
