@@ -456,7 +456,6 @@ def test_the_first_paste_works_before_the_code_is_in(clip: Any, server: Server, 
     if held:
         page.wait_for_timeout(300)
         assert page.locator(".m101-doctor-status").first.text_content().startswith("Reading the pasted text")
-        page.wait_for_function("() => true")
         for route in held:
             route.continue_()
         page.unroute("**/m101-doctor-rules*")
