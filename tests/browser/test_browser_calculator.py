@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from typing import Any
 
 import pytest
@@ -494,3 +495,50 @@ def test_lever_equals_fit_lever(tabs: dict[str, Any], server: Server) -> None:
                   for k in ("plain", "checkpointed")}
         want = derive.fit_lever(inputs, slopes)
         assert js == (None if want is None else want["changes"]), (g, js, want)
+
+
+WHOLE_FIELDS = ["Samples per micro-batch", "Most tokens per micro-batch", "Samples per optimizer step",
+                "Response length", "Longest prompt", "Prompts per step", "Samples per prompt"]
+
+
+def test_fields_read_what_a_number_field_reads(tabs: dict[str, Any], server: Server) -> None:
+    """`1e3` is 1000 and `1e-1` is 0.1, as the field's valueAsNumber; the flags print them in plain decimal."""
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.get_by_label("Response length").fill("1e3")
+    fit.get_by_label("SGLang's share").fill("1e-1")
+    for label in ("Response length", "SGLang's share"):
+        assert fit.get_by_label(label).get_attribute("aria-invalid") is None, label
+    flags = _read(page)["flags"]
+    assert re.search(r"--rollout-max-response-len 1000\b", flags), flags
+    assert "--sglang-mem-fraction-static 0.1" in flags
+    assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") != "none"
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("label", WHOLE_FIELDS)
+def test_whole_number_fields_refuse_huge_and_fractions(tabs: dict[str, Any], server: Server, label: str) -> None:
+    """23 nines is above every field's own max and is refused naming the field; 1e-1 and 2.5 are not whole."""
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    if label == "Most tokens per micro-batch":
+        fit.locator("input[type=checkbox][id$='-dynamic']").check()
+    field = fit.get_by_label(label)
+    assert not field.is_disabled()
+    error = page.locator(f"#{field.get_attribute('id')}-error")
+    before, good = _read(page)["flags"], field.input_value()
+    field.fill("9" * 23)
+    assert field.get_attribute("aria-invalid") == "true"
+    top = int(field.get_attribute("max"))
+    assert label in error.inner_text() and f"{top:,}" in error.inner_text(), error.inner_text()
+    assert fit.locator(".m101-fit-verdict").get_attribute("data-verdict") == "none"
+    flags = page.evaluate("() => document.querySelector('.m101-fit-flags code').textContent")
+    assert not re.search(r"\d[eE][+-]?\d", flags) and "9" * 23 not in flags  # a refused value never reaches the flags
+    for bad in ("1e-1", "2.5"):
+        field.fill(bad)
+        assert field.get_attribute("aria-invalid") == "true", bad
+        assert "not a whole number" in error.inner_text() and label in error.inner_text(), error.inner_text()
+    field.fill(good)
+    assert field.get_attribute("aria-invalid") is None
+    assert _read(page)["flags"] == before
+    assert page.errors == []

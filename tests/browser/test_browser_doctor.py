@@ -9,6 +9,7 @@ drawing frames; keyboard only, phone width, dark mode, no request beyond the loc
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -323,3 +324,197 @@ def test_open_results_pass_axe(tabs: dict[str, Any], server: Server, mode: str) 
     found = run_axe(page, source, f"{PAGES[1]} (log doctor open)", mode, include=".m101-doctor")
     bad = [v for v in found if v.impact in FAILING]
     assert not bad, "\n".join(v.line() for v in bad)
+
+
+# ---------------------------------------------------------------- bad input (issue 51, item 4)
+def _cannot_read(raw: bytes) -> bool:
+    try:
+        rr.decode_log(raw)
+    except rr.LogUnreadable:
+        return True
+    return False
+
+
+UNREADABLE = {
+    "random.bin": random.Random(51).randbytes(8192),
+    "odd-utf16-bom.log": b"\xff\xfe" + "Server process terminated unexpectedly.\r\n".encode("utf-16-le") + b"x",
+    "odd-utf16be-bom.log": b"\xfe\xff" + "Server process terminated unexpectedly.\n".encode("utf-16-be") + b"\x00",
+    "latin1.log": ("caf\u00e9 na\u00efve Server process terminated unexpectedly. \u00e0\u00e9\u00ee\n" * 200).encode("latin-1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_a_file_it_cannot_read_says_so(tabs: dict[str, Any], server: Server, tmp_path: Path, name: str) -> None:
+    """As read_run.py's exit 2 "cannot read": the status and the first box say so, never 'no line matches'."""
+    raw = UNREADABLE[name]
+    assert _cannot_read(raw), name  # read_run.decode_log refuses each of them
+    f = tmp_path / name
+    f.write_bytes(raw)
+    page = _open(tabs["light"], server)
+    page.evaluate("() => { document.querySelector('.m101-doctor-status').textContent = ''; }")
+    page.locator(".m101-doctor-file").set_input_files(str(f))
+    got = _result(page)
+    assert got["status"].startswith(f"Could not read {name}: "), got["status"]
+    assert "no line matches" not in got["status"]
+    first = page.evaluate("() => document.querySelector('.m101-doctor-out').firstElementChild.textContent")
+    assert first.startswith(f"Could not read {name}") and "cannot read" in first, first
+    assert got["matches"] == [] and got["rows"] == [] and not got["none"]
+    assert page.errors == []
+
+
+GAPS_JS = """() => {
+  window.__gaps = []; window.__stop = false; let last = performance.now();
+  const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+}"""
+BIG_LOG_JS = """(n) => {
+  const lines = [];
+  for (let i = 0; i < n; i++) lines.push(`[t] ${String(i).padStart(7, "0")} ok.`);
+  lines.push('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB');
+  return navigator.clipboard.writeText(lines.join('\\n') + '\\n').then(() => lines.join('\\n').length + 1);
+}"""
+
+
+@pytest.fixture()
+def clip(chromium: Any) -> Any:
+    """A tab that may write the clipboard, so a real Ctrl+V pastes it."""
+    context = chromium.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    yield page
+    context.close()
+
+
+def _gaps(page: Any) -> float:
+    return page.evaluate("() => { window.__stop = true; return Math.max(...window.__gaps); }")
+
+
+def test_ctrl_v_of_a_million_lines_keeps_the_page_drawing(clip: Any, server: Server) -> None:
+    """16 MB on the clipboard: the box shows a preview, the worker reads it all, no frame gap reaches 1 s."""
+    page = clip
+    page.goto(server.base + PAGES[0], wait_until="load")
+    page.locator(".m101-doctor").first.scroll_into_view_if_needed()
+    page.locator(".m101-doctor.m101-doctor-js").wait_for(timeout=10000)
+    size = page.evaluate(BIG_LOG_JS, 1_000_000)
+    assert size >= 16_000_000
+    area = page.locator(".m101-doctor textarea.m101-doctor-text").first
+    area.focus()
+    page.evaluate(GAPS_JS)
+    page.keyboard.press("Control+V")
+    got = _result(page, timeout=120000)
+    gap = _gaps(page)
+    print(f"longest frame gap during a Ctrl+V of 1,000,000 lines ({size:,} characters): {gap:.0f} ms")
+    assert gap < 1000, gap
+    assert got["status"].startswith("Done"), got["status"]
+    assert "Read 1,000,001 lines of the pasted text" in got["summary"], got["summary"]
+    assert {"mem-oom-mid-run", "mem-torch-oom-switch"} & {m["id"] for m in got["matches"]}
+    value = area.input_value()
+    assert len(value) < 70_000 and "999,801 more lines taken but not shown" in value, value[-200:]
+    assert page.errors == []
+
+
+def test_ctrl_v_into_the_arguments_box(clip: Any, server: Server) -> None:
+    page = clip
+    page.goto(server.base + PAGES[0], wait_until="load")
+    page.locator(".m101-doctor").first.scroll_into_view_if_needed()
+    page.locator(".m101-doctor.m101-doctor-js").wait_for(timeout=10000)
+    page.evaluate(BIG_LOG_JS, 1_000_000)
+    args = page.locator(".m101-doctor-args").first
+    args.focus()
+    page.evaluate(GAPS_JS)
+    page.keyboard.press("Control+V")
+    page.wait_for_function("() => /more lines taken/.test(document.querySelector('.m101-doctor-args').value)")
+    page.wait_for_timeout(1500)
+    gap = _gaps(page)
+    print(f"longest frame gap during a Ctrl+V of 1,000,000 lines into the arguments box: {gap:.0f} ms")
+    assert gap < 1000, gap
+    assert len(args.input_value()) < 70_000
+    assert page.errors == []
+
+
+def _hold_rules(page: Any) -> list[Any]:
+    held: list[Any] = []
+    page.route("**/m101-doctor-rules*", lambda route: held.append(route))
+    return held
+
+
+@pytest.mark.parametrize("order", ["paste-before-rules", "focus-then-paste"])
+def test_the_first_paste_works_before_the_code_is_in(clip: Any, server: Server, order: str) -> None:
+    """The box takes a paste while the doctor's rules are still on their way, and reads it once they come."""
+    page = clip
+    held = _hold_rules(page) if order == "paste-before-rules" else []
+    page.goto(server.base + PAGES[0], wait_until="load")
+    assert not page.locator(".m101-doctor.m101-doctor-js").count()
+    page.evaluate("() => navigator.clipboard.writeText('ok\\nServer process terminated unexpectedly.\\n')")
+    page.locator(".m101-doctor").first.scroll_into_view_if_needed()
+    area = page.locator(".m101-doctor textarea.m101-doctor-text").first
+    area.wait_for(timeout=10000)
+    area.click()  # focus: the doctor is loaded (or loading) before the paste lands
+    page.keyboard.press("Control+V")
+    if held:
+        page.wait_for_timeout(300)
+        assert page.locator(".m101-doctor-status").first.text_content().startswith("Reading the pasted text")
+        for route in held:
+            route.continue_()
+        page.unroute("**/m101-doctor-rules*")
+    got = _result(page)
+    assert [m["id"] for m in got["matches"]] == ["engine-terminated"], got
+    assert page.errors == []
+
+
+def _slow_file(tmp_path: Path) -> Path:
+    f = tmp_path / "slow.log"
+    block = "".join(f"[t] filler line {i} with some text to make it long enough\n" for i in range(5000))
+    with open(f, "w", encoding="utf-8") as fh:
+        for _ in range(120):
+            fh.write(block)
+        fh.write("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    return f
+
+
+def test_a_paste_during_a_reading_is_queued_in_words(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    page = _open(tabs["light"], server)
+    page.locator(".m101-doctor-file").set_input_files(str(_slow_file(tmp_path)))
+    page.wait_for_function("() => /^Reading slow.log/.test(document.querySelector('.m101-doctor-status').textContent)")
+    page.evaluate("""() => {
+      const dt = new DataTransfer(); dt.setData('text/plain', 'ok\\nServer process terminated unexpectedly.\\n');
+      document.querySelector('.m101-doctor textarea').dispatchEvent(
+        new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));
+    }""")
+    page.wait_for_timeout(50)
+    status = page.locator(".m101-doctor-status").first.text_content()
+    assert "Queued: the pasted text" in status, status
+    page.wait_for_function("() => /of the pasted text/.test((document.querySelector('.m101-doctor-summary') || {}).textContent)",
+                           timeout=120000)
+    got = _result(page)
+    assert [m["id"] for m in got["matches"]] == ["engine-terminated"]
+
+
+def test_clear_cancels_the_reading(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
+    page = _open(tabs["light"], server)
+    page.locator(".m101-doctor-file").set_input_files(str(_slow_file(tmp_path)))
+    page.wait_for_function("() => /^Reading slow.log/.test(document.querySelector('.m101-doctor-status').textContent)")
+    page.get_by_role("button", name="Clear").first.click()
+    status = page.locator(".m101-doctor-status").first
+    assert status.text_content() == "Cleared: the reading of slow.log was stopped."
+    page.wait_for_timeout(15000)  # longer than the reading takes: its results never come back
+    assert status.text_content() == "Cleared: the reading of slow.log was stopped."
+    assert page.locator(".m101-doctor-out").first.evaluate("(o) => o.children.length") == 0
+    assert page.errors == []
+
+
+def test_prompt_groups_reads_a_number_field(tabs: dict[str, Any], server: Server) -> None:
+    page = _open(tabs["light"], server)
+    groups = page.locator(".m101-doctor-groups").first
+    error = page.locator(".m101-doctor .m101-doctor-error").first
+    groups.fill("1e3")
+    got = _paste(page, run_log())
+    assert groups.get_attribute("aria-invalid") is None and got["status"].startswith("Done"), got["status"]
+    for bad, says in (("1e-1", "not a whole number"), ("2.5", "not a whole number"), ("9" * 23, "from 1 to"), ("0", "at least 1")):
+        groups.fill(bad)
+        page.get_by_role("button", name="Read the pasted log").first.click()
+        assert groups.get_attribute("aria-invalid") == "true", bad
+        assert says in error.text_content() and "Prompt groups per step" in error.text_content(), error.text_content()
+    groups.fill("")

@@ -161,9 +161,8 @@ function field(id, label, input, hint) {
 }
 
 /** A field's value, or null with the field marked invalid and the reason beside it. */
-function valid(input, parse, ok, message) {
-  const text = input.value.trim();
-  const value = text === "" ? NaN : parse(text);
+function valid(input, ok, message) {
+  const value = asNumber(input);
   const good = !input.disabled ? Number.isFinite(value) && ok(value) : true;
   const error = document.getElementById(`${input.id}-error`);
   if (good) input.removeAttribute("aria-invalid");
@@ -171,8 +170,15 @@ function valid(input, parse, ok, message) {
   if (error) error.textContent = good ? "" : message;
   return good ? value : null;
 }
-const wholeNumber = (t) => (/^\d+$/.test(t) ? Number(t) : NaN);
-const decimal = (t) => (/^(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN);
+/** What a number field holds, as the browser reads it (`1e3` is 1000, `1e-1` is 0.1); NaN when it is not a number. */
+const asNumber = (input) => {
+  const t = input.value.trim();
+  if (t === "") return NaN;
+  const v = typeof input.valueAsNumber === "number" && !Number.isNaN(input.valueAsNumber) ? input.valueAsNumber : Number(t);
+  return Number.isFinite(v) ? v : NaN;
+};
+/** A flag's value as Miles's argparse reads it: an integer in plain decimal, never e-notation. */
+const flagValue = (v) => (Number.isInteger(v) ? v.toLocaleString("en-US", { useGrouping: false }) : String(v));
 
 function check(id, label, checked, hint) {
   const input = el("input", { type: "checkbox", id, checked });
@@ -288,14 +294,21 @@ function mount(root) {
   });
 
   const atLeastOne = (what) => `Enter a whole number of at least 1: ${what}.`;
-  const upTo = (max, what) => `Enter a whole number from 1 to ${count(max)} (the most this calculator takes): ${what}.`;
-  const whole = (input, max, what) => valid(input, wholeNumber, (v) => v >= 1 && v <= max,
-    input.value.trim() !== "" && wholeNumber(input.value.trim()) > max ? upTo(max, what) : atLeastOne(what));
+  const upTo = (name, max, what) => `${name}: enter a whole number from 1 to ${count(max)} (its most; the calculator takes no more): ${what}.`;
+  const notWhole = (name, v) => `${name}: ${v} is not a whole number; enter a whole number of at least 1.`;
+  const nameOf = (input) => (document.querySelector(`label[for="${input.id}"]`) || {}).textContent || input.id;
+  /** A whole-number field: a finite integer from 1 to its own `max`, else null and a message naming the field. */
+  const whole = (input, max, what) => {
+    const v = asNumber(input);
+    const message = v > max ? upTo(nameOf(input), max, what)
+      : Number.isFinite(v) && !Number.isInteger(v) ? notWhole(nameOf(input), input.value.trim()) : atLeastOne(what);
+    return valid(input, (x) => Number.isInteger(x) && x >= 1 && x <= max, message);
+  };
 
   /** The settings, or null when a field holds a value the calculator refuses (each says why). */
   function settings() {
     const s = {
-      fraction: valid(fraction, decimal, (v) => v > 0 && v < 1,
+      fraction: valid(fraction, (v) => v > 0 && v < 1,
         "Enter a number greater than 0 and less than 1: it is SGLang's share of the pool, so 0 leaves no room for its weights and 1 none for the trainer."),
       fp32_master: master.querySelector("input").checked,
       cpu_offload: offload.querySelector("input").checked,
@@ -311,7 +324,7 @@ function mount(root) {
     maxTokens.disabled = !s.dynamic_batch;
     s.micro_batch_size = whole(micro, L.micro_batch_size, "a micro-batch holds at least one sample");
     s.max_tokens_per_gpu = s.dynamic_batch ? whole(maxTokens, L.max_tokens_per_gpu, "the most tokens one micro-batch may hold") : null;
-    if (!s.dynamic_batch) valid(maxTokens, wholeNumber, () => true, "");
+    if (!s.dynamic_batch) valid(maxTokens, () => true, "");
     const perRollout = s.prompts !== null && s.samples !== null ? s.prompts * s.samples : null;
     if (!globalChosen && perRollout !== null && perRollout <= L.global_batch) globalBatch.value = String(perRollout);
     s.global_batch = whole(globalBatch, L.global_batch, "an optimizer step takes at least one sample");
@@ -329,7 +342,7 @@ function mount(root) {
   function model() {
     const chosen = c.models.find((m) => m.name === select.value);
     params.disabled = !!chosen;
-    const b = valid(params, decimal, (v) => v > 0,
+    const b = valid(params, (v) => v > 0,
       "Enter a number of billions greater than 0: the model's parameter count.");
     if (chosen) return chosen;
     if (b === null) return null;
@@ -472,15 +485,15 @@ function mount(root) {
     offloadLine.textContent = `${F.cpu_offload} moves the trainer's state to host memory. On a unified pool that is the `
       + "same memory, so the sum does not change (inference; 2.2 explains).";
 
-    const lines = [`${F.fraction} ${s.fraction}`];
+    const lines = [`${F.fraction} ${flagValue(s.fraction)}`];
     if (!s.fp32_master) lines.push(F.no_master);
     if (s.cpu_offload) lines.push(F.cpu_offload);
     if (s.reference) lines.push(F.kl);
     if (s.checkpointing) lines.push(F.checkpointing);
-    lines.push(`${F.response_len} ${s.response_len}`, `${F.prompt_len} ${s.prompt_len}`, `${F.prompts} ${s.prompts}`,
-      `${F.samples} ${s.samples}`, `${F.global_batch} ${s.global_batch}`);
-    if (s.dynamic_batch) lines.push(F.dynamic, `${F.max_tokens} ${s.max_tokens_per_gpu}`);
-    else lines.push(`${F.micro_batch} ${s.micro_batch_size}`);
+    lines.push(`${F.response_len} ${flagValue(s.response_len)}`, `${F.prompt_len} ${flagValue(s.prompt_len)}`,
+      `${F.prompts} ${flagValue(s.prompts)}`, `${F.samples} ${flagValue(s.samples)}`, `${F.global_batch} ${flagValue(s.global_batch)}`);
+    if (s.dynamic_batch) lines.push(F.dynamic, `${F.max_tokens} ${flagValue(s.max_tokens_per_gpu)}`);
+    else lines.push(`${F.micro_batch} ${flagValue(s.micro_batch_size)}`);
     code.textContent = lines.join(" \\\n");
     const steps = Math.floor(s.prompts * s.samples / s.global_batch);
     const notes = [`${num(count(steps))} optimizer step${steps === 1 ? "" : "s"} per rollout: ${num(count(s.prompts * s.samples))} samples `

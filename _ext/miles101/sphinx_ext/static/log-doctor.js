@@ -19,19 +19,27 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Read in a module worker; where a worker cannot start, read here, yielding between chunks. */
+/** Read in a module worker; where a worker cannot start, read here, yielding between chunks.
+ * Returns {promise, cancel}: cancel stops the worker, and its answer never comes. */
 function read(rules, input, onProgress) {
-  return new Promise((resolve, reject) => {
-    let worker = null;
+  let worker = null;
+  let cancel = () => {};
+  const here = () => {
+    const reading = new Reading(rules, STEPS, input.groups ?? null, input.args ?? null);
+    return input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
+  };
+  const promise = new Promise((resolve, reject) => {
+    cancel = () => {
+      if (worker) worker.terminate();
+      reject(new Error("cancelled"));
+    };
     try {
       worker = new Worker(WORKER_URL, { type: "module" });
     } catch {
       worker = null;
     }
     if (worker === null) {
-      const reading = new Reading(rules, STEPS, input.groups ?? null, input.args ?? null);
-      const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
-      go.then(resolve, reject);
+      here().then(resolve, reject);
       return;
     }
     worker.onmessage = (e) => {
@@ -46,12 +54,38 @@ function read(rules, input, onProgress) {
     worker.onerror = (e) => {
       worker.terminate();
       e.preventDefault();
-      const reading = new Reading(rules, STEPS, input.groups ?? null, input.args ?? null);
-      const go = input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
-      go.then(resolve, reject);
+      here().then(resolve, reject);
     };
     worker.postMessage({ rules, steps: STEPS, ...input });
   });
+  return { promise, cancel: () => cancel() };
+}
+
+/** How much of a paste a box shows: its first lines, then how many more were taken but not shown. */
+export const PREVIEW_LINES = 200;
+export const PREVIEW_CHARS = 64 * 1024;
+
+/** The first lines of `text` for a box, and the note of the rest; null when all of it fits. */
+export function preview(text) {
+  let at = 0;
+  let shown = 0;
+  while (shown < PREVIEW_LINES && at < text.length && at <= PREVIEW_CHARS) {
+    const end = text.indexOf("\n", at);
+    if (end < 0) {
+      at = text.length;
+      break;
+    }
+    at = end + 1;
+    shown++;
+  }
+  if (at >= text.length && text.length <= PREVIEW_CHARS) return null;
+  at = Math.min(at, PREVIEW_CHARS);
+  let more = 0;
+  for (let i = text.indexOf("\n", at); i >= 0; i = text.indexOf("\n", i + 1)) more++;
+  if (!text.endsWith("\n")) more++;
+  const chars = text.length.toLocaleString("en");
+  return `${text.slice(0, at)}${at && text[at - 1] !== "\n" ? "\n" : ""}[… ${more.toLocaleString("en")} more line${more === 1 ? "" : "s"} `
+    + `taken but not shown (${chars} characters in all). Edit this box and only what it shows is read.]`;
 }
 
 function entryLink(root, m) {
@@ -121,6 +155,13 @@ function healthTable(rules, report) {
 
 function render(root, rules, out, result, source) {
   out.replaceChildren();
+  if (result.unreadable) {
+    out.append(el("p", { class: "m101-doctor-summary m101-doctor-unreadable",
+      text: `Could not read ${source}: ${result.unreadable}. read_run.py stops here too ("cannot read", exit 2): nothing was matched against 7.1.` }));
+    out.append(el("h4", { class: "m101-doctor-h", text: "What it could not read" }));
+    out.append(el("ul", { class: "m101-doctor-problems" }, el("li", { text: `Could not read it: ${result.unreadable}.` })));
+    return;
+  }
   const steps = result.report ? result.report.steps.length : 0;
   const summary = `Read ${result.lines.toLocaleString("en")} lines of ${source}: ${result.matches.length} `
     + `${result.matches.length === 1 ? "entry" : "entries"} of 7.1, ${result.rows.toLocaleString("en")} step`
@@ -150,7 +191,7 @@ function render(root, rules, out, result, source) {
   }
 }
 
-function mount(root, rules) {
+function mount(root, rulesReady) {
   const n = ++instances;
   const id = (s) => `m101-doctor-${n}-${s}`;
   const app = root.querySelector(".m101-doctor-app");
@@ -158,7 +199,7 @@ function mount(root, rules) {
     "aria-describedby": id("hint"), class: "m101-doctor-text" });
   const file = el("input", { type: "file", id: id("file"), accept: ".log,.txt,.out,.err,text/plain", class: "m101-doctor-file" });
   const go = el("button", { type: "button", class: "m101-doctor-go", text: "Read the pasted log" });
-  const groups = el("input", { type: "number", id: id("groups"), min: "1", step: "1", inputmode: "numeric",
+  const groups = el("input", { type: "number", id: id("groups"), min: "1", max: "1000000", step: "1", inputmode: "numeric",
     class: "m101-doctor-groups", "aria-describedby": `${id("groups-hint")} ${id("groups-error")}` });
   const groupsError = el("span", { id: id("groups-error"), class: "m101-doctor-error", role: "alert" });
   const args = el("textarea", { id: id("args"), rows: "3", spellcheck: "false", autocomplete: "off", autocapitalize: "off",
@@ -187,63 +228,136 @@ function mount(root, rules) {
   root.classList.add("m101-doctor-js");
   app.hidden = false;
 
-  let busy = false;
+  let current = null; // the reading under way: {cancel, source}
+  let queued = null; // the one input waiting for it to end: {input, source}
+  let pastedLog = null; // a paste too big to show: the box holds its preview, this the whole text
+  let pastedArgs = null;
   const groupsValue = () => {
     const t = groups.value.trim();
-    const ok = t === "" || /^\d+$/.test(t) && Number(t) >= 1;
-    if (ok) groups.removeAttribute("aria-invalid");
-    else groups.setAttribute("aria-invalid", "true");
-    groupsError.textContent = ok ? "" : "Enter a whole number of at least 1 (the run's --rollout-batch-size), or leave it empty.";
-    return ok ? (t === "" ? null : Number(t)) : undefined;
+    const v = t === "" ? null : !Number.isNaN(groups.valueAsNumber) ? groups.valueAsNumber : Number(t);
+    const max = Number(groups.max);
+    let why = "";
+    if (v !== null && !Number.isFinite(v)) why = "Prompt groups per step: enter a whole number of at least 1 (the run's --rollout-batch-size), or leave it empty.";
+    else if (v !== null && v > max) why = `Prompt groups per step: enter a whole number from 1 to ${max.toLocaleString("en")} (its most), or leave it empty.`;
+    else if (v !== null && !Number.isInteger(v)) why = `Prompt groups per step: ${t} is not a whole number; enter the run's --rollout-batch-size, or leave it empty.`;
+    else if (v !== null && v < 1) why = "Prompt groups per step: enter a whole number of at least 1 (the run's --rollout-batch-size), or leave it empty.";
+    if (why) groups.setAttribute("aria-invalid", "true");
+    else groups.removeAttribute("aria-invalid");
+    groupsError.textContent = why;
+    return why ? undefined : v;
+  };
+  const finish = () => {
+    current = null;
+    go.disabled = false;
+    barWrap.hidden = true;
+    if (queued) {
+      const next = queued;
+      queued = null;
+      run(next.input, next.source);
+    }
   };
   const run = async (input, source) => {
-    if (busy) return;
+    if (current) {
+      queued = { input, source };
+      status.textContent = `Reading ${current.source}… Queued: ${source}, read when this reading ends (Clear stops both).`;
+      return;
+    }
     const g = groupsValue();
     if (g === undefined) {
       status.textContent = "Fix the number of prompt groups first, or leave it empty.";
       groups.focus();
       return;
     }
-    input = { ...input, groups: g, args: args.value.trim() ? { text: args.value, from: "pasted" } : null };
-    busy = true;
+    const argsText = pastedArgs ?? args.value;
+    input = { ...input, groups: g, args: argsText.trim() ? { text: argsText, from: "pasted" } : null };
+    const me = { source, cancel: () => {} };
+    current = me;
     go.disabled = true;
     barWrap.hidden = false;
     bar.value = 0;
     status.textContent = `Reading ${source}…`;
     const onProgress = (done, total) => {
-      bar.value = total ? Math.round((100 * done) / total) : 100;
+      if (current === me) bar.value = total ? Math.round((100 * done) / total) : 100;
     };
+    let rules;
     try {
-      const result = await read(rules, input, onProgress);
-      render(root, rules, out, result, source);
-      status.textContent = result.matches.length
-        ? `Done: ${result.matches.length} ${result.matches.length === 1 ? "entry" : "entries"} of 7.1 found.`
-        : "Done: no line matches a symptom of 7.1.";
-    } catch (err) {
-      status.textContent = `Could not read ${source}: ${err.message}`;
-    } finally {
-      busy = false;
-      go.disabled = false;
-      barWrap.hidden = true;
+      rules = await rulesReady;
+    } catch {
+      if (current === me) status.textContent = `Could not read ${source}: the doctor's rules did not load; use read_run.py --diagnose instead.`;
+      if (current === me) finish();
+      return;
     }
+    if (current !== me) return; // cleared while the rules loaded
+    const job = read(rules, input, onProgress);
+    me.cancel = job.cancel;
+    try {
+      const result = await job.promise;
+      if (current !== me) return;
+      render(root, rules, out, result, source);
+      status.textContent = result.unreadable ? `Could not read ${source}: ${result.unreadable}.`
+        : result.matches.length
+          ? `Done: ${result.matches.length} ${result.matches.length === 1 ? "entry" : "entries"} of 7.1 found.`
+          : "Done: no line matches a symptom of 7.1.";
+    } catch (err) {
+      if (current !== me) return; // cancelled by Clear: its answer never comes
+      status.textContent = `Could not read ${source}: ${err.message}`;
+    }
+    finish();
   };
   go.addEventListener("click", () => {
-    if (!area.value.trim()) {
+    const text = pastedLog ?? area.value;
+    if (!text.trim()) {
       status.textContent = "Paste a log into the box first, or choose a file.";
       area.focus();
       return;
     }
-    run({ text: area.value }, "the pasted text");
+    run({ text }, "the pasted text");
   });
   clear.addEventListener("click", () => {
+    const stopped = current;
+    queued = null;
+    current = null;
+    if (stopped) stopped.cancel();
+    go.disabled = false;
+    barWrap.hidden = true;
     area.value = "";
     args.value = "";
+    pastedLog = null;
+    pastedArgs = null;
     file.value = "";
     out.replaceChildren();
-    status.textContent = "";
+    status.textContent = stopped ? `Cleared: the reading of ${stopped.source} was stopped.` : "";
     area.focus();
   });
-  area.addEventListener("paste", () => setTimeout(() => run({ text: area.value }, "the pasted text"), 0));
+  /** A paste straight from the event: a big one goes to the reader whole and into the box as a preview. */
+  const takePaste = (box, e) => {
+    const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+    if (!text) return null;
+    e.preventDefault();
+    const shown = preview(text);
+    if (shown === null) { // small: into the box where the caret is, as a paste would put it
+      box.setRangeText(text, box.selectionStart, box.selectionEnd, "end");
+      return "";
+    }
+    box.value = shown;
+    return text;
+  };
+  area.addEventListener("paste", (e) => {
+    const big = takePaste(area, e);
+    pastedLog = big || null;
+    if (big === null) setTimeout(() => run({ text: area.value }, "the pasted text"), 0);
+    else run({ text: pastedLog ?? area.value }, "the pasted text");
+  });
+  area.addEventListener("input", () => { pastedLog = null; });
+  args.addEventListener("paste", (e) => {
+    const big = takePaste(args, e);
+    pastedArgs = big || null;
+    if (big) {
+      const n = big.length.toLocaleString("en");
+      if (!current) status.textContent = `Took ${n} characters of arguments; they pick the fixes of the next reading.`;
+    }
+  });
+  args.addEventListener("input", () => { pastedArgs = null; });
   file.addEventListener("change", () => {
     if (file.files && file.files[0]) run({ file: file.files[0] }, file.files[0].name);
   });
@@ -262,20 +376,22 @@ function mount(root, rules) {
   }
 }
 
-async function start() {
+/** Mount every doctor at once (a paste is taken from then on); a reading waits for the rules. */
+function start() {
   const roots = [...document.querySelectorAll(".m101-doctor")];
   if (!roots.length) return;
-  let rules;
-  try {
-    const res = await fetch(roots[0].dataset.rules);
-    rules = await res.json();
-  } catch {
+  const rulesReady = fetch(roots[0].dataset.rules).then((res) => {
+    if (!res.ok) throw new Error(String(res.status));
+    return res.json();
+  });
+  rulesReady.catch(() => {
     for (const root of roots) {
       root.querySelector(".m101-doctor-nojs").textContent = "The log doctor could not load its rules (open the page from a web server, not a file); use read_run.py --diagnose instead.";
+      root.classList.remove("m101-doctor-js");
+      root.querySelector(".m101-doctor-app").hidden = true;
     }
-    return;
-  }
-  for (const root of roots) mount(root, rules);
+  });
+  for (const root of roots) mount(root, rulesReady);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
