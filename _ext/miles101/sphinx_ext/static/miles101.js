@@ -206,7 +206,7 @@
     for (let el = target.parentElement; el; el = el.parentElement) {
       if (el.tagName === "DETAILS") { el.open = true; folded = true; }
     }
-    if (folded) target.scrollIntoView();
+    if (folded) target.scrollIntoView({ behavior: "instant", block: "start" });  // the theme scrolls smoothly: a long way would take seconds
   }
 
   function watchFolds() {
