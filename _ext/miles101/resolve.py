@@ -107,6 +107,15 @@ def _issue(capture: Capture, text: str) -> Resolved | Problem:
                     {"url": f"https://github.com/{m['repo']}/issues/{m['n']}"})
 
 
+def _fits(spec: str, number: float | int) -> bool:
+    """Whether a Python format spec formats `number`."""
+    try:
+        format(number, spec)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 def _value(kind: str):
     def resolve_value(capture: Capture, text: str) -> Resolved | Problem:
         key, _, spec = text.partition(":")
@@ -124,7 +133,11 @@ def _value(kind: str):
             if why:
                 return Problem(Subtype.UNKNOWN_SOURCE, f"reference {key!r} ({value.detail['file']}): {why}",
                                "fix its src at the captured commit.")
-        if value.pending:
+        if value.pending:  # the spec must fit the number the recording will give (a float or a count)
+            if spec and not any(_fits(spec, n) for n in (1.0, 1)):
+                return Problem(Subtype.BAD_FORMAT, f"format spec {spec!r} fits no number, so {key!r} could not be "
+                                                   "shown once recorded.",
+                               "use a Python format spec for numbers, e.g. .1f or ,.0f.")
             return Resolved(kind, key, value, {"shown": "pending", "spec": spec})
         try:
             shown = f"{format_value(value, spec)} {value.unit}".strip()
