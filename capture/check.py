@@ -20,6 +20,7 @@ from pathlib import Path
 
 from miles101.book import load_book
 from miles101.figurerules import book_figure_problems
+from miles101.fit import fit_directive_problems
 from miles101.flagrules import book_flag_block_problems
 from miles101.data import Capture
 from miles101.factcheck import factcheck_problems, load_factcheck
@@ -92,7 +93,8 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
         report.fail(f"{problem} [{problem.subtype}]")
     pages = page_sources(root, book.page_files)
     for problem in [*book_figure_problems(pages, (book.data.get("plate") or {}).get("figure")),
-                    *book_flag_block_problems(capture, pages)]:  # the build's rules (miles101.figurerules, flagrules)
+                    *book_flag_block_problems(capture, pages),
+                    *fit_directive_problems(capture, pages)]:  # the build's rules (miles101.figurerules, flagrules, fit)
         report.fail(f"{problem} [{problem.subtype}]")
     for problem in listing_problems(root, capture, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")

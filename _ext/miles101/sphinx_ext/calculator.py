@@ -29,135 +29,18 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
 from ..data import Value, fingerprint
-from ..crosscheck_results import SWEEP_PHASE, activation_slopes, host_gpu
 from ..derive import GIB, UNIT_BYTES, fit_budget, fit_lever
+from ..fit import (COMPARE_FIX, COMPARE_TERMS, CROSSCHECK_LABEL, FLAGS, LIMITS, POOL_KEY, POOL_KIND, RUN_DEFAULTS, SCHEMA,
+                   SLOPE_KEYS, THRESHOLD_FACT, CalculatorError, FitBlock, activation_coefficients, coefficients,
+                   crosscheck_hosts, fit_block, run_settings)
 from ..problems import Subtype
 from .base import ManualDirective, skip_node
 from .domain import capture_of, domain_of, register_derived
 from .script_json import json_for_script
 from .values import value_inline
 
-SCHEMA = "m101-fit/1"
 STATIC = Path(__file__).with_name("static")
 JS_FILE, CSS_FILE, JSON_FILE = "fit-calculator.js", "fit-calculator.css", "m101-fit-coefficients.json"
-#: The pool: the total CUDA reports for a GB10's shared memory (what Miles prints as total_GB, what
-#: SGLang's fraction is a share of), a public reference; 2.1 and 8.4 cite the same key.
-POOL_KIND, POOL_KEY = "reference", "gb10_memory.cuda_total"
-THRESHOLD_FACT = "ray.memory_usage_threshold"
-#: The label every cross-check value wears, with the GPU it ran on filled in.
-CROSSCHECK_LABEL = "checked on {gpu}, not a GB10"
-#: The flags the calculator prints for the reader to paste; each must exist in flags.json.
-FLAGS = {
-    "fraction": "--sglang-mem-fraction-static",
-    "no_master": "--no-keep-fp32-master",
-    "master": "--keep-fp32-master",
-    "cpu_offload": "--fsdp-cpu-offload",
-    "kl": "--use-kl-loss",
-    "kl_coef": "--kl-loss-coef",
-    "response_len": "--rollout-max-response-len",
-    "prompts": "--rollout-batch-size",
-    "samples": "--n-samples-per-prompt",
-    "micro_batch": "--micro-batch-size",
-    "prompt_len": "--rollout-max-prompt-len",
-    "global_batch": "--global-batch-size",
-    "checkpointing": "--gradient-checkpointing",
-    "dynamic": "--use-dynamic-batch-size",
-    "max_tokens": "--max-tokens-per-gpu",
-}
-#: The run file settings the directive's :run: option reads as the calculator's starting values.
-RUN_DEFAULTS = {"fraction": float, "response_len": int, "prompts": int, "samples": int}
-#: The largest value each whole-number field takes (the widget refuses more, naming the limit).
-LIMITS = {"response_len": 1_000_000, "prompt_len": 1_000_000, "prompts": 100_000, "samples": 10_000,
-          "micro_batch_size": 4096, "max_tokens_per_gpu": 10_000_000, "global_batch": 1_000_000_000}
-#: The activation slope each setting of --gradient-checkpointing reads.
-SLOPE_KEYS = {False: "plain", True: "checkpointed"}
-
-
-class CalculatorError(Exception):
-    """A coefficient the calculator needs is missing from the capture."""
-
-
-# ---------------------------------------------------------------------------------------- data
-def _value(capture: Any, kind: str, key: str) -> Any:
-    v = capture.value(kind, key)
-    if v is None or v.value is None:
-        raise CalculatorError(f"the calculator needs {kind} `{key}`, which capture/ does not hold.")
-    return v
-
-
-def _flag_default(capture: Any, name: str) -> Any:
-    records = capture.flag(name)
-    if not records:
-        raise CalculatorError(f"the calculator names {name}, which Miles does not have.")
-    return records[0].get("default")
-
-
-def crosscheck_hosts(capture: Any) -> dict[str, dict[str, str]]:
-    """Each cross-check host's label (its GPU, not a GB10) and results file, said once for all its slopes."""
-    return {host: {"label": CROSSCHECK_LABEL.format(gpu=host_gpu(doc)), "from": f"capture/crosscheck/results/{host}.json"}
-            for host, doc in sorted(capture.crosschecks.items())}
-
-
-def activation_coefficients(capture: Any) -> dict[str, dict[str, dict]]:
-    """Per model, the activation bytes per token without (``plain``) and with (``checkpointed``) gradient
-    checkpointing: the least-squares slope of the forward/backward peak over the tokens, from the validated
-    cross-checks the capture holds (`miles101.crosscheck_results.activation_slopes`, which reads only points of
-    the forward/backward phase). The first host (by name) with a slope for a setting gives it; ``host`` keys
-    ``crosscheck_hosts`` for its label, ``points`` is how many token counts the line goes through.
-    """
-    out: dict[str, dict[str, dict]] = {}
-    for host, doc in sorted(capture.crosschecks.items()):
-        for name, fits in activation_slopes(doc).items():
-            for ckpt, fit in fits.items():
-                out.setdefault(name, {}).setdefault(SLOPE_KEYS[ckpt], {
-                    "bytes_per_token": fit["bytes_per_token"], "points": len(fit["tokens"]), "host": host})
-    return out
-
-
-def coefficients(capture: Any) -> dict[str, Any]:
-    """Everything the calculator computes with, read from the capture (no constant typed here)."""
-    pool = _value(capture, POOL_KIND, POOL_KEY)
-    if pool.unit not in UNIT_BYTES:
-        raise CalculatorError(f"{POOL_KIND} `{POOL_KEY}` is in {pool.unit!r}; the calculator knows {sorted(UNIT_BYTES)}.")
-    threshold = _value(capture, "fact", THRESHOLD_FACT)
-    per_param = {k: _value(capture, "computed", f"bytes_per_param.{k}").value
-                 for k in ("trainer_state", "trainer_state_no_master", "bf16")}
-    for name in FLAGS.values():
-        _flag_default(capture, name)
-    activations = activation_coefficients(capture)
-    models = []
-    for key in capture.value_keys("computed"):
-        if not key.startswith("kv_bytes_per_token."):
-            continue
-        name = key.split(".", 1)[1]
-        params = capture.value("computed", f"params.{name}")
-        if params is None:
-            continue
-        active = capture.value("computed", f"params_active.{name}")
-        models.append({"name": name, "params": params.value, "params_active": active.value if active else None,
-                       "kv_bytes_per_token": capture.value("computed", key).value,
-                       "activation": activations.get(name)})
-    models.sort(key=lambda m: (m["params"], m["name"]))
-    return {
-        "schema": SCHEMA,
-        "formula": "miles101.derive.fit_budget",
-        "pool": {"bytes": pool.value * UNIT_BYTES[pool.unit], "value": pool.value, "unit": pool.unit,
-                 POOL_KIND: POOL_KEY, "label": pool.detail.get("label", POOL_KEY)},
-        "threshold": {"value": threshold.value, "fact": THRESHOLD_FACT},
-        "gib": UNIT_BYTES["GiB"],
-        "bytes_per_param": {"trainer_fp32_master": per_param["trainer_state"],
-                            "trainer_no_master": per_param["trainer_state_no_master"],
-                            "weights": per_param["bf16"], "reference": per_param["bf16"]},
-        "defaults": {"fp32_master": bool(_flag_default(capture, "--keep-fp32-master")),
-                     "cpu_offload": bool(_flag_default(capture, "--fsdp-cpu-offload")),
-                     "reference": bool(_flag_default(capture, "--use-kl-loss")),
-                     "micro_batch_size": int(_flag_default(capture, "--micro-batch-size"))},
-        "flags": dict(FLAGS),
-        "limits": dict(LIMITS),
-        "activation_phase": SWEEP_PHASE,
-        "crosschecks": crosscheck_hosts(capture),
-        "models": models,
-    }
 
 
 def _slopes(model: dict[str, Any]) -> dict[str, float | None]:
@@ -226,34 +109,6 @@ def _verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict
     return f" {phases} fit; {flags} would make it {VERDICT_WORD[lever['budget']['verdict']]}."
 
 
-def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] | str:
-    """The calculator's settings at a run file's values (Miles's defaults for the switches), or why not."""
-    settings: dict[str, Any] = {}
-    for key, cast in RUN_DEFAULTS.items():
-        raw, why = capture.run_arg(run, FLAGS[key])
-        if raw is None:
-            return why
-        settings[key] = cast(raw)
-    # The longest prompt: the run file's --rollout-max-prompt-len, else assumed as long as the
-    # response cap (a stated assumption; the reader types their data's longest prompt).
-    raw, _ = capture.run_arg(run, FLAGS["prompt_len"])
-    settings["prompt_len"] = int(raw) if raw is not None else settings["response_len"]
-    settings["prompt_assumed"] = raw is None
-    settings.update(fp32_master=doc["defaults"]["fp32_master"], reference=doc["defaults"]["reference"],
-                    cpu_offload=doc["defaults"]["cpu_offload"])
-    raw, _ = capture.run_arg(run, FLAGS["micro_batch"])
-    settings["micro_batch_size"] = int(raw) if raw is not None else doc["defaults"]["micro_batch_size"]
-    raw, _ = capture.run_arg(run, FLAGS["max_tokens"])
-    settings["max_tokens_per_gpu"] = int(raw) if raw is not None else None
-    args = [str(a) for a in (capture.runs.get(run) or {}).get("args") or []]
-    settings["checkpointing"] = FLAGS["checkpointing"] in args
-    settings["dynamic_batch"] = FLAGS["dynamic"] in args and settings["max_tokens_per_gpu"] is not None
-    # One rollout is one optimizer step unless the run file says otherwise (Miles: --global-batch-size).
-    raw, _ = capture.run_arg(run, FLAGS["global_batch"])
-    settings["global_batch"] = int(raw) if raw is not None else settings["prompts"] * settings["samples"]
-    return settings
-
-
 def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
     """The page is read again when anything the calculator computes with changes."""
     domain = domain_of(env)
@@ -262,11 +117,6 @@ def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
                       *[("computed", f"{p}.{m['name']}") for m in doc["models"]
                         for p in ("params", "kv_bytes_per_token")]]:
         domain.note_dep(env.docname, kind, key, capture.fingerprint_of(kind, key))
-
-
-#: The terms of the worked sum a measurement can be held against, with how the page names them.
-COMPARE_TERMS = {"trainer": "FSDP trainer state", "rollout": "pool during rollout",
-                 "train": "pool during training", "peak": "larger phase"}
 
 
 def compare(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any], term: str,
@@ -440,30 +290,14 @@ class FitCalculatorDirective(ManualDirective):
     has_content = False
     option_spec: ClassVar = {"model": directives.unchanged_required, "run": directives.unchanged_required}
 
-    def _problem(self, message: str, fix: str) -> list[nodes.Node]:
-        return self.problem(Subtype.UNKNOWN_VALUE, message, fix)
-
     def run(self) -> list[nodes.Node]:
         capture = capture_of(self.env)
-        missing = [o for o in ("model", "run") if not self.options.get(o)]
-        if missing:
-            return self._problem(f"fit-calculator has no :{missing[0]}:.",
-                                 "give :model: (a model of computed.json) and :run: (a run file id).")
-        try:
-            doc = coefficients(capture)
-        except CalculatorError as exc:
-            return self._problem(str(exc), "regenerate capture/computed.json or add the fact to capture/facts.json.")
-        name, run = self.options["model"].strip(), self.options["run"].strip()
-        model = next((m for m in doc["models"] if m["name"] == name), None)
-        if model is None:
-            return self._problem(f"fit-calculator: no model {name!r} with computed sizes.",
-                                 f"use one of {', '.join(m['name'] for m in doc['models'])}.")
-        settings = run_settings(capture, doc, run)
-        if isinstance(settings, str):
-            return self._problem(f"fit-calculator: {settings}", "pick a run file that passes the flag with a value.")
-        note_deps(self.env, capture, doc, run)
+        block = fit_block(capture, "fit-calculator", "", self.options)  # the rule --check runs too (miles101.fit)
+        if not isinstance(block, FitBlock):
+            return self.refuse(block)
+        note_deps(self.env, capture, block.doc, block.run)
         self.note("fit", "coefficients")
-        node = fit_calculator("", doc=doc, model=model, settings=settings, run=run,
+        node = fit_calculator("", doc=block.doc, model=block.model, settings=block.settings, run=block.run,
                               fit_id=f"m101-fit-{self.env.new_serialno('m101-fit')}")
         return [node]
 
@@ -477,41 +311,23 @@ class FitCompareDirective(ManualDirective):
     has_content = False
     option_spec: ClassVar = {"model": directives.unchanged_required, "term": directives.unchanged}
 
-    _problem = FitCalculatorDirective._problem
-
     def run(self) -> list[nodes.Node]:
         capture = capture_of(self.env)
         key = self.arguments[0].strip()
         run, _, name = key.partition(".")
         term = (self.options.get("term") or "trainer").strip()
-        fix = "write ```{fit-compare} <run>.<value>``` with :model: (a model of computed.json) and :term: " \
-              f"({', '.join(COMPARE_TERMS)})."
-        if term not in COMPARE_TERMS:
-            return self._problem(f"fit-compare: no term {term!r}.", fix)
-        if not self.options.get("model"):
-            return self._problem("fit-compare has no :model:.", fix)
-        domain_of(self.env).note_dep(self.env.docname, "measured", key, capture.fingerprint_of("measured", key))
-        measured = capture.value("measured", key)
-        if measured is None or not name:
-            return self._problem(f"fit-compare: no measured value {key!r} (a value the run file declares).", fix)
-        try:
-            doc = coefficients(capture)
-        except CalculatorError as exc:
-            return self._problem(str(exc), "regenerate capture/computed.json or add the fact to capture/facts.json.")
-        model_name = self.options["model"].strip()
-        model = next((m for m in doc["models"] if m["name"] == model_name), None)
-        if model is None:
-            return self._problem(f"fit-compare: no model {model_name!r} with computed sizes.",
-                                 f"use one of {', '.join(m['name'] for m in doc['models'])}.")
-        settings = run_settings(capture, doc, run)
-        if isinstance(settings, str):
-            return self._problem(f"fit-compare: {settings}", "pick a run file that passes the flag with a value.")
+        if term in COMPARE_TERMS and self.options.get("model"):
+            domain_of(self.env).note_dep(self.env.docname, "measured", key, capture.fingerprint_of("measured", key))
+        block = fit_block(capture, "fit-compare", key, self.options)  # the rule --check runs too (miles101.fit)
+        if not isinstance(block, FitBlock):
+            return self.refuse(block)
+        doc, model, settings, measured, model_name = block.doc, block.model, block.settings, block.measured, block.model["name"]
         note_deps(self.env, capture, doc, run)
         if measured.pending:
             return []  # nothing to compare before the run is recorded
         got = compare(doc, model, settings, term, measured.value, measured.unit)
         if isinstance(got, str):
-            return self._problem(f"fit-compare: {got}", fix)
+            return self.problem(Subtype.UNKNOWN_VALUE, f"fit-compare: {got}", COMPARE_FIX)
         label = COMPARE_TERMS[term]
         estimate = Value("computed", f"fit.{model_name}.{term}@{run}", got["estimate"] / GIB, "GiB",
                          f"The calculator's {label} for {model_name} at the settings of the run {run}",
