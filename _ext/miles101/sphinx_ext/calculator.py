@@ -1,9 +1,10 @@
 """```{fit-calculator}```: "Will it fit?" on one unified-memory box, over the computed sizes.
 
 The formulas live in _ext/miles101/derive.py (``fit_budget``, ``trainer_bytes_per_param``,
-``kv_bytes_per_token``). This module only gathers their inputs from the capture (computed.json,
-facts.json, flags.json, a run file, and a cross-check result when one exists) into one
-coefficients document, writes it to ``_static/m101-fit-coefficients.json``, embeds it in the page
+``kv_bytes_per_token``). The core module _ext/miles101/fit.py gathers their inputs from the capture
+(computed.json, facts.json, flags.json, a run file, and a cross-check result when one exists) into one
+coefficients document and holds the rules of a block (``fit_block``, which `--check` runs too); this
+module writes it to ``_static/m101-fit-coefficients.json``, embeds it in the page
 beside a worked sum rendered at build time, and loads the calculator's ES module and stylesheet on
 the pages that use the directive and nowhere else. The JavaScript never holds a constant of its own.
 
@@ -30,6 +31,8 @@ from sphinx.application import Sphinx
 
 from ..data import Value, fingerprint
 from ..derive import GIB, UNIT_BYTES, fit_budget, fit_lever
+# The calculator's data and its block rules live in the core (miles101.fit), one copy for the build and
+# --check; the names the tests and the editions read here are re-exported.
 from ..fit import (COMPARE_FIX, COMPARE_TERMS, CROSSCHECK_LABEL, FLAGS, LIMITS, POOL_KEY, POOL_KIND, RUN_DEFAULTS, SCHEMA,
                    SLOPE_KEYS, THRESHOLD_FACT, CalculatorError, FitBlock, activation_coefficients, coefficients,
                    crosscheck_hosts, fit_block, run_settings)
