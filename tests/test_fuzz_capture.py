@@ -1030,3 +1030,28 @@ def test_both_gates_refuse_a_flag_documented_twice(fuzz_root: Path, tmp_path: Pa
     _append(root, page, "\n```{flag} --colocate\nAgain.\n```\n")
     for gate, out in both_gates(root):
         assert [ln for ln in out.splitlines() if page in ln and says in ln], f"{gate}:\n{out[-2000:]}"
+
+
+#: (block, what both gates say): the {fit-calculator} and {fit-compare} rules (miles101.fit.fit_block), run by
+#: --check too (issue 51 §6). The test root holds no pool reference, so a whole block has no coefficients.
+FIT_CASES = [
+    ("\n```{fit-calculator}\n:run: tiny-pending\n```\n", "fit-calculator has no :model:."),
+    ("\n```{fit-calculator}\n:model: tiny\n```\n", "fit-calculator has no :run:."),
+    ("\n```{fit-calculator}\n:model: tiny\n:run: tiny-pending\n```\n",
+     "the calculator needs reference `gb10_memory.cuda_total`, which capture/ does not hold."),
+    ("\n```{fit-compare} tiny-pending.nothing\n:model: tiny\n```\n",
+     "fit-compare: no measured value 'tiny-pending.nothing' (a value the run file declares)."),
+]
+
+
+def test_both_gates_apply_the_fit_rules(fuzz_root: Path, tmp_path: Path) -> None:
+    """Each case at its own line of one page, in one build: both gates name it there, with the same words."""
+    root = fresh(fuzz_root, tmp_path)
+    lines = []
+    for block, _ in FIT_CASES:
+        lines.append((root / VALUES_PAGE).read_text(encoding="utf-8").count("\n") + 2)
+        _append(root, VALUES_PAGE, block)
+    for gate, out in both_gates(root):
+        for line, (_, says) in zip(lines, FIT_CASES, strict=True):
+            assert [ln for ln in out.splitlines() if f"{VALUES_PAGE}:{line}" in ln and says in ln], \
+                f"{gate} ({says}):\n{out[-3000:]}"
