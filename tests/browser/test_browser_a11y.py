@@ -148,3 +148,21 @@ def test_pending_boxes(tabs: dict[str, Any], server: Server, site: Site, axe: st
         found = run_axe(tab.page, axe, f"{rel} (pending box: {kind})", mode, include=".m101-pending-box")
         problems += _failing(found)
     assert not problems, "\n".join(problems)
+
+
+#: The generated reference tables, whose cells hold one source link per row (R.1, R.2) or lists of page links (R.4).
+TABLE_PAGES = ("sections/r-1-flags-by-job.html", "sections/r-2-metrics.html", "sections/r-4-sources.html")
+
+
+@pytest.mark.parametrize("rel", TABLE_PAGES)
+def test_table_links_are_touch_targets_on_a_phone(tabs: dict[str, Any], server: Server, site: Site, axe: str,
+                                                  rel: str) -> None:
+    """At 390 px every link in a reference table is 24 CSS px or spaced enough (axe `target-size`, WCAG 2.5.8)."""
+    tab = tabs["phone"]
+    _component(tab, server, rel)
+    links = tab.page.locator("table.m101-table td a")
+    assert links.count() > 0, f"{rel}: no link in a generated table (the test would prove nothing)"
+    height = links.first.evaluate("a => a.getBoundingClientRect().height")
+    assert height >= 24, f"{rel}: a table link is {height} px tall at 390 px; book.css should make it 24 px"
+    found = run_axe(tab.page, axe, rel, "phone", only=("target-size",))
+    assert not found, "\n".join(v.line() for v in found[:20])

@@ -136,7 +136,9 @@
   }
 
   // ------------------------------------------------------------------ scroll boxes
-  const SCROLLS = "article pre, article .table-wrapper, article .m101-generated, article .m101-math, article .m101-figure";
+  // A drawing scrolls in its own box (.m101-drawing, miles101.css), inside the figure's frame.
+  const SCROLLS = "article pre, article .table-wrapper, article .m101-generated, article .m101-math, article .m101-figure, " +
+    "article .m101-figure .m101-drawing";
 
   function scrollName(box) {
     const fig = box.closest(".m101-figure");
