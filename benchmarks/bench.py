@@ -309,8 +309,10 @@ def one_word_edit(original: str, i: int) -> str:
     if i % 2:
         return original
     lines = original.splitlines(keepends=True)
-    at = next(n for n, line in enumerate(lines)
-              if line.strip() and not re.match(r"^\s*([#`:|>*(<{-]|\d+\.)", line))
+    prose = [n for n, line in enumerate(lines) if line.strip() and not re.match(r"^\s*([#`:|>*(<-]|\d+\.)", line)]
+    if not prose:
+        raise SystemExit("bench: the baseline's page has no line of prose to add a word to")
+    at = prose[0]
     lines[at] = lines[at].rstrip("\n") + " again\n"
     return "".join(lines)
 
@@ -326,6 +328,8 @@ class Pairs:
     base_wall: list[float] = field(default_factory=list)
     real_read: list[list[str]] = field(default_factory=list)
     base_read: list[list[str]] = field(default_factory=list)
+    real_written: list[int] = field(default_factory=list)
+    base_written: list[int] = field(default_factory=list)
 
     @property
     def diffs(self) -> list[float]:
@@ -353,6 +357,8 @@ def paired_share(box: Sandbox, baseline: Path, bl_out: Path, pairs: int) -> Pair
             result.base_wall.append(base.seconds)
             result.real_read.append(real.read)
             result.base_read.append(base.read)
+            result.real_written.append(real.written)
+            result.base_written.append(base.written)
     finally:
         plain.write_text(original, encoding="utf-8")
     return result
@@ -370,10 +376,10 @@ def pairs_rows(pr: Pairs) -> list[tuple[str, str, str]]:
          f"{'ok' if med <= TARGETS['extension_share'] else 'OVER'}"),
         ("  its real side: value change, CPU", fmt_s(statistics.median(pr.real_cpu)),
          f"runs {min(pr.real_cpu):.2f}–{max(pr.real_cpu):.2f} s; wall median {fmt_s(statistics.median(pr.real_wall))}; "
-         f"pages re-read per build: {reads(pr.real_read)}"),
+         f"pages re-read per build: {reads(pr.real_read)}, written: {sorted(set(pr.real_written))}"),
         ("  its baseline side: one-word edit, CPU", fmt_s(statistics.median(pr.base_cpu)),
          f"runs {min(pr.base_cpu):.2f}–{max(pr.base_cpu):.2f} s; wall median {fmt_s(statistics.median(pr.base_wall))}; "
-         f"pages re-read per build: {reads(pr.base_read)}"),
+         f"pages re-read per build: {reads(pr.base_read)}, written: {sorted(set(pr.base_written))}"),
     ]
 
 
