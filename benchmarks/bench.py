@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The build benchmark of Miles 101: build times, the extension's overhead, check time, page weight.
 
-    python3 dev.py bench [--runs N] [--keep] [--skip-weight] [--json PATH]
+    python3 dev.py bench [--runs N] [--pairs N] [--pairs-only] [--keep] [--skip-weight] [--json PATH]
 
 Everything runs in a temp copy of the repo (node_modules is linked, not copied), so the working
 tree is never touched. Each timing is the median of --runs runs (5 by default). See
@@ -16,6 +16,7 @@ import os
 import platform
 import pstats
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -40,7 +41,12 @@ SPHINX = Path(__file__).with_name("sphinx_events.py")
 WRITING = re.compile(r"writing output\.\.\. \[\s*\d+%\] (.+?)\s*$")
 COPY_IGNORE = shutil.ignore_patterns(".git", "_build", ".venv", ".tox", "node_modules", "test-artifacts",
                                      ".pytest_cache", "__pycache__", "*.pyc")
-TARGETS = {"overhead": 1.10, "value_change": 1.5, "value_over_floor": 0.2, "check": 3.0, "front_kb": 250.0}
+#: extension_share: the real build's value change minus the baseline's one-word edit of the same page, CPU
+#: seconds, median of the pairs (issue 50; it replaced "value change - no change <= 0.2 s", which plain
+#: Sphinx alone cannot meet: it needs about 0.25 s to re-read and write one page).
+TARGETS = {"overhead": 1.10, "value_change": 1.5, "extension_share": 0.1, "check": 3.0, "front_kb": 250.0}
+#: The fewest pairs the paired row takes (issue 50: a median of at least 7).
+MIN_PAIRS = 7
 
 
 # --------------------------------------------------------------------------- a sandbox copy
@@ -48,7 +54,8 @@ TARGETS = {"overhead": 1.10, "value_change": 1.5, "value_over_floor": 0.2, "chec
 
 @dataclass
 class Build:
-    """One sphinx-build run: wall time, exit code, the docs it re-read, its warnings."""
+    """One sphinx-build run: wall time, CPU time (user + sys of it and its children), exit code, the docs
+    it re-read, its warnings."""
 
     seconds: float
     returncode: int
@@ -56,6 +63,7 @@ class Build:
     warnings: list[str]
     stdout: str
     written: int = 0
+    cpu: float = 0.0
 
 
 #: The builds' environment: no colour codes, and Python's bytecode cache on even where this shell turns
@@ -89,16 +97,19 @@ class Sandbox:
                "-b", "html", "-n", "--keep-going", *(["-j", j] if j else []), str(src), str(out / "html"),
                "-d", str(out / "doctrees")]
         events.unlink(missing_ok=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env=CHILD_ENV)
         seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the build and the -j workers it waited for
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         stdout = strip_ansi(proc.stdout)
         read = json.loads(events.read_text(encoding="utf-8"))["read"] if events.is_file() else []
         written = sum(len(m[1].split(" .. ")) for m in map(WRITING.search, stdout.splitlines()) if m)
         warnings = [ln for ln in strip_ansi(proc.stderr).splitlines() if "WARNING" in ln or "ERROR" in ln]
         if proc.returncode > 1 or not (out / "html").is_dir():  # 1 = warnings under --keep-going
             raise SystemExit(f"bench: sphinx-build failed in {src} (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
-        return Build(seconds, proc.returncode, read, warnings, stdout, written)
+        return Build(seconds, proc.returncode, read, warnings, stdout, written, cpu)
 
 
 def make_sandbox(base: Path) -> Sandbox:
@@ -293,6 +304,86 @@ def make_baseline(src: Sandbox, base: Path) -> Path:
     return dest
 
 
+def one_word_edit(original: str, i: int) -> str:
+    """The page with one word added at the end of its first prose line (even i), or as it was (odd i):
+    every call changes the page against the call before."""
+    if i % 2:
+        return original
+    lines = original.splitlines(keepends=True)
+    prose = [n for n, line in enumerate(lines) if line.strip() and not re.match(r"^\s*([#`:|>*(<-]|\d+\.)", line)]
+    if not prose:
+        raise SystemExit("bench: the baseline's page has no line of prose to add a word to")
+    at = prose[0]
+    lines[at] = lines[at].rstrip("\n") + " again\n"
+    return "".join(lines)
+
+
+@dataclass
+class Pairs:
+    """The paired row: per pair, the real build's value change and the baseline's one-word edit, CPU and wall."""
+
+    page: str
+    real_cpu: list[float] = field(default_factory=list)
+    base_cpu: list[float] = field(default_factory=list)
+    real_wall: list[float] = field(default_factory=list)
+    base_wall: list[float] = field(default_factory=list)
+    real_read: list[list[str]] = field(default_factory=list)
+    base_read: list[list[str]] = field(default_factory=list)
+    real_written: list[int] = field(default_factory=list)
+    base_written: list[int] = field(default_factory=list)
+
+    @property
+    def diffs(self) -> list[float]:
+        return [r - b for r, b in zip(self.real_cpu, self.base_cpu)]
+
+
+def paired_share(box: Sandbox, baseline: Path, bl_out: Path, pairs: int) -> Pairs:
+    """The extension's share of a value change: each pair is one incremental build of the real book after a
+    captured value changed, then one of the baseline after a one-word edit of the page citing it, back to back
+    (the same -j), so both see the same machine. Both trees must have been built already."""
+    role, key, data_file, citing = pick_value(box.root)
+    page = sorted(citing)[0]
+    plain = baseline / f"{page}.md"
+    original = plain.read_text(encoding="utf-8")
+    result = Pairs(page)
+    try:
+        for i in range(pairs):
+            edit_value(data_file, role, key, i)
+            real = box.build()
+            plain.write_text(one_word_edit(original, i), encoding="utf-8")
+            base = box.build(outdir=bl_out, srcdir=baseline)
+            result.real_cpu.append(real.cpu)
+            result.base_cpu.append(base.cpu)
+            result.real_wall.append(real.seconds)
+            result.base_wall.append(base.seconds)
+            result.real_read.append(real.read)
+            result.base_read.append(base.read)
+            result.real_written.append(real.written)
+            result.base_written.append(base.written)
+    finally:
+        plain.write_text(original, encoding="utf-8")
+    return result
+
+
+def pairs_rows(pr: Pairs) -> list[tuple[str, str, str]]:
+    """The paired row and its two sides, as table rows."""
+    med = statistics.median(pr.diffs)
+    reads = lambda runs: sorted({len(r) for r in runs})  # noqa: E731
+    return [
+        (f"incremental, value change (real) vs one-word edit of {pr.page}.md (baseline), paired, CPU",
+         f"{med:+.2f} s",
+         f"median of {len(pr.diffs)} pairs' differences (real − baseline, user + sys of each build); "
+         f"differences {min(pr.diffs):+.2f} to {max(pr.diffs):+.2f} s; target <= {TARGETS['extension_share']} s: "
+         f"{'ok' if med <= TARGETS['extension_share'] else 'OVER'}"),
+        ("  its real side: value change, CPU", fmt_s(statistics.median(pr.real_cpu)),
+         f"runs {min(pr.real_cpu):.2f}–{max(pr.real_cpu):.2f} s; wall median {fmt_s(statistics.median(pr.real_wall))}; "
+         f"pages re-read per build: {reads(pr.real_read)}, written: {sorted(set(pr.real_written))}"),
+        ("  its baseline side: one-word edit, CPU", fmt_s(statistics.median(pr.base_cpu)),
+         f"runs {min(pr.base_cpu):.2f}–{max(pr.base_cpu):.2f} s; wall median {fmt_s(statistics.median(pr.base_wall))}; "
+         f"pages re-read per build: {reads(pr.base_read)}, written: {sorted(set(pr.base_written))}"),
+    ]
+
+
 # --------------------------------------------------------------------------- page weight
 
 
@@ -404,8 +495,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temp copies and print where they are")
     ap.add_argument("--skip-weight", action="store_true", help="skip the page-weight measurement")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    ap.add_argument("--pairs", type=int, default=MIN_PAIRS,
+                    help=f"pairs for the paired value-change row (at least {MIN_PAIRS}; default {MIN_PAIRS})")
+    ap.add_argument("--pairs-only", action="store_true",
+                    help="only the paired row (the extension's share of a value change), after the builds it needs")
     args = ap.parse_args(argv)
     runs = max(1, args.runs)
+    pairs = max(MIN_PAIRS, args.pairs)
     base = Path(tempfile.mkdtemp(prefix="m101-bench-"))
     rows: list[tuple[str, str, str]] = []
     results: dict[str, Any] = {"machine": machine(), "runs": runs}
@@ -418,6 +514,19 @@ def main(argv: list[str]) -> int:
         # One build first, not timed: it writes the bytecode cache every timed build then reads.
         box.build(jobs=None, clean=True)
         log("warm-up build done (bytecode cache written)")
+        if args.pairs_only:
+            box.jobs = "auto"
+            box.build(clean=True)
+            baseline, bl_out = make_baseline(box, base), base / "baseline-build"
+            box.build(outdir=bl_out, srcdir=baseline, clean=True)
+            pr = paired_share(box, baseline, bl_out, pairs)
+            rows = pairs_rows(pr)
+            results["pairs"] = pr.__dict__ | {"diffs": pr.diffs}
+            results["rows"] = rows
+            print_table(rows, results["machine"], runs, notes)
+            if args.json:
+                args.json.write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
+            return 0
 
         # Full builds, fresh each time.
         for label, jobs in (("full build, fresh, serial", None), ("full build, fresh, -j auto", "auto")):
@@ -526,6 +635,15 @@ def main(argv: list[str]) -> int:
         results["overhead"] = {"real": real_s, "baseline": bl_s, "ratio": ratio}
         log(f"overhead: {ratio:.2f}x")
 
+        # The extension's share of a value change, paired with the baseline's one-word edit (both -j auto,
+        # each tree built fresh right before, so both start from a complete build).
+        box.build(clean=True)
+        box.build(outdir=bl_out, srcdir=baseline, clean=True)
+        pr = paired_share(box, baseline, bl_out, pairs)
+        rows += pairs_rows(pr)
+        results["pairs"] = pr.__dict__ | {"diffs": pr.diffs}
+        log(f"paired share: {statistics.median(pr.diffs):+.2f} s CPU over {len(pr.diffs)} pairs")
+
         # The extension's own share of a full build: one fresh serial build under cProfile.
         profile = base / "full.prof"
         box.build(jobs=None, clean=True, profile=profile)
@@ -561,8 +679,7 @@ def main(argv: list[str]) -> int:
         over_floor = value_med - floor_med
         rows[rows.index(value_row)] = (value_row[0], value_row[1], value_row[2] + (
             f"; target <= {TARGETS['value_change']} s: {'ok' if value_med <= TARGETS['value_change'] else 'OVER'}"
-            f"; {over_floor:+.2f} s over the floor, target <= +{TARGETS['value_over_floor']} s: "
-            f"{'ok' if over_floor <= TARGETS['value_over_floor'] else 'OVER'}"))
+            f"; {over_floor:+.2f} s over the floor (reported; the paired row below holds the extension's share)"))
 
         # Page weight.
         html_dir = box.out / "html"
