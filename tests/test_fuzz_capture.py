@@ -837,9 +837,6 @@ def test_a_value_a_valid_recording_cannot_give_says_so(fuzz_root: Path, tmp_path
 # each served _commands/<id>.sh and the text of each {run-command} block, run under bash with an argv
 # recorder as `ray` and `tee`, creates no marker file and passes each program the run file's values.
 
-RECORDER = ROOT / "tests" / "fixtures" / "argv-recorder" / "record-argv"
-
-
 def _hostile_run(run_id: str, seeds: list[int]) -> str:
     import yaml
 
@@ -855,19 +852,10 @@ def _hostile_run(run_id: str, seeds: list[int]) -> str:
 
 
 def _run_recorded(text: str, cwd: Path) -> list[dict]:
-    import subprocess
+    """What each program received under test_served_commands' argv recorder, in a stable order."""
+    from test_served_commands import run_bash
 
-    bindir = cwd / "bin"
-    bindir.mkdir(exist_ok=True)
-    for name in ("ray", "tee"):
-        if not (bindir / name).exists():
-            (bindir / name).symlink_to(RECORDER)
-    log = cwd / "argv.jsonl"
-    log.unlink(missing_ok=True)
-    done = subprocess.run(["bash", "-c", text], cwd=cwd, capture_output=True, text=True, timeout=30,
-                          env={"PATH": f"{bindir}:/usr/bin:/bin", "ARGV_LOG": str(log), "HOME": str(cwd)})
-    assert done.returncode == 0, done.stderr
-    return sorted((json.loads(ln) for ln in log.read_text(encoding="utf-8").splitlines()), key=json.dumps)
+    return sorted(run_bash(text, cwd), key=json.dumps)
 
 
 def test_hostile_run_files_publish_inert_launches(fuzz_root: Path, tmp_path: Path) -> None:

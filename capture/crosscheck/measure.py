@@ -129,10 +129,7 @@ def train_step(model, optimizer, tokens, position_ids, cuda: bool = False) -> tu
     _peak(cuda)
     _phase("forward")
     optimizer.zero_grad(set_to_none=True)
-    logits = model(input_ids=tokens, position_ids=position_ids, attention_mask=None).logits
-    logp = torch.log_softmax(logits[:, :-1].to(torch.float32, copy=True), dim=-1)
-    loss = -logp.gather(-1, tokens[:, 1:].unsqueeze(-1)).mean()
-    del logits, logp
+    loss = _loss(model, tokens, position_ids)
     _phase("backward")
     loss.backward()
     fwd_bwd = _peak(cuda)
@@ -142,6 +139,18 @@ def train_step(model, optimizer, tokens, position_ids, cuda: bool = False) -> tu
     optimizer.step()
     _phase("after_step")
     return float(loss.detach()), {"forward_backward": fwd_bwd, "optimizer": _peak(cuda)}
+
+
+def _loss(model, tokens, position_ids):
+    """The forward pass and a token-mean negative log-likelihood, with the logits upcast to fp32 as Miles's
+    loss does; the logits are freed before the backward pass."""
+    import torch
+
+    logits = model(input_ids=tokens, position_ids=position_ids, attention_mask=None).logits
+    logp = torch.log_softmax(logits[:, :-1].to(torch.float32, copy=True), dim=-1)
+    loss = -logp.gather(-1, tokens[:, 1:].unsqueeze(-1)).mean()
+    del logits, logp
+    return loss
 
 
 def forward_backward(model, optimizer, tokens, position_ids) -> dict:
@@ -156,10 +165,7 @@ def forward_backward(model, optimizer, tokens, position_ids) -> dict:
     base = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
     _phase("forward")
-    logits = model(input_ids=tokens, position_ids=position_ids, attention_mask=None).logits
-    logp = torch.log_softmax(logits[:, :-1].to(torch.float32, copy=True), dim=-1)
-    loss = -logp.gather(-1, tokens[:, 1:].unsqueeze(-1)).mean()
-    del logits, logp
+    loss = _loss(model, tokens, position_ids)
     _phase("backward")
     loss.backward()
     torch.cuda.synchronize()
