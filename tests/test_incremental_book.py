@@ -141,3 +141,34 @@ def test_the_benchmark_counts_pages_read_from_sphinx_events(book_copy: Path, tmp
     page = book_copy / "sections" / "1-2-empty.md"
     page.write_text(page.read_text() + "\nOne more line.\n")
     assert read(tmp_path / "second.json") == ["sections/1-2-empty"]
+
+
+@pytest.mark.parametrize(("source", "served", "compacted"), [("miles101.js", "miles101.js", True),
+                                                             ("fit-calculator.js", "m101-fit-calculator.js", False)])
+def test_changed_static_source_is_served_on_the_next_build(book_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            source: str, served: str, compacted: bool) -> None:
+    """An edit to a script the extension serves reaches _static on an incremental build, byte for byte
+    what a fresh build serves (the extension's own files compacted, a component's as they are)."""
+    import shutil
+
+    from miles101.sphinx_ext import assets, calculator
+
+    static = tmp_path / "static"
+    shutil.copytree(assets.STATIC, static)
+    monkeypatch.setattr(assets, "STATIC", static)
+    monkeypatch.setattr(calculator, "STATIC", static)
+
+    def expected() -> bytes:
+        text = (static / source).read_text(encoding="utf-8")
+        return (assets.compact(text) if compacted else text).encode("utf-8")
+
+    out = book_copy / "_build" / "html" / "_static" / served
+    build(book_copy)
+    before = out.read_bytes()
+    assert before == expected()
+    with (static / source).open("a", encoding="utf-8") as js:
+        js.write("\n/* a note */\nwindow.m101Edited = true;\n")
+    built = build(book_copy)
+    assert built.read == []  # no page changed: only the static file
+    after = out.read_bytes()
+    assert after != before and after == expected()

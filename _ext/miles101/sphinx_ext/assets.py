@@ -16,9 +16,16 @@ from ..palette import HUES, stylesheet
 STATIC = Path(__file__).with_name("static")
 
 
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+def write_if_changed(path: Path, data: str | bytes) -> None:
+    """Write a served file on every build, but only when its bytes differ (text is UTF-8): a page
+    cache or a file watcher sees no change where there is none, and an edited source is always served.
+
+    Every file the extension serves from _static goes through here (its own and the components'),
+    from `builder-inited`, which runs on every build, full or incremental."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if not path.is_file() or path.read_bytes() != raw:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
 
 
 def install_assets(app: Sphinx) -> None:
@@ -28,18 +35,18 @@ def install_assets(app: Sphinx) -> None:
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
     site = app.builder.name in {"html", "dirhtml", "singlehtml"}
-    _write_if_changed(out / "m101-palette.css", stylesheet(diagrams=site))  # EPUB: drawings keep their light colours
+    write_if_changed(out / "m101-palette.css", stylesheet(diagrams=site))  # EPUB: drawings keep their light colours
     for name in ("miles101.css", "miles101.js"):
-        _write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
-    _write_if_changed(out / "m101-favicon.svg", favicon())
+        write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
+    write_if_changed(out / "m101-favicon.svg", favicon())
     app.connect("html-page-context", _favicon_url)
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
     app.add_js_file("miles101.js", loading_method="defer")
     if app.builder.name.startswith("epub"):
-        _write_if_changed(out / "m101-epub.css", EPUB_CSS)
+        write_if_changed(out / "m101-epub.css", EPUB_CSS)
         book = app.config._m101_book
-        _write_if_changed(out / "m101-cover.svg", cover(book.data["title"], book.data.get("subtitle", ""),
+        write_if_changed(out / "m101-cover.svg", cover(book.data["title"], book.data.get("subtitle", ""),
                                                         str(book.data.get("edition", ""))))
         app.add_css_file("m101-epub.css")
 
@@ -118,7 +125,7 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     root = app.config.root_doc
     if app.builder.name == "dirhtml":
         target = f"{root}/"
-        _write_if_changed(out / "index.html", (
+        write_if_changed(out / "index.html", (
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<title>{app.config.html_title}</title><link rel="canonical" href="{target}">'
             f'<meta http-equiv="refresh" content="0; url={target}"></head>'
@@ -130,7 +137,7 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
         canonical = f'<link rel="canonical" href="{root}.html">'
         if 'rel="canonical"' not in html:  # html_baseurl already gives every page its canonical URL
             html = html.replace("</head>", f"{canonical}\n</head>", 1)
-        _write_if_changed(out / "index.html", html)
+        write_if_changed(out / "index.html", html)
 
 
 def defer_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

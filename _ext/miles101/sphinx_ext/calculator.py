@@ -19,7 +19,6 @@ extension only through ``domain`` (``domain_of``, ``capture_of``, ``register_der
 from __future__ import annotations
 
 import json
-import shutil
 from html import escape
 from pathlib import Path
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from ..fit import (COMPARE_FIX, COMPARE_TERMS, CROSSCHECK_LABEL, FLAGS, LIMITS, 
                    SLOPE_KEYS, THRESHOLD_FACT, CalculatorError, FitBlock, activation_coefficients, coefficients,
                    crosscheck_hosts, fit_block, run_settings)
 from ..problems import Subtype
+from .assets import write_if_changed
 from .base import ManualDirective, skip_node
 from .domain import capture_of, domain_of, register_derived
 from .script_json import json_for_script
@@ -365,17 +365,13 @@ def _install(app: Sphinx) -> None:
     out = Path(app.outdir) / "_static"
     out.mkdir(parents=True, exist_ok=True)
     for name in (JS_FILE, CSS_FILE):
-        src, dest = STATIC / name, out / f"m101-{name}"
-        if not dest.is_file() or dest.read_bytes() != src.read_bytes():
-            shutil.copyfile(src, dest)
+        write_if_changed(out / f"m101-{name}", (STATIC / name).read_bytes())
     try:
         doc = coefficients(capture_of(app.env))
     except CalculatorError:
         return  # the directive reports it where it is used
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
-    dest = out / JSON_FILE
-    if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
-        dest.write_text(text, encoding="utf-8")
+    write_if_changed(out / JSON_FILE, text)
 
 
 def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:

@@ -36,6 +36,7 @@ from sphinx.writers.text import TextTranslator
 from ..factcheck import FILE as FACTCHECK_FILE, load_factcheck
 from ..kinds import KINDS
 
+from .assets import write_if_changed
 from .domain import book_of
 from .values import value_node
 
@@ -337,18 +338,13 @@ def write_llms(app: Sphinx, exception: Exception | None) -> None:
     robots = "User-agent: *\nAllow: /\n"
     if app.config.html_baseurl and "sphinx_sitemap" in app.extensions:
         robots += f"Sitemap: {app.config.html_baseurl}{app.config.sitemap_filename}\n"
-    _write_if_changed(out / "robots.txt", robots)
-    _write_if_changed(out / "llms.txt", llms_index(app))
+    write_if_changed(out / "robots.txt", robots)
+    write_if_changed(out / "llms.txt", llms_index(app))
     texts = Path(app.doctreedir) / TEXT_DIR
     pages = [book.root_doc, *(s.docname for s in book.sections)]
     body = [re.sub(r"\n{3,}", "\n\n", (texts / f"{doc}.txt").read_text(encoding="utf-8")).strip()
             for doc in pages if (texts / f"{doc}.txt").is_file()]
-    _write_if_changed(out / "llms-full.txt", "\n\n\n".join(body) + "\n")
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    write_if_changed(out / "llms-full.txt", "\n\n\n".join(body) + "\n")
 
 
 def setup_hosting(app: Sphinx) -> None:

@@ -13,7 +13,6 @@ what it is, how to get the same answer with read_run.py, and where the web page 
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -27,6 +26,7 @@ from sphinx.util.osutil import relative_uri
 from ..doctor_rules import SYMPTOMS, rules
 from ..problems import ProblemError
 from ..rulefiles import missing_rules
+from .assets import write_if_changed
 from .base import ManualDirective
 from .domain import domain_of
 
@@ -125,12 +125,8 @@ def _install(app: Sphinx) -> None:
         return  # a book without 7.1's symptoms has no log doctor to serve
     out.mkdir(parents=True, exist_ok=True)
     for name in FILES:
-        src, dest = STATIC / name, out / f"m101-{name}"
-        if not dest.is_file() or dest.read_bytes() != src.read_bytes():
-            shutil.copyfile(src, dest)
-    dest = out / RULES_FILE
-    if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
-        dest.write_text(text, encoding="utf-8")
+        write_if_changed(out / f"m101-{name}", (STATIC / name).read_bytes())
+    write_if_changed(out / RULES_FILE, text)
 
 
 def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
