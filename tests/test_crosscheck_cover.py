@@ -88,3 +88,17 @@ def test_coverage_rule() -> None:
     assert uncovered_models(keys, models, docs) == ["b", "c"]
     assert uncovered_note([]) == ""
     assert uncovered_note(["b", "c"]) == "not cross-checked: b, c; their numbers rest on the extraction alone."
+
+
+@pytest.mark.build
+def test_page_sentence_names_the_uncovered_rows(book_copy: Path) -> None:
+    """{crosscheck-uncovered} names the models the page cites that no results file covers, generated at build."""
+    from buildutil import build
+    (book_copy / "sections" / "1-2-empty.md").write_text(
+        "# Empty section\n\n```{crosscheck-uncovered}\n```\n\n| model | parameters |\n| --- | --- |\n"
+        "| tiny | {computed}`params.qwen3-tiny:,.0f` |\n")
+    built = build(book_copy)
+    assert built.app.statuscode == 0, built.warnings
+    html = built.html("sections/1-2-empty")
+    assert 'No cross-check covers <code class="docutils literal notranslate"><span class="pre">qwen3-tiny</span>' \
+           "</code>: its numbers rest on the extraction from Miles alone" in html
