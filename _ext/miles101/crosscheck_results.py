@@ -252,3 +252,37 @@ def ratios(results: dict, computed: dict) -> dict[str, float]:
         if ok and want:
             out[name] = ok[0]["held_bytes"] / want
     return out
+
+
+# ---------------------------------------------------------------------------------- coverage
+
+
+def covered_models(docs: dict[str, dict]) -> set[str]:
+    """Models some host's results hold a completed run for: their parameter count is held against computed.json."""
+    return {name for doc in docs.values() if isinstance(doc, dict)
+            for name, model in (doc.get("models") or {}).items()
+            if isinstance(model, dict) and any(isinstance(r, dict) and r.get("status") == "ok"
+                                               for r in model.get("runs") or [])}
+
+
+def cited_models(keys: list[str], is_model: Any) -> set[str]:
+    """Models whose per-model computed values (``<quantity>.<model>``, any format spec dropped) `keys` cite;
+    `is_model(name)` says whether a name is a model of computed.json (it has ``params.<name>``)."""
+    out = set()
+    for key in keys:
+        rest = key.split(":", 1)[0].split(".", 1)
+        if len(rest) == 2 and is_model(rest[1]):
+            out.add(rest[1])
+    return out
+
+
+def uncovered_models(keys: list[str], is_model: Any, docs: dict[str, dict]) -> list[str]:
+    """Cited models no cross-check covers, sorted."""
+    return sorted(cited_models(keys, is_model) - covered_models(docs))
+
+
+def uncovered_note(models: list[str]) -> str:
+    """The one line `--check` prints (and the page shows) for models no cross-check covers; empty when none."""
+    if not models:
+        return ""
+    return f"not cross-checked: {', '.join(models)}; their numbers rest on the extraction alone."

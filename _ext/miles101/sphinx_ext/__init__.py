@@ -12,7 +12,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `page_source` | raw HTML off (escaped and refused), roles left open refused (`miles101.markup`) |
 | `parts` | the book by part: toctrees from manual.json, section numbers, eyebrows and accents |
 | `flags` | {flag}, {default}, {metric}; the {flag} block and its facts |
-| `values` | {measured}, {computed}, {fact}, {reference}, {threshold}, {crosscheck}; each page's list of values; {crosscheck-table} |
+| `values` | {measured}, {computed}, {fact}, {reference}, {threshold}, {crosscheck}; each page's list of values; {crosscheck-table}; {crosscheck-uncovered} |
 | `runs` | {run-arg}, {run-command}, {listing}, {until-recorded}/{once-recorded}; pending boxes; the served launch scripts |
 | `sources` | {src}, {issue}, {pin} |
 | `figures` | {diagram}: figure nodes, labels, the figure-id checks |

@@ -17,7 +17,9 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx_design.shared import create_component
 
+from ..crosscheck_results import uncovered_models
 from ..kinds import BY_NAME, HOME_HARDWARE, format_value, provenance_text
+from ..pages import scan_text
 from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup
@@ -236,6 +238,41 @@ class CrosscheckTableDirective(ManualDirective):
         return [intro, table]
 
 
+class CrosscheckUncoveredDirective(ManualDirective):
+    """```{crosscheck-uncovered}```: one sentence naming the models this page cites computed values of that no
+    cross-check covers (`miles101.crosscheck_results.uncovered_models`, the rule `--check`'s note applies)."""
+
+    def run(self) -> list[nodes.Node]:
+        capture = capture_of(self.env)
+        source = self.state.document.current_source or ""
+        try:
+            with open(source, encoding="utf-8") as handle:
+                refs = scan_text(handle.read(), self.env.docname)
+        except OSError:
+            refs = []
+        for key in capture.value_keys("crosscheck"):
+            self.note("crosscheck", key)  # the sentence changes with the results: re-read the page then
+        models = uncovered_models([r.key for r in refs if r.kind == "computed"],
+                                  lambda m: capture.value("computed", f"params.{m}") is not None,
+                                  capture.crosschecks)
+        para = nodes.paragraph(classes=["m101-crosscheck-uncovered"])
+        if not models:
+            para += nodes.Text("A cross-check covers the parameter count of every model whose computed values "
+                               "this page cites.")
+            return [para]
+        para += nodes.Text("No cross-check covers ")
+        for i, model in enumerate(models):
+            if i:
+                para += nodes.Text(" and " if i == len(models) - 1 else ", ")
+            para += nodes.literal("", model)
+        one = len(models) == 1
+        para += nodes.Text(f": {'its numbers rest' if one else 'their numbers rest'} on the extraction from Miles "
+                           "alone, and ")
+        para += nodes.literal("", "--check")
+        para += nodes.Text(f" names {'it' if one else 'them'} as not cross-checked.")
+        return [para]
+
+
 # -- how each builder writes a value ----------------------------------------------------------------
 def visit_value_html(self: Any, node: value_node) -> None:
     tip_id = node["tip_id"]
@@ -298,7 +335,7 @@ VALUE_VISITORS = {
 
 ROLES = {"measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
          "threshold": ThresholdRole(), "crosscheck": CrosscheckRole()}
-DIRECTIVES = {"crosscheck-table": CrosscheckTableDirective}
+DIRECTIVES = {"crosscheck-table": CrosscheckTableDirective, "crosscheck-uncovered": CrosscheckUncoveredDirective}
 
 
 def setup_values(app: Sphinx) -> None:
