@@ -69,11 +69,12 @@ def first_run(reader, watch_extra: list[str] = WATCH_FAST) -> dict[int, str]:
     watch_line, launch = steps[8].blocks
     assert watch_line.startswith("python3 ~/miles-logs/watchdog.py")
     dog = reader.start(["bash", "-c", watch_line + " " + " ".join(watch_extra)])
-    first = dog.stdout.readline()  # the reader sees the watchdog's first line, then launches
+    first = dog.stdout.readline()  # the reader sees the watchdog's first line
+    check = dog.stdout.readline()  # and its first check, "before the job prints anything" (step 8), then launches
     res = reader.container(launch, timeout=120)
     said, _ = dog.communicate(timeout=60)
     assert res.rc == 0, res.err
-    out[8] = first + said
+    out[8] = first + check + said
     res = reader.container(steps[9].blocks[0])
     assert res.rc == 0, res.err
     out[9] = res.out
