@@ -73,6 +73,19 @@ def book_copy(tmp_path: Path, rootdir: Path) -> Path:
     return dest
 
 
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A private copy of the book's pages and capture/ (no code, no tests), for `capture/run.py --check`."""
+    root = Path(__file__).resolve().parent.parent
+    dest = tmp_path / "project"
+    dest.mkdir()
+    for name in ("manual.json", "front.md"):
+        shutil.copy(root / name, dest / name)
+    shutil.copytree(root / "sections", dest / "sections")
+    shutil.copytree(root / "capture", dest / "capture", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
 @pytest.fixture(scope="session")
 def manual(tmp_path_factory: pytest.TempPathFactory):
     """The real manual, copied without its Git history and built once per session (-j 2)."""

@@ -15,17 +15,6 @@ from capture.check import run_check
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    dest = tmp_path / "project"
-    dest.mkdir()
-    for name in ("manual.json", "front.md"):
-        shutil.copy(ROOT / name, dest / name)
-    shutil.copytree(ROOT / "sections", dest / "sections")
-    shutil.copytree(ROOT / "capture", dest / "capture", ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
-
-
 def failures(root: Path) -> list[str]:
     return run_check(root)[0].failures
 

@@ -7,7 +7,6 @@ model `--check` fails on the parameter count; for one no cross-check covers, `--
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,17 +17,6 @@ from miles101.crosscheck_results import cited_models, covered_models, uncovered_
 from miles101.derive import derive_all
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    dest = tmp_path / "project"
-    dest.mkdir()
-    for name in ("manual.json", "front.md"):
-        shutil.copy(ROOT / name, dest / name)
-    shutil.copytree(ROOT / "sections", dest / "sections")
-    shutil.copytree(ROOT / "capture", dest / "capture", ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
 
 
 def tamper(project: Path, model: str) -> tuple[int, int]:
