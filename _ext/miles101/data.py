@@ -35,7 +35,7 @@ def fingerprint(obj: Any) -> str:
 @dataclass
 class Value:
     """A number a page can cite: measured (maybe pending), computed, fact, a public reference, our threshold or a cross-check."""
-    kind: str  # measured | computed | fact | reference | threshold | crosscheck
+    kind: str  # a value kind of the kinds table (miles101.kinds.VALUE_KINDS): measured, computed, fact, ...
     key: str
     value: float | int | None  # None = pending
     unit: str

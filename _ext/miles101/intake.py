@@ -26,18 +26,19 @@ from typing import Any
 from .crosscheck_results import crosscheck_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs
-from .kinds import REFERENCE_KINDS
+from .kinds import CAPTURE_FILES, REFERENCE_KINDS
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
 from .schemas import usable
 from .validate import Validation, capture_problems, fix_for, validate_capture
 
-#: The files the model is built from, as globs under the project root: the cached model's key.
+#: The files the model is built from, as globs under the project root: the cached model's key. The files a
+#: kind of value is loaded from are its row's (`miles101.kinds.CAPTURE_FILES`), so a new kind's file is in it.
 CAPTURE_INPUTS = (
-    "capture/miles/flags.json", "capture/miles/metrics.json", "capture/miles/files.json", "capture/computed.json",
-    "capture/facts.json", "capture/runs/*.yaml", "capture/gpu/*/run.json", "capture/gpu/*/host.json",
-    "capture/gpu/*/values.json", "capture/gpu/_attempts/*/run.json", "capture/references/*.json",
-    "capture/crosscheck/results/*.json",
+    "capture/miles/flags.json", "capture/miles/metrics.json", "capture/miles/files.json",
+    "capture/runs/*.yaml", "capture/gpu/*/run.json", "capture/gpu/*/host.json",
+    "capture/gpu/*/values.json", "capture/gpu/_attempts/*/run.json",
+    *(f"capture/{f.glob}" for f in CAPTURE_FILES),
 )
 #: The memos kept in the build's doctree dir.
 MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
@@ -227,7 +228,7 @@ def build_model(root: Path, inputs: Inputs) -> Capture:
 
     def add_references(doc: dict, rel: str) -> None:
         for key, rec in (doc.get("references") or {}).items():
-            known = values.get(("reference", key)) or values.get(("threshold", key))
+            known = next((values[k, key] for k in REFERENCE_KINDS.values() if (k, key) in values), None)
             if known is not None:
                 problems.append(capture_problem(rel, f"the reference key {key!r} is also defined in "
                                                 f"{known.detail['file']}.",

@@ -15,21 +15,21 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .kinds import CAPTURE_FILES
+
 if TYPE_CHECKING:
     import jsonschema
 
-#: capture file glob (relative to capture/) → its schema file.
+#: capture file glob (relative to capture/) → its schema file. The files a kind of value is loaded from are
+#: its row's (`miles101.kinds.CAPTURE_FILES`): a new kind's file is validated without a line here.
 SCHEMAS = {
     "miles/flags.json": "flags.schema.json",
     "miles/metrics.json": "metrics.schema.json",
     "miles/models.json": "models.schema.json",
     "miles/files.json": "files.schema.json",
-    "computed.json": "computed.schema.json",
-    "facts.json": "facts.schema.json",
-    "references/*.json": "references.schema.json",
+    **{f.glob: f.schema for f in CAPTURE_FILES},
     "factcheck.json": "factcheck.schema.json",
     "symptoms.json": "symptoms.schema.json",  # the log doctor's rules (miles101.rulefiles)
-    "crosscheck/results/*.json": "crosscheck.schema.json",
     "runs/*.yaml": "run.schema.json",
     "gpu/*/run.json": "recording.schema.json",
     "gpu/*/host.json": "recording.schema.json",

@@ -31,6 +31,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from .catalog import Catalog
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs
+from .kinds import CAPTURE_FILES, REFERENCE_KINDS
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .runcheck import SCHEMA as RUN_SCHEMA
 from .runcheck import RunFileError, load_run
@@ -67,14 +69,14 @@ def fix_for(rel: str) -> str:
     if sub.startswith("gpu/"):
         run_id = sub.split("/")[1]
         return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
-    if sub.startswith("crosscheck/"):
-        return f"{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"
     if sub == "factcheck.json":
         return f"correct the entry by hand (schema _ext/miles101/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
     if sub == "symptoms.json":
         return SYMPTOMS_FIX
-    if sub == "facts.json" or sub.startswith("references/"):
-        return f"correct it by hand from its source (AUTHORING.md), or {restore}"
+    # a file a kind of value is loaded from: its row says how it is repaired (miles101.kinds.CAPTURE_FILES)
+    own = next((f for f in CAPTURE_FILES if fnmatchcase(sub, f.glob)), None)
+    if own is not None and own.fix is not None:
+        return own.fix.format(restore=restore)
     return REGENERATE.format(file=rel)
 
 
@@ -625,7 +627,7 @@ def reference_src_problems(capture: Any) -> list[Problem]:
     value_keys = getattr(capture, "value_keys", None)
     if value_keys is None or "src" in broken_sources(capture):
         return []  # files.json cannot be read: named once, not once per reference
-    for kind, key in [(kind, key) for kind in ("reference", "threshold") for key in value_keys(kind)]:
+    for kind, key in [(kind, key) for kind in REFERENCE_KINDS.values() for key in value_keys(kind)]:
         value = capture.value(kind, key)
         src = value.detail.get("src")
         why = capture.src_spec_problem(src) if isinstance(src, str) and src else None

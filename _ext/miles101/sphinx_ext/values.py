@@ -18,7 +18,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx_design.shared import create_component
 
 from ..crosscheck_results import uncovered_models
-from ..kinds import BY_NAME, HOME_HARDWARE, format_value, provenance_text
+from ..kinds import BY_NAME, HOME_HARDWARE, VALUE_KINDS, format_value, provenance_text
 from ..pages import scan_text
 from ..problems import Subtype
 from ..resolve import Resolved
@@ -35,7 +35,13 @@ class value_node(nodes.General, nodes.Inline, nodes.Element):
 
 
 class ValueRole(ResolvedRole):
-    """`{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`, `{crosscheck}`: key[:spec] → number and unit, with provenance."""
+    """The role of a kind of value (`{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`,
+    `{crosscheck}`: one for each value kind of `miles101.kinds`): key[:spec] → number and unit, with provenance.
+    What tells the kinds apart (tag, inline source, the sentence on hover) is the kind's row."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
 
     def render(self, result: Resolved) -> list[nodes.Node]:
         return [value_inline(self.env, result.value, result.extra["spec"], self.rawtext)]
@@ -59,36 +65,6 @@ def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
     tag, source = row.tag, row.inline_source(d) if row.inline_source else None
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
                       classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
-
-
-class MeasuredRole(ValueRole):
-    kind = "measured"
-
-
-class ComputedRole(ValueRole):
-    kind = "computed"
-
-
-class FactRole(ValueRole):
-    kind = "fact"
-
-
-class ReferenceRole(ValueRole):
-    """`{reference}` key: someone else's number or a rule in code, labelled with its source and hardware."""
-
-    kind = "reference"
-
-
-class ThresholdRole(ValueRole):
-    """`{threshold}` key: a cut-off this book sets itself, tagged as ours, with its reasoning on hover."""
-
-    kind = "threshold"
-
-
-class CrosscheckRole(ValueRole):
-    """`{crosscheck}` host.model.field: our program's reading on another GPU, labelled with that GPU."""
-
-    kind = "crosscheck"
 
 
 # -- the page's list of values -----------------------------------------------------------------
@@ -333,8 +309,8 @@ VALUE_VISITORS = {
 }
 
 
-ROLES = {"measured": MeasuredRole(), "computed": ComputedRole(), "fact": FactRole(), "reference": ReferenceRole(),
-         "threshold": ThresholdRole(), "crosscheck": CrosscheckRole()}
+#: One role for each kind of value in the kinds table: a new kind needs no line here.
+ROLES = {kind: ValueRole(kind) for kind in VALUE_KINDS}
 DIRECTIVES = {"crosscheck-table": CrosscheckTableDirective, "crosscheck-uncovered": CrosscheckUncoveredDirective}
 
 
