@@ -340,11 +340,11 @@ class FitCompareDirective(ManualDirective):
                       {"formula": "miles101.sphinx_ext.calculator.compare"})
         para = nodes.paragraph(classes=["m101-fit-compare"])
         para += nodes.Text("Estimate ")
-        para += value_inline(self.env, estimate, ".1f")
+        para += value_inline(estimate, ".1f")
         para += nodes.Text(f" ({label}) · measured ")
-        para += value_inline(self.env, measured, ".1f")
+        para += value_inline(measured, ".1f")
         para += nodes.Text(" · measured/estimate ")
-        para += value_inline(self.env, ratio, ".2f")
+        para += value_inline(ratio, ".2f")
         self.set_source_info(para)
         return [para]
 
