@@ -7,7 +7,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | --- | --- |
 | `base` | the shared base of the book's roles and directives: `manual.*` warnings, dependency notes, problems |
 | `loading` | manual.json at config-inited, the capture at builder-inited, held by the domain object |
-| `domain` | the `m101` domain: per-page records (cites, deps, flags, figures, tables), fingerprints, the flag index |
+| `domain` | the `m101` domain: per-page records (cites, deps, flags, figures, tables; cites, flags and figures collected from each doctree), fingerprints, the flag index |
 | `incremental` | which pages to read again and rewrite; failing the build on unresolved references |
 | `page_source` | raw HTML off (escaped and refused), roles left open refused (`miles101.markup`) |
 | `parts` | the book by part: toctrees from manual.json, section numbers, eyebrows and accents |
@@ -25,7 +25,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
 | `repository` | the book's own repository URL (one setting): the footer link, the pending boxes, R.3 |
-| `assets`, `mathml`, `page_weight` | stylesheets and scripts (deferred); math as MathML; sphinx-design's assets only where used |
+| `assets`, `mathml`, `page_weight` | stylesheets and scripts (deferred), the extension's `_static` files served through `html_static_path`; math as MathML; sphinx-design's assets only where used |
 | `stacked_tables` | tables marked `m101-stack` read as one block per row when they do not fit |
 | `code_refs` | a `{ref}` to a section titled by code shows as code |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |

@@ -1,14 +1,22 @@
 """Static assets: the extension's stylesheet and script, the generated palette, and the pages' scripts deferred.
 
+The files the extension serves from ``_static`` (its own and the components') are written as served
+(compacted, under their served names) into a folder of their own outside the site, which joins
+``html_static_path`` (sphinx-design's way): Sphinx's static copy serves them, replacing a served copy
+whose bytes differ. The sources in ``static/`` are not on that path: served as they are, they would
+overwrite the compacted copies.
+
 No page loads mermaid: every diagram is its committed drawing (miles101.sphinx_ext.editions).
 """
 from __future__ import annotations
 
 import re
+import shutil
 from html import escape
 from pathlib import Path
 
 from sphinx.application import Sphinx
+from sphinx.builders import Builder
 from sphinx.builders.html._assets import _JavaScript
 
 from ..palette import HUES, stylesheet
@@ -17,37 +25,58 @@ STATIC = Path(__file__).with_name("static")
 
 
 def write_if_changed(path: Path, data: str | bytes) -> None:
-    """Write a served file on every build, but only when its bytes differ (text is UTF-8): a page
-    cache or a file watcher sees no change where there is none, and an edited source is always served.
-
-    Every file the extension serves from _static goes through here (its own and the components'),
-    from `builder-inited`, which runs on every build, full or incremental."""
+    """Write a file of the site's root (robots.txt, llms.txt, index.html...) only when its bytes differ
+    (text is UTF-8): a page cache or a file watcher sees no change where there is none."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if not path.is_file() or path.read_bytes() != raw:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(raw)
 
 
-def install_assets(app: Sphinx) -> None:
-    """Write the CSS and the script into the build's static folder and add them to every page."""
+def served_dir(builder: Builder) -> Path:
+    """The folder of the files this build serves from _static: beside the doctrees, one per builder
+    (the web site and the EPUB serve different files), never inside the site itself."""
+    return Path(builder.doctreedir) / "m101-static" / builder.name
+
+
+def serve(app: Sphinx, name: str, data: str | bytes) -> None:
+    """Serve `data` as ``_static/<name>`` in this build (text is UTF-8); Sphinx copies it."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    (served_dir(app.builder) / name).write_bytes(raw)
+
+
+def stage_served_files(app: Sphinx) -> None:
+    """Empty the served folder and add it to html_static_path, so it holds this build's files alone.
+
+    Runs first at `builder-inited` (every build, full or incremental); the components write into it
+    at the same event. Sphinx copies it after reading, before writing, and replaces a served file
+    whose bytes differ (`copy_asset(..., force=True)`)."""
     if app.builder.format != "html":
         return
-    out = Path(app.outdir) / "_static"
-    out.mkdir(parents=True, exist_ok=True)
+    folder = served_dir(app.builder)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    app.config.html_static_path.append(str(folder))
+
+
+def install_assets(app: Sphinx) -> None:
+    """Serve the CSS and the script and add them to every page."""
+    if app.builder.format != "html":
+        return
     site = app.builder.name in {"html", "dirhtml", "singlehtml"}
-    write_if_changed(out / "m101-palette.css", stylesheet(diagrams=site))  # EPUB: drawings keep their light colours
+    serve(app, "m101-palette.css", stylesheet(diagrams=site))  # EPUB: drawings keep their light colours
     for name in ("miles101.css", "miles101.js"):
-        write_if_changed(out / name, compact((STATIC / name).read_text(encoding="utf-8")))
-    write_if_changed(out / "m101-favicon.svg", favicon())
+        serve(app, name, compact((STATIC / name).read_text(encoding="utf-8")))
+    serve(app, "m101-favicon.svg", favicon())
     app.connect("html-page-context", _favicon_url)
     app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
     app.add_js_file("miles101.js", loading_method="defer")
     if app.builder.name.startswith("epub"):
-        write_if_changed(out / "m101-epub.css", EPUB_CSS)
+        serve(app, "m101-epub.css", EPUB_CSS)
         book = app.config._m101_book
-        write_if_changed(out / "m101-cover.svg", cover(book.data["title"], book.data.get("subtitle", ""),
-                                                        str(book.data.get("edition", ""))))
+        serve(app, "m101-cover.svg", cover(book.data["title"], book.data.get("subtitle", ""),
+                                           str(book.data.get("edition", ""))))
         app.add_css_file("m101-epub.css")
 
 
@@ -160,6 +189,7 @@ def _deferred(js: _JavaScript) -> _JavaScript:
 
 
 def setup_assets(app: Sphinx) -> None:
+    app.connect("builder-inited", stage_served_files, priority=400)  # before anything serves a file
     app.connect("builder-inited", install_assets)
     app.connect("html-page-context", defer_scripts, priority=900)  # after every handler that adds a script
     app.connect("build-finished", write_index)

@@ -4,7 +4,7 @@ The formulas live in _ext/miles101/derive.py (``fit_budget``, ``trainer_bytes_pe
 ``kv_bytes_per_token``). The core module _ext/miles101/fit.py gathers their inputs from the capture
 (computed.json, facts.json, flags.json, a run file, and a cross-check result when one exists) into one
 coefficients document and holds the rules of a block (``fit_block``, which `--check` runs too); this
-module writes it to ``_static/m101-fit-coefficients.json``, embeds it in the page
+module serves it as ``_static/m101-fit-coefficients.json``, embeds it in the page
 beside a worked sum rendered at build time, and loads the calculator's ES module and stylesheet on
 the pages that use the directive and nowhere else. The JavaScript never holds a constant of its own.
 
@@ -36,7 +36,7 @@ from ..fit import (COMPARE_FIX, COMPARE_TERMS, CROSSCHECK_LABEL, FLAGS, LIMITS, 
                    SLOPE_KEYS, THRESHOLD_FACT, CalculatorError, FitBlock, activation_coefficients, coefficients,
                    crosscheck_hosts, fit_block, run_settings)
 from ..problems import Subtype
-from .assets import write_if_changed
+from .assets import serve
 from .base import ManualDirective, skip_node
 from .domain import capture_of, domain_of, register_derived
 from .script_json import json_for_script
@@ -340,11 +340,11 @@ class FitCompareDirective(ManualDirective):
                       {"formula": "miles101.sphinx_ext.calculator.compare"})
         para = nodes.paragraph(classes=["m101-fit-compare"])
         para += nodes.Text("Estimate ")
-        para += value_inline(self.env, estimate, ".1f")
+        para += value_inline(estimate, ".1f")
         para += nodes.Text(f" ({label}) · measured ")
-        para += value_inline(self.env, measured, ".1f")
+        para += value_inline(measured, ".1f")
         para += nodes.Text(" · measured/estimate ")
-        para += value_inline(self.env, ratio, ".2f")
+        para += value_inline(ratio, ".2f")
         self.set_source_info(para)
         return [para]
 
@@ -359,19 +359,16 @@ def coefficients_fingerprint(capture: Any, key: str) -> str:
 
 
 def _install(app: Sphinx) -> None:
-    """Copy the module and stylesheet, and write the coefficients, into the build's _static."""
+    """Serve the module, the stylesheet and the coefficients from the build's _static."""
     if app.builder.format != "html":
         return
-    out = Path(app.outdir) / "_static"
-    out.mkdir(parents=True, exist_ok=True)
     for name in (JS_FILE, CSS_FILE):
-        write_if_changed(out / f"m101-{name}", (STATIC / name).read_bytes())
+        serve(app, f"m101-{name}", (STATIC / name).read_bytes())
     try:
         doc = coefficients(capture_of(app.env))
     except CalculatorError:
         return  # the directive reports it where it is used
-    text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
-    write_if_changed(out / JSON_FILE, text)
+    serve(app, JSON_FILE, json.dumps(doc, indent=1, sort_keys=True) + "\n")
 
 
 def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:

@@ -1,11 +1,13 @@
 """The `m101` domain: what each page cites and defines, purged and merged per document.
 
-Everything the extension remembers about a page lives in `data["docs"][docname]`, so
-`clear_doc` and `merge_domaindata` are one line each and `-j` builds are safe. What one build holds
-beside the pages is declared once, in `BuildState` (`domain.state`): the book and the capture, the
-capture's problem count, the -j set aside, the views computed once. It is an attribute of the domain
-object, not of `data`, so it is never pickled (see `loading`), and nothing is set on `app` or read
-back with `getattr(..., default)`.
+Everything the extension remembers about a page lives in `data["docs"][docname]`, so `clear_doc` and
+`merge_domaindata` are one line each and `-j` builds are safe. What a page cites, the flags it
+documents and the figures it draws are collected from its doctree once it is read (`process_doc`,
+sphinx.ext.todo's way): the roles and directives leave a typed record on their node (`CITE`, `FLAG`,
+`FIGURE`). What one build holds beside the pages is declared once, in `BuildState` (`domain.state`):
+the book and the capture, the capture's problem count, the -j set aside, the views computed once. It
+is an attribute of the domain object, not of `data`, so it is never pickled (see `loading`), and
+nothing is set on `app` or read back with `getattr(..., default)`.
 """
 from __future__ import annotations
 
@@ -72,6 +74,18 @@ class Figure:
     docname: str = ""
 
 
+#: The node attributes holding a page's records: a `Cite` (a role's node, a flag block), a flag block's
+#: (flag, anchor), a figure's `Figure`.
+CITE, FLAG, FIGURE = "m101_cite", "m101_flag", "m101_figure"
+
+
+def page_cites(document: nodes.Node) -> Iterator[tuple[nodes.Element, Cite]]:
+    """The nodes of a page that cite the capture, with what each cites, in document order."""
+    for node in document.findall(nodes.Element):
+        if CITE in node:
+            yield node, node[CITE]
+
+
 def _empty_record() -> dict[str, Any]:
     return {"deps": {}, "flags": {}, "figures": {}, "diagrams": {}, "cites": [], "problems": 0, "generated": [],
             "generated_digest": ""}
@@ -117,7 +131,7 @@ class ManualDomain(Domain):
     label = "Miles 101"
     initial_data: dict[str, Any] = {"docs": {}}
     indices = [FlagIndex]
-    data_version = 4  # 3: each page's record holds its diagrams' sources; 4: cites and figures are typed records
+    data_version = 5  # 3: each page's diagrams' sources; 4: cites and figures typed; 5: collected in document order
 
     def __init__(self, env: BuildEnvironment) -> None:
         super().__init__(env)
@@ -156,16 +170,17 @@ class ManualDomain(Domain):
         self.note_dep(docname, "book", key, self.fingerprint_of("book", key))
         return self.book
 
-    def note_cite(self, docname: str, kind: str, key: str, **extra: Any) -> None:
-        self.record(docname)["cites"].append(Cite(kind, key, **extra))
-
-    def note_figure(self, docname: str, fig_id: str, title: str, caption: str) -> bool:
-        """Note the figure the page draws; False when the page drew one of this id already."""
-        figures = self.record(docname)["figures"]
-        if fig_id in figures:
-            return False
-        figures[fig_id] = Figure(title, caption)
-        return True
+    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        """Collect what the page cites (in document order), the flags it documents and the figures it draws."""
+        record = self.record(docname)
+        for node in document.findall(nodes.Element):
+            if CITE in node:
+                record["cites"].append(node[CITE])
+            if FLAG in node:
+                name, anchor = node[FLAG]
+                record["flags"][name] = anchor
+            if FIGURE in node:
+                record["figures"][node["ids"][0]] = node[FIGURE]
 
     def note_problem(self, docname: str) -> None:
         self.record(docname)["problems"] += 1

@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 from ..figurerules import SAME_ID_FIX, also_used_in, figure_problems, twice_on_page
 from ..problems import Subtype
 from .base import ManualDirective, warn
-from .domain import domain_of
+from .domain import FIGURE, Figure, domain_of
 
 
 
@@ -86,11 +86,13 @@ class DiagramDirective(ManualDirective):
 
     def figure(self, fig_id: str, title: str, caption: str, code: str,
                caption_label: str = "") -> figure_box | None:
-        """The figure's node, noted as this page's figure and as a label; None (and a problem) if the id is taken here."""
-        if not domain_of(self.env).note_figure(self.env.docname, fig_id, title, caption):
+        """The figure's node, holding its record (`FIGURE`) and noted as a label; None (and a problem) if this page
+        drew a figure of this id already (its id is the document's: registered while reading, in a block too)."""
+        if isinstance(self.state.document.ids.get(fig_id), figure_box):  # this page drew one of this id already
             self.problem(Subtype.DUPLICATE, twice_on_page(fig_id), SAME_ID_FIX)
             return None
-        fig = figure_box(classes=["m101-figure", "m101-diagram"], ids=[fig_id], names=[fig_id], m101_title=title)
+        fig = figure_box(classes=["m101-figure", "m101-diagram"], ids=[fig_id], names=[fig_id], m101_title=title,
+                         **{FIGURE: Figure(title, caption)})
         heading = nodes.paragraph("", "", classes=["m101-figure-title"])
         heading += nodes.strong("", title)
         fig += heading

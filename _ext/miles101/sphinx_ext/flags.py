@@ -21,16 +21,15 @@ from ..flagrules import ACROSS_FIX, ON_PAGE_FIX, documented_in, twice_on_page
 from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup, warn
-from .domain import capture_of, domain_of, flag_anchor
+from .domain import CITE, FLAG, Cite, capture_of, domain_of, flag_anchor
 from .marks import mark_of
 
 
 def code_link(role: ResolvedRole, reftype: str, text: str, target: str, cited: str, **attributes: Any) -> pending_xref:
-    """`text` as code (class m101-<reftype>), linked to `target` in the m101 domain; the page is noted as citing `cited`."""
-    domain_of(role.env).note_cite(role.env.docname, reftype, cited)
+    """`text` as code (class m101-<reftype>), linked to `target` in the m101 domain; the page cites `cited`."""
     literal = nodes.literal(text, text, classes=[f"m101-{reftype}"])
     return pending_xref(role.rawtext, literal, refdomain="m101", reftype=reftype, reftarget=target,
-                        refdoc=role.env.docname, refexplicit=True, **attributes)
+                        refdoc=role.env.docname, refexplicit=True, **attributes, **{CITE: Cite(reftype, cited)})
 
 
 class FlagRole(ResolvedRole):
@@ -122,19 +121,19 @@ class FlagDirective(ManualDirective):
             return []
         capture = capture_of(self.env)
         records, canonical = result.value, result.extra["canonical"]
-        record = domain_of(self.env).record(self.env.docname)
-        if canonical in record["flags"]:
+        on_page = self.env.current_document.setdefault("m101_flag_blocks", set())  # this page's, while it is read
+        if canonical in on_page:
             return self.problem(Subtype.DUPLICATE, twice_on_page(canonical), ON_PAGE_FIX)  # --check's rule too
+        on_page.add(canonical)
         anchor = flag_anchor(canonical)
-        record["flags"][canonical] = anchor
-        box = nodes.container(classes=["m101-flag-block"], ids=[anchor])
+        box = nodes.container(classes=["m101-flag-block"], ids=[anchor],
+                              **{FLAG: (canonical, anchor), CITE: Cite("flag", canonical, documented=True)})
         box += nodes.paragraph("", "", nodes.literal(canonical, canonical, classes=["m101-flag-name"]))
         for rec in records:
             box += flag_facts("", facts=flag_fields(rec, capture))
         body = nodes.container(classes=["m101-flag-text"])
         self.state.nested_parse(self.content, self.content_offset, body)
         box += body
-        domain_of(self.env).note_cite(self.env.docname, "flag", canonical, documented=True)
         return [box]
 
 

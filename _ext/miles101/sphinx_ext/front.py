@@ -144,7 +144,7 @@ class PlateDirective(DiagramDirective):
                 self.problem(Subtype.UNKNOWN_VALUE, f"the plate names {name!r}, which {run_id}.yaml does not declare.",
                              f"declare it under values: in capture/runs/{run_id}.yaml.")
                 continue
-            node = value_inline(self.env, value)
+            node = value_inline(value)
             items += nodes.list_item("", nodes.paragraph("", "", nodes.Text(f"{value.what}: "), node))
         return items
 

@@ -1,8 +1,8 @@
 """```{log-doctor}```: paste or drop a Miles log, and the page answers as ``read_run.py --diagnose`` does.
 
 The rule set is ``miles101.doctor_rules.rules()`` (7.1's symptoms, the reader's thresholds,
-read_run.py's patterns): the build writes it to ``_static/m101-doctor-rules.json`` and copies the
-page's modules (the matching in ``log-doctor-core.js``, a worker, the component) beside it. The pages
+read_run.py's patterns): the build serves it as ``_static/m101-doctor-rules.json`` with the
+page's modules (the matching in ``log-doctor-core.js``, a worker, the component). The pages
 that hold the directive, and no other, get a small deferred loader (``log-doctor-loader.js``) that
 imports the component, which then fetches the rules, when the reader comes to the doctor: the page
 itself loads none of it. The JavaScript holds no rule of its own.
@@ -26,7 +26,7 @@ from sphinx.util.osutil import relative_uri
 from ..doctor_rules import SYMPTOMS, rules
 from ..problems import ProblemError
 from ..rulefiles import missing_rules
-from .assets import write_if_changed
+from .assets import serve, served_dir
 from .base import ManualDirective
 from .domain import domain_of
 
@@ -73,7 +73,7 @@ def visit_doctor_html(self: Any, node: log_doctor) -> None:
         self.body.append(f'<p class="m101-doctor-edition"><em>{escape(WHAT)} It runs in the web edition'
                          f"{' at' if web else ''}{link}. Here, run <code>python3 read_run.py \"$LOG\" --diagnose</code>.</em></p>\n")
         raise nodes.SkipNode
-    if not (Path(self.builder.outdir) / "_static" / RULES_FILE).is_file():  # no rules written: no doctor mounted
+    if not (served_dir(self.builder) / RULES_FILE).is_file():  # no rules served: no doctor mounted
         self.body.append('<p class="m101-doctor-nojs">The log doctor has no rules in this build. Run '
                          '<code>python3 read_run.py "$LOG" --diagnose</code>: it prints the entries of 7.1.</p>\n')
         raise nodes.SkipNode
@@ -110,10 +110,9 @@ class DoctorForEditions(SphinxPostTransform):
 
 
 def _install(app: Sphinx) -> None:
-    """Copy the modules and write the rule set into the build's _static."""
+    """Serve the modules and the rule set from the build's _static."""
     if app.builder.format != "html" or app.builder.name.startswith("epub"):
         return  # e-readers run no modules: the page says where the web edition is
-    out = Path(app.outdir) / "_static"
     text = None
     if (Path(app.srcdir) / SYMPTOMS).is_file():
         try:
@@ -121,12 +120,11 @@ def _install(app: Sphinx) -> None:
         except ProblemError:
             pass  # a broken rule file: both gates name it (miles101.validate); no stale rules stay served
     if text is None:
-        (out / RULES_FILE).unlink(missing_ok=True)
+        (Path(app.outdir) / "_static" / RULES_FILE).unlink(missing_ok=True)  # an earlier build's copy
         return  # a book without 7.1's symptoms has no log doctor to serve
-    out.mkdir(parents=True, exist_ok=True)
     for name in FILES:
-        write_if_changed(out / f"m101-{name}", (STATIC / name).read_bytes())
-    write_if_changed(out / RULES_FILE, text)
+        serve(app, f"m101-{name}", (STATIC / name).read_bytes())
+    serve(app, RULES_FILE, text)
 
 
 def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:

@@ -11,7 +11,7 @@ from sphinx.application import Sphinx
 
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup
-from .domain import book_of, capture_of, domain_of
+from .domain import CITE, Cite, book_of, capture_of
 
 
 class SrcRole(ResolvedRole):
@@ -22,9 +22,8 @@ class SrcRole(ResolvedRole):
     def render(self, result: Resolved) -> list[nodes.Node]:
         text = result.extra["text"]
         child: nodes.Node = nodes.Text(text) if result.extra["explicit"] else nodes.literal(text, text)
-        ref = nodes.reference(self.rawtext, "", child, refuri=result.extra["url"], classes=["m101-src"])
-        domain_of(self.env).note_cite(self.env.docname, "src", result.key, line=result.value["start"])
-        return [ref]
+        return [nodes.reference(self.rawtext, "", child, refuri=result.extra["url"], classes=["m101-src"],
+                                **{CITE: Cite("src", result.key, line=result.value["start"])})]
 
 
 class IssueRole(ResolvedRole):
@@ -34,9 +33,8 @@ class IssueRole(ResolvedRole):
     follows_data = False  # a link only: nothing in the capture changes it
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        ref = nodes.reference(self.rawtext, result.key, refuri=result.extra["url"], classes=["m101-issue"])
-        domain_of(self.env).note_cite(self.env.docname, "issue", result.key)
-        return [ref]
+        return [nodes.reference(self.rawtext, result.key, refuri=result.extra["url"], classes=["m101-issue"],
+                                **{CITE: Cite("issue", result.key)})]
 
 
 class PinDirective(ManualDirective):

@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -23,7 +24,7 @@ from ..pages import scan_text
 from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup
-from .domain import Cite, capture_of, domain_of
+from .domain import CITE, Cite, capture_of, domain_of, page_cites
 from .repository import repository_url
 from .runs import pending_runs
 
@@ -44,27 +45,39 @@ class ValueRole(ResolvedRole):
         self.kind = kind
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        return [value_inline(self.env, result.value, result.extra["spec"], self.rawtext)]
+        return [value_inline(result.value, result.extra["spec"], self.rawtext)]
 
 
-def value_inline(env, value, spec: str = "", rawtext: str = "") -> value_node:
-    """The inline node of a cited value (a pending badge until recorded), noted as a citation of the page.
+def value_inline(value, spec: str = "", rawtext: str = "") -> value_node:
+    """The inline node of a cited value (a pending badge until recorded), which the page cites.
 
     A public reference, our threshold or a cross-check carries its tag and source inline, beside the number.
+    Its tooltip's id comes once the page is parsed (`TipIds`).
     """
-    doc = domain_of(env)
-    tip_id = f"m101-tip-{len(doc.record(env.docname)['cites'])}"
     if value.missing:
         shown, classes = "not derivable", ["m101-pending", "m101-missing"]
     elif value.pending:
         shown, classes = "pending", ["m101-pending"]
     else:
         shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
-    doc.note_cite(env.docname, value.kind, value.key, shown=shown, tip_id=tip_id)
     row, d = BY_NAME[value.kind], value.detail
     tag, source = row.tag, row.inline_source(d) if row.inline_source else None
-    return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE), tip_id=tip_id,
-                      classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None)
+    return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE),
+                      classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None,
+                      **{CITE: Cite(value.kind, value.key, shown=shown)})
+
+
+class TipIds(SphinxTransform):
+    """Each value's tooltip id: its place among what the page cites, in document order (before the m101
+    domain collects the page's cites, at 850)."""
+
+    default_priority = 845
+
+    def apply(self, **kwargs) -> None:
+        for i, (node, cite) in enumerate(page_cites(self.document)):
+            if isinstance(node, value_node):
+                node["tip_id"] = f"m101-tip-{i}"
+                node[CITE] = replace(cite, tip_id=node["tip_id"])
 
 
 # -- the page's list of values -----------------------------------------------------------------
@@ -317,4 +330,5 @@ DIRECTIVES = {"crosscheck-table": CrosscheckTableDirective, "crosscheck-uncovere
 def setup_values(app: Sphinx) -> None:
     add_markup(app, ROLES, DIRECTIVES)
     app.add_node(value_node, **VALUE_VISITORS)
+    app.add_transform(TipIds)
     app.add_transform(ValuesOnPage)
