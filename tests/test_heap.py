@@ -8,10 +8,14 @@ from miles101.sphinx_ext import SETUPS, heap
 
 def test_the_loaded_heap_is_frozen_for_the_build_and_handed_back() -> None:
     gc.unfreeze()
-    kept = [object() for _ in range(3)]  # something alive before builder-inited
+    kept = [[] for _ in range(3)]  # tracked by the collector, as containers are  # something alive before builder-inited
     try:
-        heap.freeze_loaded(None)  # type: ignore[arg-type]
+        heap.freeze_imported(None, None)  # type: ignore[arg-type]
         assert gc.get_freeze_count() >= len(kept)
+        more = [[] for _ in range(3)]  # loaded between config-inited and builder-inited
+        frozen = gc.get_freeze_count()
+        heap.freeze_loaded(None)  # type: ignore[arg-type]
+        assert gc.get_freeze_count() >= frozen + len(more)
     finally:
         heap.unfreeze(None, None)  # type: ignore[arg-type]
     assert gc.get_freeze_count() == 0, "build-finished must hand every frozen object back to the collector"
@@ -33,6 +37,7 @@ def test_the_extension_connects_both_ends() -> None:
     app = App()
     heap.setup_heap(app)  # type: ignore[arg-type]
     events = {event: (handler, priority) for event, handler, priority in app.connected}
+    assert events["config-inited"] == (heap.freeze_imported, 0)
     assert events["builder-inited"] == (heap.freeze_loaded, 900)
     assert events["build-finished"] == (heap.unfreeze, 900)
     # builder-inited at 900 runs after the capture is taken in (loading connects it at 100).
