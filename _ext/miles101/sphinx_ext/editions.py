@@ -317,7 +317,7 @@ def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.edition_format = fmt
     domain.edition_writes_html = app.builder.format == "html"
     domain.drawn_diagrams = {}  # figure id -> file name in the output (EPUB, LaTeX)
-    domain.inline_drawings = {}  # figure id -> the SVG as the web page holds it
+    domain.inline_drawings = {}  # figure id -> its committed SVG, made inline (`inline_svg`) when a page is written
     domain.diagram_problems = {}  # figure id -> why it has no drawing
     folder = drawings_dir(app)
     mode = app.config.m101_diagrams
@@ -342,8 +342,7 @@ def check_drawings(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if is_site(app):
         for fig in diagrams:
             if fig not in domain.diagram_problems and fig in index:
-                svg = (folder / index[fig]["svg"]).read_text(encoding="utf-8")
-                domain.inline_drawings[fig] = inline_svg(svg, fig)
+                domain.inline_drawings[fig] = folder / index[fig]["svg"]
         return []
     target_dir = Path(app.outdir) / ("" if app.builder.format == "latex" else "_images")
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -466,8 +465,9 @@ class DiagramsForEditions(SphinxPostTransform):
             inline = getattr(domain, "inline_drawings", {})
             for node in list(self.document.findall(diagram_source)):
                 ids = node.parent.get("ids", []) if node.parent is not None else []
-                if ids and ids[0] in inline:
-                    node.replace_self(diagram_svg("", svg=inline[ids[0]], alt=node.get("alt", "")))
+                if ids and ids[0] in inline:  # read when the page is written: most builds write few pages
+                    svg = inline_svg(inline[ids[0]].read_text(encoding="utf-8"), ids[0])
+                    node.replace_self(diagram_svg("", svg=svg, alt=node.get("alt", "")))
             return
         drawn = getattr(domain, "drawn_diagrams", {})
         for node in list(self.document.findall(diagram_source)):

@@ -1,0 +1,38 @@
+"""The build's long-lived objects, kept out of the garbage collector's scans while the pages are built.
+
+Once the configuration is read, Sphinx has imported every extension; by `builder-inited` it has also
+unpickled the environment, and `loading` has taken in the capture: hundreds of thousands of objects
+that live until the build ends. CPython's collector walks every one of them at each full collection; in
+an incremental build of this book that was about 0.14 s of CPU, against 0.07 s for the same pages
+without the extension (benchmarks/README.md). `gc.freeze()` moves them to a permanent generation that
+collections skip (Python's documentation of `gc.freeze` names this use); `gc.unfreeze()` at
+`build-finished` hands them back, so a process that builds again (sphinx-autobuild, the tests) collects
+them as before.
+"""
+from __future__ import annotations
+
+import gc
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+
+def freeze_imported(app: Sphinx, config: Config) -> None:
+    """Every module and the configuration: out of the collector's way before the environment is loaded."""
+    gc.freeze()
+
+
+def freeze_loaded(app: Sphinx) -> None:
+    """The environment, the capture and the components' set-up, once the builder is ready."""
+    gc.freeze()
+
+
+def unfreeze(app: Sphinx, exception: Exception | None) -> None:
+    """The frozen objects back under the collector (a later build in this process starts as the first did)."""
+    gc.unfreeze()
+
+
+def setup_heap(app: Sphinx) -> None:
+    app.connect("config-inited", freeze_imported, priority=0)
+    app.connect("builder-inited", freeze_loaded, priority=900)  # after the capture and the components' set-up
+    app.connect("build-finished", unfreeze, priority=900)
