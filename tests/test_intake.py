@@ -97,3 +97,15 @@ def test_no_process_wide_memo_is_left() -> None:
     import miles101.schemas
 
     assert not hasattr(miles101.schemas, "_CLEAN") and not hasattr(miles101.data, "_PARSED")
+
+
+def test_each_test_gets_its_own_copy_of_the_sessions_capture(real_capture, real_capture_copies) -> None:
+    """tests/conftest.py takes the real capture in once a session; a test that changes its copy changes no other."""
+    other = real_capture_copies()
+    assert other == real_capture and other is not real_capture
+    assert real_capture.runs and real_capture.values and real_capture.flags
+    real_capture.runs.clear()
+    real_capture.values.clear()
+    real_capture.flags.clear()
+    assert other.runs and other.values and other.flags
+    assert real_capture_copies() == other
