@@ -49,13 +49,14 @@ class Report:
         self.failures.append(text)
 
 
-def check_capture(root: Path, report: Report) -> tuple[Capture, dict[str, int]]:
+def check_capture(root: Path, report: Report, cache_dir: Path | None = None) -> tuple[Capture, dict[str, int]]:
     """Schemas, finiteness, unit ranges and derived values: `miles101.validate`, the build's own rules.
 
     The capture is taken in once (`miles101.intake.take_in`: read, checked, modelled); the other
-    checks read this capture.
+    checks read this capture. With `cache_dir`, the intake reuses what the same bytes and code gave
+    (as a build does in its doctree dir); without it, as on the command line, every file is checked.
     """
-    intake = take_in(root)
+    intake = take_in(root, cache_dir)
     capture, result = intake.capture, intake.validation
     for problem in intake.problems:
         report.fail(f"{problem} [manual.capture]")
@@ -214,10 +215,12 @@ def underived_values(capture: Capture) -> list[str]:
             if capture.value("measured", key).missing]
 
 
-def run_check(root: Path, strict: bool = False) -> tuple[Report, dict[str, int | float]]:
+def run_check(root: Path, strict: bool = False,
+              cache_dir: Path | None = None) -> tuple[Report, dict[str, int | float]]:
+    """Every check over the project under `root`; `cache_dir` is the intake's (`check_capture`), none by default."""
     started = time.perf_counter()
     report = Report()
-    capture, found = check_capture(root, report)
+    capture, found = check_capture(root, report, cache_dir)
     counts: dict[str, int | float] = dict(found)
     counts["run files checked"] = check_run_files(root, report)
     counts["page references resolved"] = check_pages(root, capture, report)

@@ -1,10 +1,19 @@
 """Shared fixtures: Sphinx's own test fixtures, the test roots, and a copied-root builder."""
 from __future__ import annotations
 
+import pickle
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from miles101.data import Capture
+    from miles101.intake import Intake
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 pytest_plugins = ("sphinx.testing.fixtures",)
@@ -76,14 +85,52 @@ def book_copy(tmp_path: Path, rootdir: Path) -> Path:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A private copy of the book's pages and capture/ (no code, no tests), for `capture/run.py --check`."""
-    root = Path(__file__).resolve().parent.parent
     dest = tmp_path / "project"
     dest.mkdir()
     for name in ("manual.json", "front.md"):
-        shutil.copy(root / name, dest / name)
-    shutil.copytree(root / "sections", dest / "sections")
-    shutil.copytree(root / "capture", dest / "capture", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "sections", dest / "sections")
+    shutil.copytree(ROOT / "capture", dest / "capture", ignore=shutil.ignore_patterns("__pycache__"))
     return dest
+
+
+@pytest.fixture(scope="session")
+def real_capture_copies() -> Callable[[], Capture]:
+    """The project's capture/ taken in once a session (`take_in(ROOT)`, cold: no cache dir).
+
+    Each call gives a private copy (a pickle round trip, the way the build's cache keeps the model:
+    milliseconds against about 0.3 s for an intake), so a test that changes what it got changes
+    nothing another test sees. A test about the intake itself takes it in on its own.
+    """
+    from miles101.intake import take_in
+
+    frozen = pickle.dumps(take_in(ROOT).capture, pickle.HIGHEST_PROTOCOL)
+    return lambda: pickle.loads(frozen)
+
+
+@pytest.fixture
+def real_capture(real_capture_copies: Callable[[], Capture]) -> Capture:
+    """A private copy of the project's capture, taken in once a session (`real_capture_copies`)."""
+    return real_capture_copies()
+
+
+@pytest.fixture(scope="session")
+def intake_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache dir for the session's intakes of tampered copies (`take_in(root, cache_dir)`, as a build keeps).
+
+    Its memos are keyed by the code and by the bytes they answer for (tests/test_intake.py holds that a
+    warm intake equals a cold one), so a copy's unchanged files are not validated again, and its
+    changed file, whose bytes are new, is checked cold.
+    """
+    return tmp_path_factory.mktemp("intake-cache")
+
+
+@pytest.fixture
+def intake_of(intake_cache: Path) -> Callable[[Path], Intake]:
+    """The intake (capture and problems) of the project under `root`, through the session's `intake_cache`."""
+    from miles101.intake import take_in
+
+    return lambda root: take_in(root, intake_cache)
 
 
 @pytest.fixture(scope="session")

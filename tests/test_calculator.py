@@ -1,7 +1,9 @@
 """The fit calculator's coefficients: every number equals what _ext/miles101/derive.py derives.
 
 The built page and its JSON are checked in a real browser by tests/browser/test_browser_calculator.py;
-here the coefficients document is built from the committed capture without Sphinx's build.
+here the coefficients document is built from the committed capture without Sphinx's build: the
+session's copy of it (`real_capture`), and copies of capture/ with other cross-check results taken in
+through the session's intake cache (`intake_of`: only the changed results file is checked cold).
 """
 from __future__ import annotations
 
@@ -13,8 +15,6 @@ import pytest
 from buildutil import ROOT
 from miles101 import derive
 from miles101.sphinx_ext import calculator
-from miles101.intake import load_capture
-from miles101.validate import validate_capture
 
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}
 COMPUTED = json.loads((ROOT / "capture/computed.json").read_text())["values"]
@@ -24,8 +24,8 @@ POOL = json.loads((ROOT / "capture/references/part5-8.json").read_text())["refer
 
 
 @pytest.fixture(scope="module")
-def doc() -> dict:
-    return calculator.coefficients(load_capture(ROOT))
+def doc(real_capture_copies) -> dict:
+    return calculator.coefficients(real_capture_copies())
 
 
 def test_every_model_with_computed_sizes_is_offered(doc: dict) -> None:
@@ -61,8 +61,8 @@ def test_constants_equal_derive_and_facts(doc: dict) -> None:
     assert doc["gib"] == derive.GIB
 
 
-def test_flags_it_prints_exist_in_miles(doc: dict) -> None:
-    capture = load_capture(ROOT)
+def test_flags_it_prints_exist_in_miles(doc: dict, real_capture) -> None:
+    capture = real_capture
     for name in doc["flags"].values():
         assert capture.flag(name), name
     assert doc["defaults"]["micro_batch_size"] == capture.flag("--micro-batch-size")[0]["default"]
@@ -110,8 +110,8 @@ def test_no_master_halves_the_trainer(doc: dict) -> None:
     assert off["trainer"] * 2 == on["trainer"]
 
 
-def _capture_with_results(tmp_path: Path, results: dict | None):
-    """The real capture, copied, with `results` as its only cross-check (none when None)."""
+def _capture_with_results(tmp_path: Path, results: dict | None, intake_of):
+    """The real capture, copied, with `results` as its only cross-check (none when None): its intake (`intake_of`)."""
     import shutil
 
     shutil.copytree(ROOT / "capture", tmp_path / "capture", ignore=shutil.ignore_patterns("__pycache__", "results"))
@@ -119,15 +119,15 @@ def _capture_with_results(tmp_path: Path, results: dict | None):
         folder = tmp_path / "capture" / "crosscheck" / "results"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "h200.json").write_text(json.dumps(results))
-    return load_capture(tmp_path)
+    return intake_of(tmp_path)
 
 
 def _sweep(points: list[tuple[int, int]], phase: str = "forward_backward") -> list[dict]:
     return [{"tokens": t, "phase": phase, "status": "ok", "base_bytes": 1000, "peak_bytes": p} for t, p in points]
 
 
-def test_activation_term_waits_for_a_crosscheck(tmp_path: Path) -> None:
-    assert calculator.activation_coefficients(_capture_with_results(tmp_path / "none", None)) == {}
+def test_activation_term_waits_for_a_crosscheck(tmp_path: Path, intake_of) -> None:
+    assert calculator.activation_coefficients(_capture_with_results(tmp_path / "none", None, intake_of).capture) == {}
     results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
     for run in results["models"]["qwen3-0.6B"]["runs"]:
         if run["status"] == "ok":
@@ -139,12 +139,12 @@ def test_activation_term_waits_for_a_crosscheck(tmp_path: Path) -> None:
             run["sweep"][1]["peak_bytes"] = 2 * 10**9 + 2048 * per
             run["sweep"][2]["peak_bytes"] = 2 * 10**9 + 4096 * per
             run["sweep"][3]["peak_bytes"] = 2 * 10**9 + 8192 * per
-    coeff = calculator.activation_coefficients(_capture_with_results(tmp_path / "h200", results))
+    coeff = calculator.activation_coefficients(_capture_with_results(tmp_path / "h200", results, intake_of).capture)
     plain, ckpt = coeff["qwen3-0.6B"]["plain"], coeff["qwen3-0.6B"]["checkpointed"]
     assert plain["bytes_per_token"] == pytest.approx(5) and ckpt["bytes_per_token"] == pytest.approx(2)
     assert plain["points"] == 3  # the plateau point is left out of the fit
     assert plain["host"] == "h200"
-    hosts = calculator.crosscheck_hosts(_capture_with_results(tmp_path / "h200b", results))
+    hosts = calculator.crosscheck_hosts(_capture_with_results(tmp_path / "h200b", results, intake_of).capture)
     assert hosts["h200"] == {"label": "checked on NVIDIA H100 80GB HBM3, not a GB10",
                              "from": "capture/crosscheck/results/h200.json"}
 
@@ -175,14 +175,14 @@ def test_check_refuses_a_coefficient_from_another_phase() -> None:
     assert sweep_fit(run) is None  # and the calculator never reads it
 
 
-def test_activation_term_reads_only_validated_results(tmp_path: Path) -> None:
+def test_activation_term_reads_only_validated_results(tmp_path: Path, intake_of) -> None:
     """Results their schema refuses (no host, no held state) give the calculator nothing: one reader, validated."""
     bare = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200"}, "models": {"qwen3-0.6B": {"runs": [
         {"status": "ok", "gradient_checkpointing": False, "tokens": 4096, "held_bytes": 1000,
          "peak_bytes_step2": 1000 + 4096 * 3}]}}}
-    capture = _capture_with_results(tmp_path, bare)
-    assert calculator.activation_coefficients(capture) == {}
-    assert any("crosscheck/results/h200.json" in p.where for p in validate_capture(tmp_path).problems)
+    intake = _capture_with_results(tmp_path, bare, intake_of)
+    assert calculator.activation_coefficients(intake.capture) == {}
+    assert any("crosscheck/results/h200.json" in p.where for p in intake.validation.problems)
 
 
 def test_fit_budget_adds_the_activation_term() -> None:
@@ -205,18 +205,17 @@ def test_micro_batch_tokens(mbs: int, dynamic: bool, cap: int | None, seq: int, 
     assert derive.micro_batch_tokens(seq, mbs, dynamic, cap) == want
 
 
-def _qwen3_4b_at_32k(doc: dict, **extra) -> dict:
-    capture = load_capture(ROOT)
+def _qwen3_4b_at_32k(doc: dict, capture, **extra) -> dict:
     settings = calculator.run_settings(capture, doc, "model-size-sweep")
     return {**settings, "response_len": 32768, "prompt_len": 512, **extra}
 
 
-def test_qwen3_4b_at_32k_names_the_training_phase(doc: dict) -> None:
+def test_qwen3_4b_at_32k_names_the_training_phase(doc: dict, real_capture) -> None:
     """Issue 46: Qwen3-4B at a 32k response does not fit in training, which the verdict says, with its lever."""
     model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
     assert doc["activation_phase"] == "forward_backward" and model["activation"]["plain"]["points"] >= 3
     assert doc["crosschecks"][model["activation"]["plain"]["host"]]["label"].startswith("checked on NVIDIA")
-    settings = _qwen3_4b_at_32k(doc)
+    settings = _qwen3_4b_at_32k(doc, real_capture)
     b = calculator.budget_for(doc, model, settings)
     assert b["verdict"] == "does-not-fit" and b["over"] == ["training"] and b["phase"] == "training"
     assert b["activations"] == model["activation"]["plain"]["bytes_per_token"] * (32768 + 512)
@@ -230,9 +229,9 @@ def test_qwen3_4b_at_32k_names_the_training_phase(doc: dict) -> None:
         assert ", ".join(calculator.lever_flags(doc, lever["changes"])) in sentence
 
 
-def test_qwen3_4b_at_32k_with_checkpointing_reads_the_checkpointed_slope(doc: dict) -> None:
+def test_qwen3_4b_at_32k_with_checkpointing_reads_the_checkpointed_slope(doc: dict, real_capture) -> None:
     model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
-    settings = _qwen3_4b_at_32k(doc, checkpointing=True)
+    settings = _qwen3_4b_at_32k(doc, real_capture, checkpointing=True)
     b = calculator.budget_for(doc, model, settings)
     slope = model["activation"]["checkpointed"]["bytes_per_token"]
     assert slope < model["activation"]["plain"]["bytes_per_token"]
@@ -262,16 +261,16 @@ def test_lever_prefers_fewest_changes_and_checkpointing_first() -> None:
     assert derive.fit_lever({**base, "params": 10**12}, slopes) is None
 
 
-def test_rollout_over_names_the_rollout_phase(doc: dict) -> None:
+def test_rollout_over_names_the_rollout_phase(doc: dict, real_capture) -> None:
     model = next(m for m in doc["models"] if m["name"] == "qwen3-4B")
-    settings = {**calculator.run_settings(load_capture(ROOT), doc, "model-size-sweep"), "fraction": 0.9}
+    settings = {**calculator.run_settings(real_capture, doc, "model-size-sweep"), "fraction": 0.9}
     b = calculator.budget_for(doc, model, settings)
     assert b["over"][0] == "rollout" and b["phase"] in b["over"]
     assert "--sglang-mem-fraction-static 0." in calculator.verdict_sentence(doc, model, settings, b)
 
 
-def test_run_settings_take_one_optimizer_step_per_rollout_unless_the_run_says(doc: dict) -> None:
-    capture = load_capture(ROOT)
+def test_run_settings_take_one_optimizer_step_per_rollout_unless_the_run_says(doc: dict, real_capture) -> None:
+    capture = real_capture
     s = calculator.run_settings(capture, doc, "model-size-sweep")
     raw, _ = capture.run_arg("model-size-sweep", "--global-batch-size")
     assert s["global_batch"] == int(raw)
@@ -285,12 +284,12 @@ def test_page_uses_the_directive_once() -> None:
 
 
 @pytest.mark.parametrize("response", [256, 4096, 32768])
-def test_the_worked_sum_types_no_number(doc: dict, response: int) -> None:
+def test_the_worked_sum_types_no_number(doc: dict, response: int, real_capture) -> None:
     """Every number of the build's worked sum (table and verdict) is a `m101-value-cell` span, for every model
     and for each verdict (fits, held in rounds, does not fit with a lever); the editions' text has no mark left."""
     from numbercheck import typed_numbers
 
-    settings = {**_qwen3_4b_at_32k(doc), "response_len": response}
+    settings = {**_qwen3_4b_at_32k(doc, real_capture), "response_len": response}
     seen = set()
     for model in doc["models"]:
         html = calculator.worked_sum_html(doc, model, settings, "model-size-sweep")

@@ -1,4 +1,8 @@
-"""`capture/run.py --check` on a private copy of the project's real capture data."""
+"""`capture/run.py --check` on a private copy of the project's real capture data.
+
+In-process runs share the session's intake cache (`intake_cache`): a copy's unchanged files are not
+validated again, its tampered file (new bytes) is checked cold. The command-line runs use none.
+"""
 from __future__ import annotations
 
 import json
@@ -15,60 +19,62 @@ from capture.check import run_check
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def failures(root: Path) -> list[str]:
-    return run_check(root)[0].failures
+def failures(root: Path, cache: Path) -> list[str]:
+    return run_check(root, cache_dir=cache)[0].failures
 
 
-def test_check_counts_everything(project: Path) -> None:
-    report, counts = run_check(project)
+def test_check_counts_everything(project: Path, intake_cache: Path) -> None:
+    report, counts = run_check(project, cache_dir=intake_cache)
     assert counts["capture files validated"] >= 10
     assert counts["computed values recomputed"] > 50
     assert counts["page references resolved"] > 100
 
 
-def test_pin_mismatch_is_said(project: Path) -> None:
+def test_pin_mismatch_is_said(project: Path, intake_cache: Path) -> None:
     """A pin newer than what the capture read is a warning that says how to refresh (not a failure)."""
     book = json.loads((project / "manual.json").read_text())
     book["pin"].update(commit="abcdef0123", date="2999-01-01")
     (project / "manual.json").write_text(json.dumps(book))
-    report, _ = run_check(project)
+    report, _ = run_check(project, cache_dir=intake_cache)
     assert any(t.startswith("pin: manual.json pins") and "abcdef0123" in t for t in report.warnings)
     assert "The captured commit is older than the pin." in " ".join(report.warnings)
     assert not any(t.startswith("pin:") for t in report.failures)
 
 
-def test_hand_edited_derived_value_fails(project: Path) -> None:
+def test_hand_edited_derived_value_fails(project: Path, intake_cache: Path) -> None:
     path = project / "capture" / "computed.json"
     data = json.loads(path.read_text())
     data["values"]["params.qwen3-0.6B"]["value"] += 1
     path.write_text(json.dumps(data))
-    assert any("params.qwen3-0.6B holds" in f and "edited by hand?" in f for f in failures(project))
+    assert any("params.qwen3-0.6B holds" in f and "edited by hand?" in f for f in failures(project, intake_cache))
 
 
-def test_schema_failure_is_named(project: Path) -> None:
+def test_schema_failure_is_named(project: Path, intake_cache: Path) -> None:
     path = project / "capture" / "facts.json"
     data = json.loads(path.read_text())
     data["facts"]["spark.memory"]["source"] = "not a url"
     path.write_text(json.dumps(data))
-    assert any(f.startswith('capture/facts.json:$.facts["spark.memory"].source: ') for f in failures(project))
+    found = failures(project, intake_cache)
+    assert any(f.startswith('capture/facts.json:$.facts["spark.memory"].source: ') for f in found)
 
 
-def test_truncated_file_names_line_and_column(project: Path) -> None:
+def test_truncated_file_names_line_and_column(project: Path, intake_cache: Path) -> None:
     path = project / "capture" / "miles" / "metrics.json"
     path.write_text(path.read_text()[:500])
-    assert any(f.startswith("capture/miles/metrics.json:") and "truncated" in f for f in failures(project))
+    found = failures(project, intake_cache)
+    assert any(f.startswith("capture/miles/metrics.json:") and "truncated" in f for f in found)
 
 
-def test_unknown_flag_in_a_page(project: Path) -> None:
+def test_unknown_flag_in_a_page(project: Path, intake_cache: Path) -> None:
     page = project / "sections" / "1-2-add-a-watchdog.md"
     page.write_text(page.read_text() + "\nSet {flag}`--rollout-batch-sise`.\n")
-    found = [f for f in failures(project) if "--rollout-batch-sise" in f]
+    found = [f for f in failures(project, intake_cache) if "--rollout-batch-sise" in f]
     assert found and found[0].startswith("sections/1-2-add-a-watchdog.md:")
     assert "Did you mean --rollout-batch-size," in found[0]
 
 
-def test_strict_fails_on_pending_and_pin(project: Path) -> None:
-    report, _ = run_check(project, strict=True)
+def test_strict_fails_on_pending_and_pin(project: Path, intake_cache: Path) -> None:
+    report, _ = run_check(project, strict=True, cache_dir=intake_cache)
     assert any(f.startswith("pending:") for f in report.failures)
     assert any(f.startswith("pin:") for f in report.failures)
 
@@ -80,11 +86,11 @@ def test_cli_exit_status_and_report(project: Path) -> None:
     assert "check FAILED" in done.stdout and "page references resolved:" in done.stdout
 
 
-def test_thresholds_are_checked_like_the_build(project: Path) -> None:
+def test_thresholds_are_checked_like_the_build(project: Path, intake_cache: Path) -> None:
     """--check knows {threshold}: an unknown key fails, and so does one of ours cited as a public reference."""
     page = project / "sections" / "5-1-read-the-run.md"
     page.write_text(page.read_text() + "\nA {threshold}`reader.no_such_cut` and {reference}`reader.truncation_watch`.\n")
-    found = failures(project)
+    found = failures(project, intake_cache)
     assert any(f.startswith("sections/5-1-read-the-run.md:") and "no threshold value 'reader.no_such_cut'" in f
                for f in found)
     assert any("'reader.truncation_watch' is one of this book's own thresholds" in f
@@ -104,14 +110,14 @@ def test_only_published_cut_offs_are_public_references() -> None:
     assert not cited_as_reference
 
 
-def test_fact_check_record_is_checked(project: Path) -> None:
+def test_fact_check_record_is_checked(project: Path, intake_cache: Path) -> None:
     """capture/factcheck.json: its schema (named by JSON path) and what a schema cannot see both fail --check."""
     path = project / "capture" / "factcheck.json"
     doc = json.loads(path.read_text())
     del doc["checks"][0]["date"]
     doc["checks"][1]["page"] = "sections/0-0-gone.md"
     path.write_text(json.dumps(doc))
-    found = failures(project)
+    found = failures(project, intake_cache)
     assert any(f.startswith("capture/factcheck.json:$.checks[0]: 'date' is a required property") for f in found), found
     assert any("capture/factcheck.json:$.checks[1].page: 'sections/0-0-gone.md' is not a page of the book." in f
                for f in found)

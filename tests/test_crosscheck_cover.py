@@ -3,6 +3,7 @@
 Editing a layer count in models.json and re-deriving computed.json with the project's derive gives a
 capture whose computed values re-derive cleanly; only a cross-check catches it. For a cross-checked
 model `--check` fails on the parameter count; for one no cross-check covers, `--check` names it.
+The runs share the session's intake cache (`intake_cache`): the tampered files are checked cold.
 """
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ def not_cross_checked(notes: list[str]) -> list[str]:
     return [t for t in notes if t.startswith("not cross-checked:")]
 
 
-def test_committed_capture_names_the_uncovered_models(project: Path) -> None:
-    report, _ = run_check(project)
+def test_committed_capture_names_the_uncovered_models(project: Path, intake_cache: Path) -> None:
+    report, _ = run_check(project, cache_dir=intake_cache)
     assert not [t for t in report.failures if "cross-check" in t or "computed.json" in t]
     [line] = not_cross_checked(report.notes)
     assert line.endswith("; their numbers rest on the extraction alone.")
@@ -47,10 +48,10 @@ def test_committed_capture_names_the_uncovered_models(project: Path) -> None:
     assert "qwen3-4B" not in named  # the H200 and H100 results cover it
 
 
-def test_tampered_cross_checked_model_fails_on_its_parameter_count(project: Path) -> None:
+def test_tampered_cross_checked_model_fails_on_its_parameter_count(project: Path, intake_cache: Path) -> None:
     before, after = tamper(project, "qwen3-4B")
     assert after != before
-    report, _ = run_check(project)
+    report, _ = run_check(project, cache_dir=intake_cache)
     params = [t for t in report.failures if "cross-check qwen3-4B" in t and "parameters" in t]
     assert params, report.failures
     assert any(f"framework counts {before} parameters, computed.json params.qwen3-4B = {after}" in t for t in params)
@@ -58,10 +59,10 @@ def test_tampered_cross_checked_model_fails_on_its_parameter_count(project: Path
     assert not any("computed.json" in t and "edited by hand" in t for t in report.failures)
 
 
-def test_tampered_uncovered_model_is_named_not_cross_checked(project: Path) -> None:
+def test_tampered_uncovered_model_is_named_not_cross_checked(project: Path, intake_cache: Path) -> None:
     before, after = tamper(project, "qwen3-30B-A3B")
     assert after != before
-    report, _ = run_check(project)
+    report, _ = run_check(project, cache_dir=intake_cache)
     assert not any("qwen3-30B-A3B" in t for t in report.failures)  # nothing measures it: it re-derives cleanly
     [line] = not_cross_checked(report.notes)
     assert "qwen3-30B-A3B" in line

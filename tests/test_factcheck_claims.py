@@ -10,7 +10,6 @@ import jsonschema
 import pytest
 
 from miles101.book import load_book
-from miles101.intake import load_capture
 from miles101.factcheck import FILE, claim_problems, load_factcheck
 from miles101.validate import validate_capture
 
@@ -18,8 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def capture():
-    return load_capture(ROOT)
+def capture(real_capture_copies):
+    return real_capture_copies()
 
 
 def _pages(root: Path) -> list[str]:

@@ -32,10 +32,8 @@ def repeats(row: str, numbers: dict[str, tuple]) -> list[str]:
     return out
 
 
-def test_each_card_states_each_threshold_once() -> None:
-    from miles101.intake import load_capture
-
-    capture = load_capture(ROOT)
+def test_each_card_states_each_threshold_once(real_capture) -> None:
+    capture = real_capture
     numbers = {}
     for kind in ("threshold", "reference"):
         for key in capture.value_keys(kind):

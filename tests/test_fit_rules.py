@@ -5,6 +5,9 @@ runs it over the page sources through `fit_directive_problems`. Each case here (
 missing :model: or :run:, a run file without the flag, the pool reference gone from the capture) is
 refused by the core function directly and by `--check` on a copy of the project, at the block's
 page and line, with the words the build prints. The real book has none.
+
+The real capture is the session's (`real_capture`); the copies are taken in, and checked, through the
+session's intake cache (`intake_of`, `intake_cache`): their changed files are checked cold.
 """
 from __future__ import annotations
 
@@ -18,7 +21,6 @@ from buildutil import ROOT
 from capture.check import page_sources, run_check
 from miles101.book import load_book
 from miles101.fit import POOL_KEY, fit_block, fit_directive_problems
-from miles101.intake import load_capture
 from miles101.problems import Problem, Subtype
 
 pytestmark = pytest.mark.unit
@@ -89,31 +91,32 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
     return root, _with_blocks(root)
 
 
-def test_the_real_book_has_no_refused_block() -> None:
-    capture, pages = load_capture(ROOT), _pages(ROOT)
+def test_the_real_book_has_no_refused_block(real_capture) -> None:
+    capture, pages = real_capture, _pages(ROOT)
     blocks = [p for p in pages if "```{fit-calculator}" in p[1] or "```{fit-compare}" in p[1]]
     assert blocks, "the book holds a calculator (2.1)"
     assert fit_directive_problems(capture, pages) == []
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_the_core_rule_refuses_each_case(broken, case: str) -> None:
+def test_the_core_rule_refuses_each_case(broken, case: str, intake_of) -> None:
     root, lines = broken
-    found = fit_directive_problems(load_capture(root), _pages(root))
+    found = fit_directive_problems(intake_of(root).capture, _pages(root))
     mine = [p for p in found if p.where == f"{PAGE}:{lines[case]}"]
     assert len(mine) == 1, found
     assert mine[0].message.startswith(CASES[case][1]) and mine[0].subtype is Subtype.UNKNOWN_VALUE and mine[0].fix
 
 
-def test_check_refuses_each_case_at_its_line(broken) -> None:
+def test_check_refuses_each_case_at_its_line(broken, intake_cache: Path) -> None:
     root, lines = broken
-    failures = run_check(root)[0].failures
+    failures = run_check(root, cache_dir=intake_cache)[0].failures
     for case, (_, message) in CASES.items():
         assert any(f.startswith(f"{PAGE}:{lines[case]}: {message}") and f.endswith("[manual.unknown_value]")
                    for f in failures), (case, failures)
 
 
-def test_both_gates_refuse_the_calculator_when_the_pool_reference_is_gone(tmp_path: Path) -> None:
+def test_both_gates_refuse_the_calculator_when_the_pool_reference_is_gone(tmp_path: Path, intake_cache: Path,
+                                                                            intake_of) -> None:
     """Without the pool (a public reference) there are no coefficients: every block is refused, by name."""
     root = _project(tmp_path / "project")
     _drop_pool(root)
@@ -121,16 +124,16 @@ def test_both_gates_refuse_the_calculator_when_the_pool_reference_is_gone(tmp_pa
     where = {f"{rel}:{line}" for rel, text in pages for line, name in
              [(i + 1, ln) for i, ln in enumerate(text.split("\n"))] if name.startswith("```{fit-")}
     assert where
-    core = fit_directive_problems(load_capture(root), pages)
+    core = fit_directive_problems(intake_of(root).capture, pages)
     assert {p.where for p in core} == where and {p.message for p in core} == {POOL_GONE}
-    failures = run_check(root)[0].failures
+    failures = run_check(root, cache_dir=intake_cache)[0].failures
     for place in where:
         assert any(f.startswith(f"{place}: {POOL_GONE}") for f in failures), (place, failures)
 
 
-def test_one_block_is_its_problem_without_a_place() -> None:
+def test_one_block_is_its_problem_without_a_place(real_capture) -> None:
     """`fit_block` (what the directives call) gives the Problem with no place; the directive adds its own."""
-    got = fit_block(load_capture(ROOT), "fit-calculator", "", {"model": "no-such-model", "run": "model-size-sweep"})
+    got = fit_block(real_capture, "fit-calculator", "", {"model": "no-such-model", "run": "model-size-sweep"})
     assert isinstance(got, Problem) and got.where == "" and got.message == CASES["unknown model"][1]
-    ok = fit_block(load_capture(ROOT), "fit-calculator", "", {"model": "qwen3-4B", "run": "model-size-sweep"})
+    ok = fit_block(real_capture, "fit-calculator", "", {"model": "qwen3-4B", "run": "model-size-sweep"})
     assert not isinstance(ok, Problem) and ok.model["name"] == "qwen3-4B" and ok.run == "model-size-sweep"

@@ -52,13 +52,26 @@ def _tighten_facts_schema(core: Path) -> None:
     schema.write_text(json.dumps({**doc, "maxProperties": 0}), encoding="utf-8")
 
 
-@pytest.mark.parametrize("change", [_tighten_strict, _tighten_facts_schema], ids=["strict.py", "facts.schema.json"])
-def test_a_warm_intake_equals_a_cold_one_after_the_core_changes(tmp_path: Path, change) -> None:
-    book, cache, ext = tmp_path / "book", tmp_path / "doctrees", tmp_path / "ext"
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, list[str]]]:
+    """A copy of the test book and a cache dir warmed by today's core: (book, cache, what it takes in).
+
+    Warm equals cold here, before any change; each change below starts from its own copy of the cache.
+    """
+    tmp = tmp_path_factory.mktemp("intake")
+    book, cache = tmp / "book", tmp / "doctrees"
     shutil.copytree(BOOK, book)
-    shutil.copytree(CORE, ext / "miles101", ignore=shutil.ignore_patterns("__pycache__"))
     before = _take_in(ROOT / "_ext", book, cache)  # warms every memo: the model, each check, each parsed file
     assert _take_in(ROOT / "_ext", book, cache) == before == _take_in(ROOT / "_ext", book, None)
+    return book, cache, before
+
+
+@pytest.mark.parametrize("change", [_tighten_strict, _tighten_facts_schema], ids=["strict.py", "facts.schema.json"])
+def test_a_warm_intake_equals_a_cold_one_after_the_core_changes(tmp_path: Path, warmed, change) -> None:
+    book, warm, before = warmed
+    cache, ext = tmp_path / "doctrees", tmp_path / "ext"
+    shutil.copytree(warm, cache)  # the memos the old code left
+    shutil.copytree(CORE, ext / "miles101", ignore=shutil.ignore_patterns("__pycache__"))
     change(ext / "miles101")
     cold = _take_in(ext, book, None)
     assert cold != before, "the tightened rule should find something in the test book"
@@ -97,3 +110,15 @@ def test_no_process_wide_memo_is_left() -> None:
     import miles101.schemas
 
     assert not hasattr(miles101.schemas, "_CLEAN") and not hasattr(miles101.data, "_PARSED")
+
+
+def test_each_test_gets_its_own_copy_of_the_sessions_capture(real_capture, real_capture_copies) -> None:
+    """tests/conftest.py takes the real capture in once a session; a test that changes its copy changes no other."""
+    other = real_capture_copies()
+    assert other == real_capture and other is not real_capture
+    assert real_capture.runs and real_capture.values and real_capture.flags
+    real_capture.runs.clear()
+    real_capture.values.clear()
+    real_capture.flags.clear()
+    assert other.runs and other.values and other.flags
+    assert real_capture_copies() == other

@@ -10,7 +10,6 @@ import pytest
 
 from capture.explain import explain
 from miles101 import kinds
-from miles101.intake import load_capture
 from miles101.pages import ROLE_KINDS
 from miles101.problems import SOURCE_OF_KIND
 from miles101.resolve import KINDS as RESOLVED_KINDS
@@ -19,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def capture():
-    return load_capture(ROOT)
+def capture(real_capture_copies):
+    return real_capture_copies()
 
 
 def test_every_kind_the_resolver_knows_has_one_row() -> None:
@@ -144,8 +143,8 @@ def test_explain_refuses_an_unknown_key_or_kind(capture) -> None:
     assert not ok and "cannot read 'wattage:spark' as KIND:KEY" in lines[0]
 
 
-def test_explain_from_the_command_line() -> None:
-    done = subprocess.run([sys.executable, "capture/run.py", "explain", "threshold:" + load_capture(ROOT).value_keys("threshold")[0]],
+def test_explain_from_the_command_line(capture) -> None:
+    done = subprocess.run([sys.executable, "capture/run.py", "explain", "threshold:" + capture.value_keys("threshold")[0]],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Our threshold: a cut-off this manual sets itself" in done.stdout

@@ -54,17 +54,15 @@ def test_the_lint_catches_a_typed_quantity() -> None:
     assert not QUANTITY.search(lines[4]) and not QUANTITY.search(lines[10]) and QUANTITY.search(lines[12])
 
 
-def reference_pairs() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+def reference_pairs(capture) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     """(page, measured key) slots of the book, and those that carry a public reference on the same page.
 
     A slot is paired when a {reference} on that page lists the measured key in its `beside`.
     """
     from miles101.book import load_book
-    from miles101.intake import load_capture
     from miles101.pages import scan_pages
 
     book, _ = load_book(ROOT / "manual.json", ROOT)
-    capture = load_capture(ROOT)
     slots: set[tuple[str, str]] = set()
     beside: set[tuple[str, str]] = set()
     for ref in scan_pages(ROOT, book.page_files):
@@ -75,17 +73,15 @@ def reference_pairs() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     return slots, slots & beside
 
 
-def test_pending_values_carry_public_references() -> None:
+def test_pending_values_carry_public_references(real_capture) -> None:
     """Issue 13's target: at least 40 pending slots of the book have a cited public reference beside them."""
-    slots, paired = reference_pairs()
+    slots, paired = reference_pairs(real_capture)
     assert len(paired) >= 40, f"{len(paired)} of {len(slots)} measured slots have a public reference beside them"
 
 
-def test_every_beside_key_is_declared() -> None:
+def test_every_beside_key_is_declared(real_capture) -> None:
     """A reference's `beside` names measured values that exist, so the pairing count cannot lie."""
-    from miles101.intake import load_capture
-
-    capture = load_capture(ROOT)
+    capture = real_capture
     bad = [(key, b) for key in capture.value_keys("reference")
            for b in capture.value("reference", key).detail.get("beside", []) if capture.value("measured", b) is None]
     assert not bad, f"beside keys that no run file declares: {bad}"

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from miles101.intake import load_capture
 from miles101.problems import Problem
 from miles101.resolve import Resolved, resolve
 
@@ -14,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def pending_key() -> tuple:
-    capture = load_capture(ROOT)
+def pending_key(real_capture_copies) -> tuple:
+    capture = real_capture_copies()
     key = next(k for k in capture.value_keys("measured") if capture.value("measured", k).pending)
     return capture, key
 

@@ -40,10 +40,8 @@ def how_long(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def capture():
-    from miles101.intake import load_capture
-
-    return load_capture(ROOT)
+def capture(real_capture_copies):
+    return real_capture_copies()
 
 
 def recorded(run: dict) -> bool:

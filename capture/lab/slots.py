@@ -35,15 +35,15 @@ def spark_exempt(run: dict) -> str:
     return str(run.get("not_recorded") or "")
 
 
-def cited(root: Path) -> dict[str, list[str]]:
-    """Every measured key the pages cite → the pages (file:line) citing it."""
+def cited(root: Path, capture: Capture | None = None) -> dict[str, list[str]]:
+    """Every measured key the pages cite → the pages (file:line) citing it (`capture`: taken in when not given)."""
     book, _ = load_book(root / "manual.json", root)
     files = book.page_files if book is not None else []
     out: dict[str, list[str]] = {}
     for ref in scan_pages(root, files):
         if ref.kind == "measured":
             out.setdefault(ref.key, []).append(f"{ref.file}:{ref.line}")
-    capture = load_capture(root)
+    capture = capture or load_capture(root)
     for file in files:
         text = (root / file).read_text(encoding="utf-8") if (root / file).is_file() else ""
         if "{book-plate}" in text:
@@ -62,7 +62,7 @@ def slots(root: Path, capture: Capture | None = None, logged: dict[str, set[str]
     """
     capture = capture or load_capture(root)
     out = []
-    for key, pages in sorted(cited(root).items()):
+    for key, pages in sorted(cited(root, capture).items()):
         run_id, _, name = key.partition(".")
         slot = Slot(key, pages)
         run = capture.runs.get(run_id)

@@ -7,6 +7,7 @@ by run file, so no page and the lab can drift apart, and no page launches a run 
 """
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from pathlib import Path
@@ -28,10 +29,16 @@ CATALOG = Catalog.load(ROOT / "capture/miles/flags.json", ROOT / "capture/miles/
 LAUNCH = re.compile(r"(^|[\s;&|(])(ray\s+job\s+submit|python3?\s+(\S*/)?train(_async)?\.py)(\s|$)", re.M)
 
 
-def fences(page: Path) -> list[tuple[str, str, int]]:
+def fences(page: Path) -> tuple[tuple[str, str, int], ...]:
     """(info string, content, first line) of every fenced block of a page."""
-    tokens = MarkdownIt("commonmark").parse(page.read_text(encoding="utf-8"))
-    return [(t.info.strip(), t.content, t.map[0] + 1) for t in tokens if t.type == "fence"]
+    return _fences_in(page.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _fences_in(text: str) -> tuple[tuple[str, str, int], ...]:
+    """The fenced blocks of a text, parsed once a session (collection and the tests both read each page)."""
+    tokens = MarkdownIt("commonmark").parse(text)
+    return tuple((t.info.strip(), t.content, t.map[0] + 1) for t in tokens if t.type == "fence")
 
 
 def launches() -> list[tuple[str, str, dict]]:

@@ -7,15 +7,18 @@ import sys
 from pathlib import Path
 
 from capture.lab.rehearsal import mileslog as ml
-from miles101.tools.read_run import CUTOFFS, judge_clipfrac, parse_line, parse_log
+from labutil import in_process
+from miles101.tools.read_run import CUTOFFS, judge_clipfrac, main, parse_line, parse_log
 
 SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "read_run.py"
 
 
 def read(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """read_run.py's main over these lines, in this process (labutil.in_process); its start as a script is
+    test_no_steps_and_missing_file's, and a log that could hang it is tests/lab/test_read_run_input.py's."""
     log = tmp_path / "log.txt"
     log.write_text("\n".join(lines) + "\n")
-    return subprocess.run([sys.executable, str(SCRIPT), str(log), *args], capture_output=True, text=True, timeout=20)
+    return in_process(main, str(log), *args)
 
 
 def test_healthy_log_reads_ok(tmp_path):

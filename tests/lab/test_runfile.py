@@ -114,11 +114,9 @@ def test_schema_errors_name_the_path(tmp_path):
     assert any("(top level): 'image' is a required property" in e for e in errs)
 
 
-def test_one_index_of_flags_json_for_the_book_and_the_lab() -> None:
+def test_one_index_of_flags_json_for_the_book_and_the_lab(real_capture) -> None:
     """The lab's catalog is the core's index (miles101.data): read from the files, or taken from a capture."""
-    from miles101.intake import load_capture
-
-    capture = load_capture(ROOT)
+    capture = real_capture
     shared = Catalog.from_capture(capture)
     assert shared.flags is capture.flags and shared.families is capture.families
     read = Catalog.load(ROOT / "capture" / "miles" / "flags.json", ROOT / "capture" / "miles" / "metrics.json")

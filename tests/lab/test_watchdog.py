@@ -69,7 +69,9 @@ def test_dead_engine_runs_on_dead(tmp_path, engine):
                              + [ml.rollout_bar()]) + "\n")
     proc = subprocess.Popen([sys.executable, str(SCRIPT), "--log", str(log), "--from-start", "--poll", "0.2", "--engine-failures", "2",
                              "--on-dead", f"echo \"$WATCHDOG_REASON\" > {marker}"], stdout=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    deadline = time.monotonic() + 10
+    while engine["hits"] < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert proc.poll() is None and engine["hits"] >= 2  # healthy engine: keeps watching
     engine["ok"] = False
     out, _ = proc.communicate(timeout=10)
@@ -84,7 +86,7 @@ def test_probe_failures_while_training_are_not_death(tmp_path, engine):
     log = tmp_path / "log.txt"
     lines = ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"]), ml.rollout_bar(), ml.rollout_perf(0)]
     log.write_text("\n".join(lines) + "\n")
-    res = watchdog("--log", str(log), "--from-start", "--poll", "0.1", "--engine-failures", "2", "--stall-after", "1.5")
+    res = watchdog("--log", str(log), "--from-start", "--poll", "0.1", "--engine-failures", "2", "--stall-after", "0.8")
     assert res.returncode == 3
     assert "STOP no step finished" in res.stdout  # not the engine: it sleeps while the trainer runs
 
