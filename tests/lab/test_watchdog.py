@@ -82,13 +82,36 @@ def test_dead_engine_runs_on_dead(tmp_path, engine):
 
 
 def test_probe_failures_while_training_are_not_death(tmp_path, engine):
-    engine["ok"] = False
+    """A colocated engine sleeps while the trainer runs: once the log says the rollout ended, the watchdog
+    stops probing, so the engine's failures then are no death; the stall clock still runs.
+
+    The engine answers during the rollout first (a failure only counts after one healthy probe), so a
+    watchdog that probed or counted failures while training would stop on the engine here."""
     log = tmp_path / "log.txt"
-    lines = ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"]), ml.rollout_bar(), ml.rollout_perf(0)]
-    log.write_text("\n".join(lines) + "\n")
-    res = watchdog("--log", str(log), "--from-start", "--poll", "0.1", "--engine-failures", "2", "--stall-after", "0.8")
-    assert res.returncode == 3
-    assert "STOP no step finished" in res.stdout  # not the engine: it sleeps while the trainer runs
+    log.write_text("\n".join(ml.healthy(3)[:2] + [ml.engine_line_at(engine["addr"]), ml.rollout_bar()]) + "\n")
+    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--log", str(log), "--from-start", "--poll", "0.1",
+                             "--engine-failures", "2", "--stall-after", "1.5"], stdout=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
+    reader.start()
+    try:
+        deadline = time.monotonic() + 10
+        while engine["hits"] < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None and engine["hits"] >= 2  # probed, and healthy, during the rollout
+        with log.open("a") as f:
+            f.write(ml.rollout_perf(0) + "\n")  # the rollout's perf line: the trainer takes over
+        while not any("phase train" in line for line in lines) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert any("phase train" in line for line in lines), lines
+        engine["ok"], probed = False, engine["hits"]
+        assert proc.wait(timeout=10) == 3
+    finally:
+        proc.kill()
+    reader.join(timeout=5)
+    out = "".join(lines)
+    assert "STOP no step finished" in out and "STOP rollout engine" not in out, out
+    assert engine["hits"] <= probed + 1, "the watchdog probed the engine while the trainer ran"  # +1: one in flight
 
 
 def test_task_exceptions_and_steps_option(tmp_path):
