@@ -236,7 +236,10 @@ def test_crosscheck_is_labelled_with_its_gpu(book_copy: Path) -> None:
            "models": {"tiny": {"model_record": "scripts/models/tiny.py:1", "hf_class": "Qwen3ForCausalLM",
                                "params": 1234567,
                                "runs": [run, {**run, "gradient_checkpointing": True,
-                                              "peak_bytes_step2_forward_backward": 2**31}]}},
+                                              "peak_bytes_step2_forward_backward": 2**31}]},
+                      # measured again on a later day (the heading gives the span of days), with no checkpointed run
+                      "tiny-b": {"model_record": "scripts/models/tiny-b.py:1", "hf_class": "Qwen3ForCausalLM",
+                                 "params": 2345678, "runs": [{**run, "params": 2345678, "date": "2026-12-06"}]}},
            "skipped": {}}
     (results / "h200.json").write_text(json.dumps(doc))
     add_page(book_copy, "Held: {crosscheck}`h200.tiny.held:.1f`.\n\n```{crosscheck-table} h200\n```\n\n"
@@ -245,7 +248,8 @@ def test_crosscheck_is_labelled_with_its_gpu(book_copy: Path) -> None:
     html = built.html("sections/1-2-empty")
     assert '<span class="m101-ref-tag">cross-check</span> <span class="m101-shown">3.0 GiB</span> ' \
            '<span class="m101-ref-source">(NVIDIA H200, not a GB10)</span>' in html
-    assert "<strong>Checked with PyTorch’s allocator on an NVIDIA H200, not a GB10.</strong>" in html
+    assert "<strong>Checked with PyTorch’s allocator on an NVIDIA H200, not a GB10.</strong> 2026-12-03 to 2026-12-06, " \
+        "one GPU" in html
     cell = '<p><span class="m101-value-cell">{}</span></p>'  # a cited value; the heading labels the table once
     assert cell.format("1,234,567 parameters") in html and cell.format("2.0 GiB") in html
     assert "no cross-check results for host &#x27;gb10&#x27;" in built.warnings or \

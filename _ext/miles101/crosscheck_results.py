@@ -120,7 +120,7 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
             "peak_ckpt": ckpt["peak_bytes_step2_forward_backward"] / GIB if ckpt else None,
             "step_peak": plain["peak_bytes_step2_optimizer"] / GIB,
         }
-        slopes = {ckpt: sweep_fit(run) for ckpt, run in ((False, plain), (True, ckpt))}
+        slopes = {ckpt: sweep_fit(run) if run else None for ckpt, run in ((False, plain), (True, ckpt))}  # no checkpointed run: none
         for field, fit in (("act_slope", slopes[False]), ("act_slope_ckpt", slopes[True] if ckpt else None)):
             if fit:
                 fields[field] = fit["bytes_per_token"] / MB
@@ -130,6 +130,7 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
             unit, what = FIELDS[field]
             fit = slopes[False] if field == "act_slope" else slopes[True] if field == "act_slope_ckpt" else None
             detail = {**common, "model": name, "tokens": fit["tokens"] if fit else tokens,
+                      "date": plain.get("date") or common["date"],
                       "optimizer_note": plain.get("optimizer_foreach_note") or ""}
             out[f"{host}.{name}.{field}"] = (value, unit, f"{what} ({name})", detail)
     return out

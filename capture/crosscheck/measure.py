@@ -205,8 +205,11 @@ def measure(m: dict, tokens: int, checkpointing: bool, device: str, foreach: boo
 
     cuda = device == "cuda"
     torch.manual_seed(1234)
+    import datetime
+
     record: dict = {"gradient_checkpointing": checkpointing, "tokens": tokens,
-                    "optimizer_foreach": foreach, "status": "ok"}
+                    "optimizer_foreach": foreach, "status": "ok",
+                    "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")}
     _init_group(device)
     if cuda:
         torch.cuda.set_device(0)

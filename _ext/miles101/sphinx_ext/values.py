@@ -193,7 +193,8 @@ class CrosscheckTableDirective(ManualDirective):
         intro = nodes.paragraph(classes=["m101-crosscheck-intro"])
         intro += nodes.strong("", f"Checked with PyTorch's allocator on an {first['gpu']}, not a GB10.")
         versions = ", ".join(f"{name} {first[name]}" for name in ("torch", "transformers") if first.get(name))
-        intro += nodes.Text(f" {first.get('date')}, one GPU, {first.get('tokens')} tokens per step, {versions}; "
+        days = sorted({str(capture.value("crosscheck", f"{host}.{m}.params").detail.get("date")) for m in models})
+        intro += nodes.Text(f" {days[0] if len(days) == 1 else days[0] + ' to ' + days[-1]}, one GPU, {first.get('tokens')} tokens per step, {versions}; "
                             f"random weights in Miles's FSDP set-up; sizes in GiB. Data: {first['file']}, "
                             "made by python3 -m capture.crosscheck and held against capture/computed.json by --check.")
         table = nodes.table(classes=["m101-crosscheck-table"])
