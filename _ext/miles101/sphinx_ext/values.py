@@ -162,7 +162,7 @@ COLUMNS = (
     ("Model", None),
     ("Parameters (equal to computed)", "params"),
     ("Held after the step", "held"),
-    ("Computed (table above)", "computed"),
+    ("Trainer state, computed", "computed"),
     ("Held ÷ computed", "held_ratio"),
     ("Peak, forward and backward", "peak"),
     ("… with checkpointing", "peak_ckpt"),
