@@ -3,6 +3,7 @@ again; and a second run of a page's command while Ray still holds the first job.
 from __future__ import annotations
 
 import json
+import time
 
 from readerpath import block_with, checklist_steps
 from test_first_run import WATCH_FAST, first_run
@@ -30,6 +31,7 @@ def test_a_watchdog_stop_then_the_session_again_then_the_command_again(reader):
     job_modes(reader, {"first-grpo": ["retry", "healthy"]})
     # A rerun, as 1.1 says: clear the old job and keep its log, then the watchdog and the command.
     assert reader.container(block_with(PAGE, "ray job delete")).rc == 0
+    moved_at = time.time()
     rc, said, _ = launch_with_watchdog(reader)
     assert rc == 3 and "watchdog: STOP Miles logged 'Max retries (60) reached'" in said, said
     assert reader.container("true").rc != 0  # `docker stop miles` ended the container
@@ -39,6 +41,8 @@ def test_a_watchdog_stop_then_the_session_again_then_the_command_again(reader):
     logs = reader.home / "miles-logs"
     failed = logs / "first-grpo.log"
     assert "Max retries (60) reached" in failed.read_text()
+    # The page names a kept log by the second it was moved; a reader's reruns are minutes apart, this test's are not.
+    time.sleep(max(0.0, 1.1 - (time.time() - moved_at)))
     res = reader.container(block_with(PAGE, "ray job delete"))
     assert res.rc == 0 and res.err.count("Job first-grpo does not exist") == 2  # a new Ray holds no job: only says so
     kept = sorted(logs.glob("first-grpo.*.log"))
