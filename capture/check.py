@@ -35,6 +35,10 @@ from miles101.strict import decode, read_bytes
 from miles101.intake import take_in
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The web build's doctree folder (`dev.py docs`, tox -e docs): where it exists, --check takes the capture in
+#: through the intake's cache there, whose every memo is keyed by the bytes and the code it answers for
+#: (miles101.intake), so a warm check answers as a cold one; --no-cache reads everything afresh.
+BUILD_CACHE = "_build/doctrees"
 
 
 @dataclass
@@ -245,8 +249,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="capture/run.py --check", description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="also fail on pending values and a pin mismatch")
     parser.add_argument("--root", type=Path, default=ROOT, help="the project to check (default: this one)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help=f"take the capture in afresh, not through the web build's cache ({BUILD_CACHE})")
     args = parser.parse_args(argv)
-    report, counts = run_check(args.root.resolve(), args.strict)
+    root = args.root.resolve()
+    cache = None if args.no_cache or not (root / BUILD_CACHE).is_dir() else root / BUILD_CACHE
+    report, counts = run_check(root, args.strict, cache)
     for name, value in counts.items():
         print(f"  {name}: {value}")
     for text in report.notes:

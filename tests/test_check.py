@@ -142,3 +142,28 @@ def test_another_checkouts_install_is_refused_by_name(tmp_path: Path) -> None:
     assert done.returncode != 0 and "check passed" not in done.stdout
     assert f"this checkout is {other.resolve()}" in done.stderr
     assert f"from {ROOT / 'capture'}" in done.stderr and "PYTHONPATH=" in done.stderr
+
+
+def test_the_command_line_reuses_the_build_cache_where_there_is_one(project: Path, capsys) -> None:
+    """Where the web build's doctree folder exists, --check takes the capture in through its cache (the same
+    answers: its memos are keyed by bytes and code); --no-cache reads afresh and leaves that cache alone."""
+    import re
+
+    from capture import check
+    from miles101.intake import CHECKS_CACHE, MODEL_CACHE
+
+    cache = project / check.BUILD_CACHE
+    # (the copy has no code, so its fact-check sources fail it: the same exit and report every time)
+    status = check.main(["--root", str(project)])  # no build yet: no cache written anywhere
+    cold = capsys.readouterr().out
+    assert not cache.exists()
+    cache.mkdir(parents=True)
+    assert check.main(["--root", str(project), "--no-cache"]) == status
+    assert capsys.readouterr().out and not any(cache.iterdir())
+    assert check.main(["--root", str(project)]) == status
+    first = capsys.readouterr().out
+    assert (cache / CHECKS_CACHE).is_file() and (cache / MODEL_CACHE).is_file()
+    assert check.main(["--root", str(project)]) == status
+    warm = capsys.readouterr().out
+    same = [re.sub(r"seconds: \S+", "seconds: -", text) for text in (cold, first, warm)]
+    assert same[0] == same[1] == same[2]
