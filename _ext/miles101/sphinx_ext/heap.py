@@ -5,7 +5,7 @@ unpickled the environment, and `loading` has taken in the capture: hundreds of t
 that live until the build ends. CPython's collector walks every one of them at each full collection; in
 an incremental build of this book that was about 0.14 s of CPU, against 0.07 s for the same pages
 without the extension (benchmarks/README.md). `gc.freeze()` moves them to a permanent generation that
-collections skip (Python's documentation of `gc.freeze` names this use); `gc.unfreeze()` at
+every later collection ignores (as Python's documentation of `gc.freeze` says); `gc.unfreeze()` at
 `build-finished` hands them back, so a process that builds again (sphinx-autobuild, the tests) collects
 them as before.
 """
