@@ -1449,6 +1449,8 @@ BACKEND_ARG_RE = re.compile(r"--train-backend[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<v
 DYNAMIC_ARG_RE = re.compile(r"--use-dynamic-batch-size\b")
 # ... or from Megatron's argument dump (`  use_dynamic_batch_size ..... True`); FSDP runs print none.
 SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>train_backend|use_dynamic_batch_size|rollout_batch_size) \.+ (?P<v>\S+)\s*$")
+#: A command-line flag: a --run FILE without one is no argument list (settings_of_args would give the defaults).
+ARG_WORD_RE = re.compile(r"(?:^|[\s\"'\[,])--[a-z][a-z0-9-]*")
 #: Miles's default backend when a full argument list names none (miles/utils/arguments.py:263-267).
 DEFAULT_BACKEND = "megatron"
 
@@ -1935,6 +1937,10 @@ def main(argv: list[str] | None = None) -> int:
         if not groups and not args.diagnose:
             print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
                   file=sys.stderr)
+            return 2
+        if not ARG_WORD_RE.search(run_text):  # else its settings would read as Miles's defaults
+            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch script, run file "
+                  "or 7.1's $RUN.args", file=sys.stderr)
             return 2
     if groups is None:
         groups = groups_in_log(lines)
