@@ -875,6 +875,10 @@ def compare_image(image: str, as_json: bool = False) -> int:
 
     Exit status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages look,
     2 it could not compare (one line on stderr says what failed and the fix; nothing is written)."""
+    if not image.strip() or image.startswith("-"):  # docker would read "-x" as its own option
+        print(f"preflight: --compare-image: {image!r} is not an image name. Fix: pass the image you run, as "
+              "`docker images` lists it (REPOSITORY:TAG)", file=sys.stderr)
+        return 2
     try:
         tree = _miles_tree()
     except ImportError as e:
@@ -934,7 +938,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
     args = parser().parse_args(argv)
-    if args.compare_image:
+    if args.compare_image is not None:
         return compare_image(args.compare_image, args.json)
     try:
         run = settings(args)
