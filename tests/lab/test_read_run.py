@@ -136,3 +136,17 @@ def test_several_optimizer_steps_per_rollout():
              ml.trainer_perf(1)]
     rows = parse_log(lines)
     assert [(r["step"], r["train_steps"], r["train"]["train/step"]) for r in rows] == [(0, 2, 1), (1, 2, 3)]
+
+
+def test_every_grep_pattern_passes_the_prefilter_and_is_found() -> None:
+    """diagnose skips a line without any pattern's first part (GREP_ANY): each pattern, written out, still matches."""
+    from miles101.tools import read_run as rr
+
+    for sym in rr.SYMPTOMS:
+        if sym.get("after_step"):
+            continue
+        for g in sym["grep"]:
+            line = "[ts] " + g.replace(" ... ", " 12 GiB ") + " tail"
+            assert rr.GREP_ANY.search(line), g
+            assert sym["id"] in [m["id"] for m in rr.diagnose(["boot", line])], g
+    assert not rr.GREP_ANY.search("perf 0: {'perf/rollout_time': 1.5}")

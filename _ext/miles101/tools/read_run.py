@@ -1421,12 +1421,17 @@ SYMPTOMS: list[dict[str, Any]] = _DATA.get("symptoms", [])
 #: How the log's evidence ranks the entries it matches: the window read around an entry's first line,
 #: the engine's ready line, the phases an error can happen in, and the sentence for each fact.
 EVIDENCE: dict[str, Any] = _DATA.get("evidence") or {"window": 0, "ready": [], "phases": [], "facts": {}}
+#: Each entry with grep patterns, the patterns split once at ' ... ' (not once per log line).
+GREPS: list[tuple[dict[str, Any], list[list[str]]]] = [
+    (sym, [g.split(" ... ") for g in sym["grep"]]) for sym in SYMPTOMS if sym["grep"]]
+#: Any pattern's first part: a line without one matches no entry, so most lines skip the entries' loop.
+GREP_ANY = re.compile("|".join(re.escape(parts[0]) for _, patterns in GREPS for parts in patterns) or "(?!)")
 
 
-def _finds(line: str, pattern: str) -> bool:
-    """An exact string on one line; ' ... ' in the pattern stands for any text between its parts."""
+def _finds(line: str, parts: list[str]) -> bool:
+    """An exact string on one line, given as its parts (' ... ' in a pattern stands for any text between them)."""
     pos = 0
-    for part in pattern.split(" ... "):
+    for part in parts:
         i = line.find(part, pos)
         if i < 0:
             return False
@@ -1615,10 +1620,10 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
             p[1]["_after"].append(line)
             p[0] -= 1
         pending = [p for p in pending if p[0] > 0]
-        for sym in SYMPTOMS:
+        for sym, patterns in GREPS if GREP_ANY.search(line) else ():
             if sym.get("after_step") and (first_step is None or n <= first_step):
                 continue
-            if any(_finds(line, g) for g in sym["grep"]):
+            if any(_finds(line, parts) for parts in patterns):
                 hit = found.get(sym["id"])
                 if hit is None:
                     hit = found[sym["id"]] = {"id": sym["id"], "line": n, "count": 1, "text": line.strip()[:200]}
