@@ -150,3 +150,17 @@ def test_every_grep_pattern_passes_the_prefilter_and_is_found() -> None:
             assert rr.GREP_ANY.search(line), g
             assert sym["id"] in [m["id"] for m in rr.diagnose(["boot", line])], g
     assert not rr.GREP_ANY.search("perf 0: {'perf/rollout_time': 1.5}")
+
+
+def test_settings_in_log_stops_reading_once_the_dump_gave_every_name() -> None:
+    """Megatron's argument dump sits at the log's top: the rest of a long log is not read again for it."""
+    from miles101.tools import read_run as rr
+
+    def lines():
+        yield "  rollout_batch_size ...................... 32"
+        yield "  train_backend ........................... megatron"
+        yield "  use_dynamic_batch_size .................. True"
+        raise AssertionError("read past the dump")
+
+    got = rr.settings_in_log(lines())
+    assert got == {"from": "dump", "line": 1, "backend": "megatron", "dynamic_batch": "on"}

@@ -1453,7 +1453,8 @@ UNITS = {"KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
 BACKEND_ARG_RE = re.compile(r"--train-backend[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<v>fsdp|megatron)\b")
 DYNAMIC_ARG_RE = re.compile(r"--use-dynamic-batch-size\b")
 # ... or from Megatron's argument dump (`  use_dynamic_batch_size ..... True`); FSDP runs print none.
-SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>train_backend|use_dynamic_batch_size|rollout_batch_size) \.+ (?P<v>\S+)\s*$")
+DUMP_NAMES = ("train_backend", "use_dynamic_batch_size", "rollout_batch_size")
+SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>" + "|".join(DUMP_NAMES) + r") \.+ (?P<v>\S+)\s*$")
 #: A command-line flag: a --run FILE without one is no argument list (settings_of_args would give the defaults).
 ARG_WORD_RE = re.compile(r"(?:^|[\s\"'\[,])--[a-z][a-z0-9-]*")
 #: Miles's default backend when a full argument list names none (miles/utils/arguments.py:263-267).
@@ -1476,6 +1477,8 @@ def settings_in_log(lines: Iterable[str]) -> dict[str, Any]:
         if m and m["name"] not in seen:
             seen[m["name"]] = m["v"]
             first = first or n
+            if len(seen) == len(DUMP_NAMES):  # the dump sits at the log's top: the rest need not be read
+                break
     return _dump_settings(seen, first)
 
 
