@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from miles101.tools import watchdog as watchdog_module
 from miles101.tools.watchdog import LogFollower, LogUnreadable
 
 SCRIPT = Path(__file__).resolve().parents[2] / "_ext" / "miles101" / "tools" / "watchdog.py"
@@ -66,3 +67,11 @@ def test_a_pid_that_runs_no_process_is_refused(tmp_path: Path) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()  # reaped: its id names no process now
     refused(watchdog("--log", str(tmp_path / "run.log"), "--pid", str(gone.pid)), f"--pid {gone.pid}: no such process")
+
+
+@pytest.mark.parametrize("url", ["localhost:abc", "http://[::1", "http://a b", "ftp://host:1", "127.0.0.1:99999"])
+def test_a_bad_engine_address_is_refused_and_never_crashes_a_probe(tmp_path: Path, url: str) -> None:
+    """urllib raised ValueError/InvalidURL from the first probe, mid-run: the watchdog died and the run went unguarded."""
+    refused(watchdog("--log", str(tmp_path / "run.log"), "--engine", url), f"--engine {url!r}:", "http://127.0.0.1:15000")
+    ok, detail = watchdog_module.probe(url, 1)
+    assert not ok and detail.startswith("not a URL: ")

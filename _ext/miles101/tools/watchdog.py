@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any, Callable
 
@@ -163,9 +164,27 @@ class Watchdog:
         return time.monotonic()
 
 
+def url_problem(url: str) -> str | None:
+    """Why an engine address cannot be probed (no http scheme, no host, a bad port, a space), or None."""
+    base = url if "://" in url else "http://" + url
+    try:
+        parts = urllib.parse.urlsplit(base)
+        parts.port  # noqa: B018 -- raises ValueError on a port that is not a number in 0-65535
+    except ValueError as e:
+        return str(e)
+    if parts.scheme not in ("http", "https"):
+        return f"the scheme is {parts.scheme!r}, not http"
+    if not parts.hostname or any(c.isspace() or ord(c) < 32 for c in base):
+        return "no host, or a space or control character in it"
+    return None
+
+
 def probe(url: str, timeout: float) -> tuple[bool, str]:
     """GET <url>/health_generate directly (no proxy); (ok, short detail)."""
     base = url if "://" in url else "http://" + url
+    problem = url_problem(base)
+    if problem:  # urllib raises ValueError/InvalidURL on these: a crash would leave the run unguarded
+        return False, f"not a URL: {problem}"
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         with opener.open(base.rstrip("/") + "/health_generate", timeout=timeout) as resp:
@@ -392,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--steps must be positive")
     if args.pid is not None and args.pid <= 0:
         ap.error("--pid must be a process id")
+    if args.engine is not None and url_problem(args.engine):
+        ap.error(f"--engine {args.engine!r}: {url_problem(args.engine)}; pass the engine's address, "
+                 "e.g. http://127.0.0.1:15000")
     if args.pid is not None and not alive(args.pid):
         ap.error(f"--pid {args.pid}: no such process: pass the id of a process that runs now, "
                  "or use --on-dead")
