@@ -710,6 +710,11 @@ def pair(got: Any) -> tuple[Check, Any]:
     return got if isinstance(got, tuple) else (got, None)
 
 
+def listed(got: Any) -> list[Check]:
+    """A list-of-Checks check's result; a crash (one failed Check from timed) gives [it]."""
+    return got if isinstance(got, list) else [got]
+
+
 def skip(name: str, why: str) -> Check:
     return Check(name, True, f"not checked: {why}", status="skip")
 
@@ -746,7 +751,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
                   else skip("kernels", "needs the image and the GPU's compute capability"))
     checks.append(timed(lambda: check_ray_monitor(run, run["image"])) if image_ok else skip("ray memory monitor", "needs the image"))
     checks += [timed(lambda: check_memory(min_mem_gib)), timed(lambda: check_disk(disk, min_disk_gib)),
-               *timed(lambda: check_mounts(run)), *timed(lambda: check_data(run))]
+               *listed(timed(lambda: check_mounts(run))), *listed(timed(lambda: check_data(run)))]
     ready = all(c.ok for c in checks)
     trains = bool(run.get("entry")) and bool(run.get("id"))
     if not smoke:
@@ -827,6 +832,11 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     for key, kind in (("args", list), ("env", dict), ("mounts", list)):
         if not isinstance(run[key], kind):
             raise ValueError(f"{args.settings}: {key} must be a JSON {'array' if kind is list else 'object'}")
+    for i, m in enumerate(run["mounts"]):
+        if not (isinstance(m, dict) and isinstance(m.get("host"), str) and isinstance(m.get("container"), str)
+                and m["host"] and m["container"].startswith("/")):
+            raise ValueError(f"{args.settings}: mounts[{i}] is {json.dumps(m)}: write "
+                             '{"host": "HOST_PATH", "container": "/CONTAINER_PATH"}')
     run["args"] = [str(a) for a in run["args"]]
     run["env"] = {**run["env"]}
     if args.image:
