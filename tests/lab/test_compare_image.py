@@ -141,6 +141,15 @@ def test_bad_input_is_one_line_with_its_fix(tmp_path: Path, image: str, docker: 
     assert sorted(p.name for p in d.iterdir()) == ["miles_tree.py", "preflight.py"]
 
 
+@pytest.mark.parametrize("argv", [["--compare-image", ""], ["--compare-image", " "], ["--compare-image=-x"]])
+def test_an_empty_or_dashed_image_name_is_one_line_with_its_fix(argv: list[str], capsys: pytest.CaptureFixture[str]):
+    """'' once fell through to the full preflight ("no image: pass --image"); docker reads "-x" as its option."""
+    assert preflight.main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("preflight: --compare-image: "), err
+    assert "is not an image name. Fix: pass the image you run" in err
+
+
 def test_a_tree_the_extractor_cannot_read(tmp_path: Path):
     empty = tmp_path / "empty"
     (empty / "miles").mkdir(parents=True)

@@ -136,3 +136,31 @@ def test_several_optimizer_steps_per_rollout():
              ml.trainer_perf(1)]
     rows = parse_log(lines)
     assert [(r["step"], r["train_steps"], r["train"]["train/step"]) for r in rows] == [(0, 2, 1), (1, 2, 3)]
+
+
+def test_every_grep_pattern_passes_the_prefilter_and_is_found() -> None:
+    """diagnose skips a line without any pattern's first part (GREP_ANY): each pattern, written out, still matches."""
+    from miles101.tools import read_run as rr
+
+    for sym in rr.SYMPTOMS:
+        if sym.get("after_step"):
+            continue
+        for g in sym["grep"]:
+            line = "[ts] " + g.replace(" ... ", " 12 GiB ") + " tail"
+            assert rr.GREP_ANY.search(line), g
+            assert sym["id"] in [m["id"] for m in rr.diagnose(["boot", line])], g
+    assert not rr.GREP_ANY.search("perf 0: {'perf/rollout_time': 1.5}")
+
+
+def test_settings_in_log_stops_reading_once_the_dump_gave_every_name() -> None:
+    """Megatron's argument dump sits at the log's top: the rest of a long log is not read again for it."""
+    from miles101.tools import read_run as rr
+
+    def lines():
+        yield "  rollout_batch_size ...................... 32"
+        yield "  train_backend ........................... megatron"
+        yield "  use_dynamic_batch_size .................. True"
+        raise AssertionError("read past the dump")
+
+    got = rr.settings_in_log(lines())
+    assert got == {"from": "dump", "line": 1, "backend": "megatron", "dynamic_batch": "on"}

@@ -137,3 +137,17 @@ def test_the_watchdog_follows_a_20mb_line_in_linear_time(tmp_path: Path) -> None
     lines = follower.read()
     assert time.monotonic() - started < 15
     assert [len(ln) for ln in lines] == [20 * 2**20, 10]
+
+
+@pytest.mark.parametrize("content", [b"\xdb\x01 binary \x00 junk", b"just: some\nyaml: [1, 2]\n", b""],
+                         ids=["binary", "yaml-without-args", "empty"])
+def test_a_run_file_without_any_flag_is_refused_for_diagnose(tmp_path: Path, content: bytes) -> None:
+    """Its settings would otherwise read as Miles's defaults ("--train-backend megatron") and pick the fixes."""
+    log, run_file = tmp_path / "run.log", tmp_path / "run.args"
+    log.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    run_file.write_bytes(content)
+    res = run(log, "--diagnose", "--run", str(run_file))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert f"{run_file} passes no argument (no --flag in it)" in res.stderr
+    run_file.write_text("--train-backend fsdp\n--use-dynamic-batch-size\n", encoding="utf-8")
+    assert "--train-backend fsdp, with --use-dynamic-batch-size" in run(log, "--diagnose", "--run", str(run_file)).stdout

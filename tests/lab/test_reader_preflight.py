@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import miles101.tools.preflight as module
 from capture.lab.rehearsal import mileslog as ml
 from labutil import ROOT
@@ -117,6 +119,25 @@ def test_bad_settings_exit_2_naming_the_problem(lab, tmp_path):
                         (["--settings", str(d / "bad.json")], "bad.json: not JSON")):
         rc, _, err = reader_preflight(lab, d, *args)
         assert rc == 2 and words in err, (args, err)
+
+
+@pytest.mark.parametrize("mount", [5, {"host": "/a", "container": "rel"}, {"host": 1, "container": "/c"}])
+def test_a_bad_mount_in_settings_is_named_by_its_json_path(lab, tmp_path, mount):
+    """A mount that is no {host, container} object crashed check_mounts, and the crash's one Check was then
+    spread as a list (TypeError: Value after * must be an iterable)."""
+    d = reader_dir(tmp_path)
+    (d / "run.json").write_text(json.dumps({"image": "x", "args": ["--hf-checkpoint", "/m"], "mounts": [mount]}))
+    rc, _, err = reader_preflight(lab, d, "--settings", str(d / "run.json"), "--skip-smoke")
+    assert rc == 2 and f"run.json: mounts[0] is {json.dumps(mount)}: write" in err, err
+
+
+def test_a_crashing_list_check_is_one_failed_check_in_the_list(monkeypatch):
+    def crash(run):
+        raise KeyError("host")
+
+    monkeypatch.setattr(module, "check_mounts", crash)
+    got = module.listed(module.timed(lambda: module.check_mounts({})))
+    assert len(got) == 1 and not got[0].ok and "the check itself failed: KeyError" in got[0].message
 
 
 def test_the_session_file_gives_ray_what_stands_above_its_ray_start_line():

@@ -710,6 +710,11 @@ def pair(got: Any) -> tuple[Check, Any]:
     return got if isinstance(got, tuple) else (got, None)
 
 
+def listed(got: Any) -> list[Check]:
+    """A list-of-Checks check's result; a crash (one failed Check from timed) gives [it]."""
+    return got if isinstance(got, list) else [got]
+
+
 def skip(name: str, why: str) -> Check:
     return Check(name, True, f"not checked: {why}", status="skip")
 
@@ -746,7 +751,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
                   else skip("kernels", "needs the image and the GPU's compute capability"))
     checks.append(timed(lambda: check_ray_monitor(run, run["image"])) if image_ok else skip("ray memory monitor", "needs the image"))
     checks += [timed(lambda: check_memory(min_mem_gib)), timed(lambda: check_disk(disk, min_disk_gib)),
-               *timed(lambda: check_mounts(run)), *timed(lambda: check_data(run))]
+               *listed(timed(lambda: check_mounts(run))), *listed(timed(lambda: check_data(run)))]
     ready = all(c.ok for c in checks)
     trains = bool(run.get("entry")) and bool(run.get("id"))
     if not smoke:
@@ -827,6 +832,11 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     for key, kind in (("args", list), ("env", dict), ("mounts", list)):
         if not isinstance(run[key], kind):
             raise ValueError(f"{args.settings}: {key} must be a JSON {'array' if kind is list else 'object'}")
+    for i, m in enumerate(run["mounts"]):
+        if not (isinstance(m, dict) and isinstance(m.get("host"), str) and isinstance(m.get("container"), str)
+                and m["host"] and m["container"].startswith("/")):
+            raise ValueError(f"{args.settings}: mounts[{i}] is {json.dumps(m)}: write "
+                             '{"host": "HOST_PATH", "container": "/CONTAINER_PATH"}')
     run["args"] = [str(a) for a in run["args"]]
     run["env"] = {**run["env"]}
     if args.image:
@@ -875,6 +885,10 @@ def compare_image(image: str, as_json: bool = False) -> int:
 
     Exit status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages look,
     2 it could not compare (one line on stderr says what failed and the fix; nothing is written)."""
+    if not image.strip() or image.startswith("-"):  # docker would read "-x" as its own option
+        print(f"preflight: --compare-image: {image!r} is not an image name. Fix: pass the image you run, as "
+              "`docker images` lists it (REPOSITORY:TAG)", file=sys.stderr)
+        return 2
     try:
         tree = _miles_tree()
     except ImportError as e:
@@ -934,7 +948,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
     args = parser().parse_args(argv)
-    if args.compare_image:
+    if args.compare_image is not None:
         return compare_image(args.compare_image, args.json)
     try:
         run = settings(args)

@@ -1421,12 +1421,17 @@ SYMPTOMS: list[dict[str, Any]] = _DATA.get("symptoms", [])
 #: How the log's evidence ranks the entries it matches: the window read around an entry's first line,
 #: the engine's ready line, the phases an error can happen in, and the sentence for each fact.
 EVIDENCE: dict[str, Any] = _DATA.get("evidence") or {"window": 0, "ready": [], "phases": [], "facts": {}}
+#: Each entry with grep patterns, the patterns split once at ' ... ' (not once per log line).
+GREPS: list[tuple[dict[str, Any], list[list[str]]]] = [
+    (sym, [g.split(" ... ") for g in sym["grep"]]) for sym in SYMPTOMS if sym["grep"]]
+#: Any pattern's first part: a line without one matches no entry, so most lines skip the entries' loop.
+GREP_ANY = re.compile("|".join(re.escape(parts[0]) for _, patterns in GREPS for parts in patterns) or "(?!)")
 
 
-def _finds(line: str, pattern: str) -> bool:
-    """An exact string on one line; ' ... ' in the pattern stands for any text between its parts."""
+def _finds(line: str, parts: list[str]) -> bool:
+    """An exact string on one line, given as its parts (' ... ' in a pattern stands for any text between them)."""
     pos = 0
-    for part in pattern.split(" ... "):
+    for part in parts:
         i = line.find(part, pos)
         if i < 0:
             return False
@@ -1448,7 +1453,10 @@ UNITS = {"KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
 BACKEND_ARG_RE = re.compile(r"--train-backend[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<v>fsdp|megatron)\b")
 DYNAMIC_ARG_RE = re.compile(r"--use-dynamic-batch-size\b")
 # ... or from Megatron's argument dump (`  use_dynamic_batch_size ..... True`); FSDP runs print none.
-SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>train_backend|use_dynamic_batch_size|rollout_batch_size) \.+ (?P<v>\S+)\s*$")
+DUMP_NAMES = ("train_backend", "use_dynamic_batch_size", "rollout_batch_size")
+SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>" + "|".join(DUMP_NAMES) + r") \.+ (?P<v>\S+)\s*$")
+#: A command-line flag: a --run FILE without one is no argument list (settings_of_args would give the defaults).
+ARG_WORD_RE = re.compile(r"(?:^|[\s\"'\[,])--[a-z][a-z0-9-]*")
 #: Miles's default backend when a full argument list names none (miles/utils/arguments.py:263-267).
 DEFAULT_BACKEND = "megatron"
 
@@ -1469,6 +1477,8 @@ def settings_in_log(lines: Iterable[str]) -> dict[str, Any]:
         if m and m["name"] not in seen:
             seen[m["name"]] = m["v"]
             first = first or n
+            if len(seen) == len(DUMP_NAMES):  # the dump sits at the log's top: the rest need not be read
+                break
     return _dump_settings(seen, first)
 
 
@@ -1613,10 +1623,10 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
             p[1]["_after"].append(line)
             p[0] -= 1
         pending = [p for p in pending if p[0] > 0]
-        for sym in SYMPTOMS:
+        for sym, patterns in GREPS if GREP_ANY.search(line) else ():
             if sym.get("after_step") and (first_step is None or n <= first_step):
                 continue
-            if any(_finds(line, g) for g in sym["grep"]):
+            if any(_finds(line, parts) for parts in patterns):
                 hit = found.get(sym["id"])
                 if hit is None:
                     hit = found[sym["id"]] = {"id": sym["id"], "line": n, "count": 1, "text": line.strip()[:200]}
@@ -1935,6 +1945,10 @@ def main(argv: list[str] | None = None) -> int:
         if not groups and not args.diagnose:
             print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
                   file=sys.stderr)
+            return 2
+        if not ARG_WORD_RE.search(run_text):  # else its settings would read as Miles's defaults
+            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch script, run file "
+                  "or 7.1's $RUN.args", file=sys.stderr)
             return 2
     if groups is None:
         groups = groups_in_log(lines)

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import math
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any, Callable
 
@@ -161,9 +164,27 @@ class Watchdog:
         return time.monotonic()
 
 
+def url_problem(url: str) -> str | None:
+    """Why an engine address cannot be probed (no http scheme, no host, a bad port, a space), or None."""
+    base = url if "://" in url else "http://" + url
+    try:
+        parts = urllib.parse.urlsplit(base)
+        parts.port  # noqa: B018 -- raises ValueError on a port that is not a number in 0-65535
+    except ValueError as e:
+        return str(e)
+    if parts.scheme not in ("http", "https"):
+        return f"the scheme is {parts.scheme!r}, not http"
+    if not parts.hostname or any(c.isspace() or ord(c) < 32 for c in base):
+        return "no host, or a space or control character in it"
+    return None
+
+
 def probe(url: str, timeout: float) -> tuple[bool, str]:
     """GET <url>/health_generate directly (no proxy); (ok, short detail)."""
     base = url if "://" in url else "http://" + url
+    problem = url_problem(base)
+    if problem:  # urllib raises ValueError/InvalidURL on these: a crash would leave the run unguarded
+        return False, f"not a URL: {problem}"
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         with opener.open(base.rstrip("/") + "/health_generate", timeout=timeout) as resp:
@@ -175,6 +196,10 @@ def probe(url: str, timeout: float) -> tuple[bool, str]:
         return False, f"no answer: {reason}"
 
 
+class LogUnreadable(Exception):
+    """A --log path the follower can never read (a directory, no permission, a directory that does not exist)."""
+
+
 class LogFollower:
     """Reads whole new lines from a growing file (\\r counts as a line end, for progress bars).
 
@@ -182,7 +207,8 @@ class LogFollower:
     read from its first byte once it appears. When the file shrinks, is replaced (another inode, as
     after `mv` and a new `tee`) or its last bytes read change (`tee` without -a truncated it and wrote
     past the old end between two reads), it is read again from byte 0 and `restarted` is set.
-    `started` says in words which of these the follower did first.
+    `started` says in words which of these the follower did first. A path it can never read
+    raises LogUnreadable, which says why and the fix.
     """
 
     def __init__(self, path: str, from_start: bool = False) -> None:
@@ -195,16 +221,29 @@ class LogFollower:
         try:
             st = os.stat(path)
         except FileNotFoundError:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):  # a typo: the log would never appear, and the stall check would stop the run
+                raise LogUnreadable(f"its directory {folder} does not exist: fix the path, or create the "
+                                    "directory before you start the watchdog") from None
             self.started = "the log does not exist yet: reading it from the start when it appears"
             return
+        except OSError as e:
+            raise LogUnreadable(f"{e.strerror or e}: pass the log file the job's `tee` writes") from None
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise LogUnreadable(f"it is {kind}: pass the log file the job's `tee` writes")
         self.ident = (st.st_dev, st.st_ino)
         if from_start:
             self.started = "reading the log from the start (--from-start)"
             return
         self.pos = st.st_size
-        with open(path, "rb") as fh:
-            fh.seek(max(0, self.pos - TAIL_BYTES))
-            self.tail = fh.read(self.pos - max(0, self.pos - TAIL_BYTES))
+        try:
+            with open(path, "rb") as fh:
+                fh.seek(max(0, self.pos - TAIL_BYTES))
+                self.tail = fh.read(self.pos - max(0, self.pos - TAIL_BYTES))
+        except OSError as e:
+            raise LogUnreadable(f"{e.strerror or e}: make it readable by this user (or run the watchdog as "
+                                "the user that runs the job)") from None
         self.started = (f"following from the end of an existing log ({st.st_size} bytes skipped); "
                         "reading from the start when it is truncated or replaced")
 
@@ -214,6 +253,9 @@ class LogFollower:
             fh = open(self.path, "rb")
         except FileNotFoundError:
             return []
+        except OSError as e:
+            raise LogUnreadable(f"{e.strerror or e}: make it readable by this user (or run the watchdog as "
+                                "the user that runs the job)") from None
         with fh:
             st = os.fstat(fh.fileno())
             ident = (st.st_dev, st.st_ino)
@@ -362,14 +404,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
     for name in ("stall_after", "poll", "probe_timeout", "engine_failures", "task_errors"):
-        if getattr(args, name) <= 0:
-            ap.error(f"--{name.replace('_', '-')} must be positive")
+        value = getattr(args, name)
+        if not (math.isfinite(value) and value > 0):  # nan passes `<= 0`, and time.sleep(nan) raises
+            ap.error(f"--{name.replace('_', '-')} must be a positive number, not {value}")
     if args.steps is not None and args.steps <= 0:
         ap.error("--steps must be positive")
     if args.pid is not None and args.pid <= 0:
         ap.error("--pid must be a process id")
+    if args.engine is not None and url_problem(args.engine):
+        ap.error(f"--engine {args.engine!r}: {url_problem(args.engine)}; pass the engine's address, "
+                 "e.g. http://127.0.0.1:15000")
+    if args.pid is not None and not alive(args.pid):
+        ap.error(f"--pid {args.pid}: no such process: pass the id of a process that runs now, "
+                 "or use --on-dead")
     try:
         return run(args, out=lambda s: print(s, flush=True))
+    except LogUnreadable as e:
+        print(f"watchdog: cannot read --log {args.log}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
