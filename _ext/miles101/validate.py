@@ -25,7 +25,6 @@ the intake's `Inputs` (`miles101.intake` calls this beside the model's builder).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -39,7 +38,7 @@ from . import schemas
 from .catalog import Catalog
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
-from .inputs import Inputs
+from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .runcheck import SCHEMA as RUN_SCHEMA
@@ -428,16 +427,6 @@ class Cache:
             pass  # a cache that cannot be written only costs time
 
 
-def _digest(code: bytes, *parts: bytes | str | None) -> str:
-    """The key of one check: the source of every core module and schema (`code`), then the bytes the check reads."""
-    h = hashlib.sha256(code)
-    for part in parts:
-        data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()
-
-
 def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
     """A file under capture/gpu/.tmp-* or .old-*: a recording being written or committed, never data."""
     try:
@@ -560,7 +549,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if raw is None:
                 continue
             out.files += 1
-            found = run(_digest(inputs.code, "file", rel, schema_text, raw),
+            found = run(memo_key(inputs.code, "file", rel, schema_text, raw),
                         lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
                                               schemas.validator(schema_name, schema_text), schema_name))
             if not found:
@@ -583,13 +572,13 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
             bases = _base_chain(cap / "runs", path, inputs)
-            out.problems += run(_digest(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
+            out.problems += run(memo_key(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
         except (ProblemError, AttributeError, TypeError):
             out.computed = 0
-        out.problems += run(_digest(inputs.code, "computed", models, flags, computed),
+        out.problems += run(memo_key(inputs.code, "computed", models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
     if computed is not None:
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
@@ -597,7 +586,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if results is None:
                 continue
             out.crosschecks += 1
-            out.problems += run(_digest(inputs.code, "crosscheck", rel, results, computed),
+            out.problems += run(memo_key(inputs.code, "crosscheck", rel, results, computed),
                                 lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         if _in_gpu_dot_dir(run_json, cap):
@@ -615,7 +604,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
         parts = (*parts, _base_chain(cap / "runs", paths[1], inputs))
         out.recordings += 1
-        out.problems += run(_digest(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
+        out.problems += run(memo_key(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
     store.save()
     return out
