@@ -486,7 +486,12 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
                  lambda p: same_schema and inputs.rel(p) in inputs.clean)
     except RunFileError as exc:
         out = []
+        bases: list[str] = []  # run files it builds on whose own problems stopped the check (named at each)
         for error in exc.errors:
+            named, sep, _ = error.partition(": ")
+            if sep and named != str(path) and Path(named).parent == path.parent and Path(named).suffix == ".yaml":
+                bases += [] if Path(named).stem in bases else [Path(named).stem]
+                continue
             text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
             m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
             parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
@@ -494,6 +499,11 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
             out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
                                        f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
                                        f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
+        for base in bases:
+            base_rel = path.with_name(f"{base}.yaml").relative_to(root).as_posix()
+            out.append(capture_problem(f"{rel}:{json_path(('base',))}", f"it builds on {base_rel}, whose own problems "
+                                       "(named there) stop this run from being checked against the extraction.",
+                                       f"correct {base_rel} first"))
         return out
     except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
         return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
