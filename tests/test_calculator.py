@@ -193,6 +193,16 @@ def test_a_sweep_that_repeats_its_token_counts_is_named_not_a_traceback(tmp_path
     assert any("2048 tokens again" in p.message and "sweep[1].tokens" in p.where for p in intake.validation.problems)
 
 
+def test_results_their_schema_refuses_are_not_held_against_computed_json(tmp_path: Path, intake_of) -> None:
+    """A run that is not an object was named by the schema and again as an AttributeError from the comparison
+    ("cannot be held against capture/computed.json"); like a run file, such results are now named once."""
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    results["models"]["qwen3-0.6B"]["runs"][0] = "x"
+    said = [p for p in _capture_with_results(tmp_path, results, intake_of).validation.problems
+            if "crosscheck/results/h200.json" in p.where]
+    assert said and all("schema crosscheck.schema.json" in p.message for p in said), said
+
+
 def test_activation_term_reads_only_validated_results(tmp_path: Path, intake_of) -> None:
     """Results their schema refuses (no host, no held state) give the calculator nothing: one reader, validated."""
     bare = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200"}, "models": {"qwen3-0.6B": {"runs": [
