@@ -203,6 +203,19 @@ def test_results_their_schema_refuses_are_not_held_against_computed_json(tmp_pat
     assert said and all("schema crosscheck.schema.json" in p.message for p in said), said
 
 
+def test_a_run_without_allocator_peaks_gives_its_other_values(tmp_path: Path, intake_of) -> None:
+    """The schema lets a run's step-2 peaks be null or absent (a CPU run reads no allocator); the values were
+    divided anyway and the whole file became "records do not have the shape the book reads" (a TypeError)."""
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    run = next(r for r in results["models"]["qwen3-0.6B"]["runs"] if r["status"] == "ok" and not r["gradient_checkpointing"])
+    run["peak_bytes_step2_forward_backward"] = None
+    run.pop("peak_bytes_step2_optimizer")
+    intake = _capture_with_results(tmp_path, results, intake_of)
+    assert not [p for p in intake.problems if "crosscheck/results/h200.json" in p.where], intake.problems
+    keys = intake.capture.value_keys("crosscheck")
+    assert "h200.qwen3-0.6B.held" in keys and "h200.qwen3-0.6B.peak" not in keys and "h200.qwen3-0.6B.step_peak" not in keys
+
+
 def test_activation_term_reads_only_validated_results(tmp_path: Path, intake_of) -> None:
     """Results their schema refuses (no host, no held state) give the calculator nothing: one reader, validated."""
     bare = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200"}, "models": {"qwen3-0.6B": {"runs": [

@@ -94,6 +94,13 @@ def activation_slopes(doc: dict[str, Any]) -> dict[str, dict[bool, dict[str, Any
     return out
 
 
+def _gib(run: dict[str, Any] | None, field: str) -> float | None:
+    """A run's allocator peak in GiB; None where the run has none (no such run, or a peak the schema lets be
+    absent or null: a CPU run reads no allocator)."""
+    got = run.get(field) if run else None
+    return got / GIB if _number(got) else None
+
+
 def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) -> dict[str, tuple[Any, str, str, dict]]:
     """`{key: (value, unit, what, detail)}` for every model of one host's results."""
     info = doc.get("host", {})
@@ -116,9 +123,9 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
             "held": plain["held_bytes"] / GIB,
             "held_ratio": plain["held_bytes"] / state_bytes if state_bytes else None,
             "without_grads": plain["held_without_grads_bytes"] / GIB,
-            "peak": plain["peak_bytes_step2_forward_backward"] / GIB,
-            "peak_ckpt": ckpt["peak_bytes_step2_forward_backward"] / GIB if ckpt else None,
-            "step_peak": plain["peak_bytes_step2_optimizer"] / GIB,
+            "peak": _gib(plain, "peak_bytes_step2_forward_backward"),
+            "peak_ckpt": _gib(ckpt, "peak_bytes_step2_forward_backward"),
+            "step_peak": _gib(plain, "peak_bytes_step2_optimizer"),
         }
         slopes = {ckpt: sweep_fit(run) if run else None for ckpt, run in ((False, plain), (True, ckpt))}  # no checkpointed run: none
         for field, fit in (("act_slope", slopes[False]), ("act_slope_ckpt", slopes[True] if ckpt else None)):
