@@ -14,7 +14,7 @@ from miles101.book import load_book
 from miles101.data import Capture, Value
 from miles101.intake import load_capture
 from miles101.kinds import BY_NAME, provenance_text
-from miles101.pages import role_key, scan_pages
+from miles101.pages import Ref, role_key, scan_pages
 from miles101.problems import Problem
 from miles101.resolve import Resolved, dependency, resolve
 
@@ -34,8 +34,15 @@ def record_file(kind: str, result: Resolved) -> str:
     return BY_NAME[kind].reads or BY_NAME[kind].home
 
 
-def explain(root: Path, capture: Capture, spec: str) -> tuple[list[str], bool]:
-    """The lines `explain` prints for `KIND:KEY`, and whether the key resolved."""
+def page_refs(root: Path) -> list[Ref]:
+    """Every reference of the book's pages, read once for all the keys `explain` is asked about."""
+    book, _ = load_book(root / "manual.json")
+    return scan_pages(root, book.page_files if book else [])
+
+
+def explain(root: Path, capture: Capture, spec: str, refs: list[Ref] | None = None) -> tuple[list[str], bool]:
+    """The lines `explain` prints for `KIND:KEY`, and whether the key resolved (`refs`: `page_refs(root)`, read
+    here when not given)."""
     kind, sep, text = spec.partition(":")
     if not sep or kind not in BY_NAME:
         known = ", ".join(BY_NAME)
@@ -57,9 +64,9 @@ def explain(root: Path, capture: Capture, spec: str) -> tuple[list[str], bool]:
         lines.append(f"  shown: {result.extra.get('text', result.value)}")
     elif "url" in result.extra:
         lines.append(f"  link: {result.extra['url']}")
-    book, _ = load_book(root / "manual.json")
     key = role_key(kind, text) if kind != "run" else text
-    cites = sorted((r for r in scan_pages(root, book.page_files if book else []) if r.kind == kind and r.key == key), key=lambda r: (r.file, r.line))
+    refs = page_refs(root) if refs is None else refs
+    cites = sorted((r for r in refs if r.kind == kind and r.key == key), key=lambda r: (r.file, r.line))
     lines.append(f"  cited on {len(cites)} page line(s):" if cites else "  cited by no page.")
     lines.extend(f"    {r.file}:{r.line}" for r in cites)
     return lines, True
@@ -70,9 +77,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("refs", nargs="+", metavar="KIND:KEY", help="e.g. fact:spark.memory or flag:--num-rollout")
     args = parser.parse_args(argv)
     capture = load_capture(ROOT)
+    refs = page_refs(ROOT)
     ok = True
     for spec in args.refs:
-        lines, found = explain(ROOT, capture, spec)
+        lines, found = explain(ROOT, capture, spec, refs)
         print("\n".join(lines))
         ok = ok and found
     return 0 if ok else 1

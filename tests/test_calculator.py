@@ -175,6 +175,47 @@ def test_check_refuses_a_coefficient_from_another_phase() -> None:
     assert sweep_fit(run) is None  # and the calculator never reads it
 
 
+def test_a_sweep_that_repeats_its_token_counts_is_named_not_a_traceback(tmp_path: Path, intake_of) -> None:
+    """Every point at one token count left the least-squares slope dividing by zero; --check now names each repeat."""
+    from miles101.crosscheck_results import crosscheck_problems, sweep_fit
+
+    repeated = _sweep([(1024, 10**9), (2048, 2 * 10**9), (2048, 3 * 10**9), (2048, 4 * 10**9)])
+    assert sweep_fit({"sweep": repeated}) is None  # one distinct token count above the plateau: no slope
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    computed = json.loads((ROOT / "capture/computed.json").read_text())
+    run = next(r for r in results["models"]["qwen3-0.6B"]["runs"] if r["status"] == "ok" and r.get("sweep"))
+    for p in run["sweep"]:
+        p["tokens"] = 2048
+    problems = crosscheck_problems(results, computed)
+    assert problems and all(path[-3:-1] == ("sweep", j) and path[-1] == "tokens" and "2048 tokens again" in text
+                            for j, (path, text) in enumerate(problems, start=1)), problems
+    intake = _capture_with_results(tmp_path, results, intake_of)  # the build's and --check's intake: no traceback
+    assert any("2048 tokens again" in p.message and "sweep[1].tokens" in p.where for p in intake.validation.problems)
+
+
+def test_results_their_schema_refuses_are_not_held_against_computed_json(tmp_path: Path, intake_of) -> None:
+    """A run that is not an object was named by the schema and again as an AttributeError from the comparison
+    ("cannot be held against capture/computed.json"); like a run file, such results are now named once."""
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    results["models"]["qwen3-0.6B"]["runs"][0] = "x"
+    said = [p for p in _capture_with_results(tmp_path, results, intake_of).validation.problems
+            if "crosscheck/results/h200.json" in p.where]
+    assert said and all("schema crosscheck.schema.json" in p.message for p in said), said
+
+
+def test_a_run_without_allocator_peaks_gives_its_other_values(tmp_path: Path, intake_of) -> None:
+    """The schema lets a run's step-2 peaks be null or absent (a CPU run reads no allocator); the values were
+    divided anyway and the whole file became "records do not have the shape the book reads" (a TypeError)."""
+    results = json.loads((ROOT / "capture" / "crosscheck" / "results" / "h100.json").read_text())
+    run = next(r for r in results["models"]["qwen3-0.6B"]["runs"] if r["status"] == "ok" and not r["gradient_checkpointing"])
+    run["peak_bytes_step2_forward_backward"] = None
+    run.pop("peak_bytes_step2_optimizer")
+    intake = _capture_with_results(tmp_path, results, intake_of)
+    assert not [p for p in intake.problems if "crosscheck/results/h200.json" in p.where], intake.problems
+    keys = intake.capture.value_keys("crosscheck")
+    assert "h200.qwen3-0.6B.held" in keys and "h200.qwen3-0.6B.peak" not in keys and "h200.qwen3-0.6B.step_peak" not in keys
+
+
 def test_activation_term_reads_only_validated_results(tmp_path: Path, intake_of) -> None:
     """Results their schema refuses (no host, no held state) give the calculator nothing: one reader, validated."""
     bare = {"schema": "crosscheck/1", "host": {"gpu": "NVIDIA H200"}, "models": {"qwen3-0.6B": {"runs": [

@@ -103,3 +103,23 @@ def test_a_claim_decided_by_the_readers_evidence_is_held_to_its_page(project: Pa
     (project / page).write_text(text.replace("either way", "on both sides"), encoding="utf-8")
     assert any("is no longer on" in p.message for p in claim_problems(load_factcheck(project), _pages(project),
                                                                        project, capture))
+
+
+@pytest.mark.parametrize("claim", [
+    {"sentence": 5, "source": {"evidence": "mis.py:189-223 read"}},
+    {"sentence": "It clamps that log-weight at `20` either way", "source": {"src": 5}},
+    {"sentence": "It clamps that log-weight at `20` either way", "source": {"page": "front.md", "says": 12345678}},
+])
+def test_a_claim_with_a_field_of_the_wrong_type_is_named_by_the_schema_not_a_traceback(project: Path, capture,
+                                                                                         claim: dict) -> None:
+    """A number where a sentence or a source string goes ended --check in a TypeError/AttributeError; now the entry
+    is left out of the record and the schema names its JSON path."""
+    page = "sections/8-2-the-correction-methods.md"
+    _set_claims(project, {page: [claim]})
+    record = load_factcheck(project)
+    assert record.claims == ()
+    assert not claim_problems(record, _pages(project), project, capture)
+    for sub in ("miles", "runs", "references"):
+        (project / "capture" / sub).mkdir(exist_ok=True)
+    said = [str(p) for p in validate_capture(project).problems if FILE in str(p)]
+    assert any(f'$.universal_claims["{page}"][0]' in s for s in said), said

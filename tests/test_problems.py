@@ -67,3 +67,24 @@ def test_the_core_has_one_problem_type() -> None:
 def test_a_capture_problem_is_a_manual_capture_warning() -> None:
     assert capture_problem("capture/x.json:$.a", "m.", "f.") == Problem(Subtype.CAPTURE, "m.", "f.", "capture/x.json:$.a")
     assert str(Subtype.CAPTURE) == "manual.capture"
+
+
+def test_a_broken_base_run_file_is_named_once_and_its_runs_point_at_it(tmp_path: Path) -> None:
+    """A schema problem in a run file that others build on (`base:`) was printed again under every such run, with
+    this machine's absolute path; each of those runs now says once, at its `base`, which file to correct."""
+    import shutil
+
+    root = Path(miles101.__file__).resolve().parents[2]
+    shutil.copytree(root / "capture", tmp_path / "capture", ignore=shutil.ignore_patterns("__pycache__"))
+    base = tmp_path / "capture" / "runs" / "recipe-gsm8k.yaml"
+    derived = [p.stem for p in base.parent.glob("*.yaml") if "\nbase: recipe-gsm8k\n" in p.read_text(encoding="utf-8")]
+    assert derived
+    base.write_text(base.read_text(encoding="utf-8").replace("statistic: last\n", "statistic: lastest\n", 1), encoding="utf-8")
+    problems = validate_capture(tmp_path).problems
+    said = [p for p in problems if p.where.startswith("capture/runs/")]
+    [own] = [p for p in said if p.where.startswith("capture/runs/recipe-gsm8k.yaml:")]
+    assert own.where.endswith(".statistic") and "'lastest'" in own.message, own
+    assert not [p for p in said if str(tmp_path) in p.message], said
+    for stem in derived:
+        [mine] = [p for p in said if p.where.startswith(f"capture/runs/{stem}.yaml")]
+        assert mine.where.endswith(":$.base") and "capture/runs/recipe-gsm8k.yaml" in mine.message, mine

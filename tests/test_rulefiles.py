@@ -35,12 +35,29 @@ def test_the_books_rule_files_pass(root: Path) -> None:
     assert doctor_rules.rules(root)["cutoffs"] == load_cutoffs(root)
 
 
+def _first_condition(doc: dict, fact: str | None = None) -> dict:
+    """The first `rank`/`when` condition of the symptoms (on `fact`, when given; else on another fact than phase)."""
+    def walk(node):
+        if isinstance(node, dict):
+            if "fact" in node and "in" in node and (node["fact"] == fact if fact else node["fact"] != "phase"):
+                yield node
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+    return next(walk(doc["symptoms"]))
+
+
 @pytest.mark.parametrize(("rel", "breaks", "says"), [
     (SYMPTOMS, lambda d: d["symptoms"][0].pop("grep"), "'grep' is a required property"),
     (SYMPTOMS, lambda d: d["symptoms"][1].update(grep=["    "]), "has no visible character"),
     (SYMPTOMS, lambda d: d["symptoms"][1].update(id=d["symptoms"][0]["id"]), "is used 2 times"),
     (READER, lambda d: low_high(next(iter(d["references"].values()))), "has no value"),
-], ids=["no grep", "a blank grep", "a duplicated id", "a threshold without value"])
+    (SYMPTOMS, lambda d: _first_condition(d).update({"in": ["fdsp"]}), "is not one the doctor reads from a log"),
+    (SYMPTOMS, lambda d: _first_condition(d, "phase").update({"in": ["trainr"]}), "evidence.phases (their ids)"),
+], ids=["no grep", "a blank grep", "a duplicated id", "a threshold without value", "an unknown fact value",
+        "an unknown phase"])
 def test_a_broken_rule_file_is_a_problem_not_a_crash(root: Path, rel: str, breaks, says: str) -> None:
     doc = json.loads((root / rel).read_text(encoding="utf-8"))
     breaks(doc)

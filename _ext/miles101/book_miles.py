@@ -20,7 +20,7 @@ from typing import Any
 from .book import load_book
 from .pages import ROLE, role_key
 from .runfiles import resolve_runs
-from .strict import parse_yaml_bytes, read_bytes
+from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
 from .tools.miles_tree import BOOK, PREFIXES, compare, flag_table, metric_table, render as render_report
 from .tools.preflight import _flag, arg_groups
 
@@ -39,6 +39,14 @@ def page_title(root: Path, rel: str) -> str:
     return f"{number[1]}.{number[2]} {heading}" if number else f"front page: {heading}"
 
 
+def extraction_doc(capture: Path, name: str) -> Any:
+    """``flags.json`` or ``metrics.json`` of an extraction directory, through the strict reader (a ProblemError
+    naming the file and line when it does not read)."""
+    path = capture / name
+    return parse_json_bytes(read_bytes(path, str(path)), str(path),
+                            "restore it from git, or re-run the extraction (`python3 capture/run.py`)")
+
+
 def load_runs(runs_dir: Path) -> dict[str, dict]:
     """Every run file, its base filled in (the core's resolve_runs)."""
     raw = {p.stem: parse_yaml_bytes(read_bytes(p, str(p)), str(p)) for p in sorted(runs_dir.glob("*.yaml"))}
@@ -52,8 +60,7 @@ def book_side(root: Path = ROOT, capture: Path | None = None) -> dict[str, Any]:
     """BOOK: what the book's pages and run files depend on in Miles, from the project under ``root``
     (its extraction from ``capture``, default ``root/capture/miles``: the campaign passes the previous one)."""
     capture = capture or root / "capture" / "miles"
-    flags_doc = json.loads((capture / "flags.json").read_text(encoding="utf-8"))
-    metrics_doc = json.loads((capture / "metrics.json").read_text(encoding="utf-8"))
+    flags_doc, metrics_doc = extraction_doc(capture, "flags.json"), extraction_doc(capture, "metrics.json")
     book, problems = load_book(root / "manual.json", root)
     if book is None:
         raise ValueError("; ".join(map(str, problems)))

@@ -75,7 +75,7 @@ def sweep_fit(run: dict[str, Any]) -> dict[str, Any] | None:
         return None
     lowest = min(p["peak_bytes"] for p in points)
     used = sorted((p for p in points if p["peak_bytes"] > lowest * (1 + PLATEAU)), key=lambda p: p["tokens"])
-    if len(used) < MIN_POINTS:
+    if len({p["tokens"] for p in used}) < MIN_POINTS:  # a slope needs that many distinct token counts
         return None
     slope, intercept = _least_squares([p["tokens"] for p in used], [p["peak_bytes"] for p in used])
     return {"bytes_per_token": slope, "intercept_bytes": intercept, "tokens": [p["tokens"] for p in used],
@@ -92,6 +92,13 @@ def activation_slopes(doc: dict[str, Any]) -> dict[str, dict[bool, dict[str, Any
             if fit:
                 out.setdefault(name, {})[ckpt] = fit
     return out
+
+
+def _gib(run: dict[str, Any] | None, field: str) -> float | None:
+    """A run's allocator peak in GiB; None where the run has none (no such run, or a peak the schema lets be
+    absent or null: a CPU run reads no allocator)."""
+    got = run.get(field) if run else None
+    return got / GIB if _number(got) else None
 
 
 def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) -> dict[str, tuple[Any, str, str, dict]]:
@@ -116,9 +123,9 @@ def crosscheck_values(host: str, doc: dict[str, Any], computed: dict[str, Any]) 
             "held": plain["held_bytes"] / GIB,
             "held_ratio": plain["held_bytes"] / state_bytes if state_bytes else None,
             "without_grads": plain["held_without_grads_bytes"] / GIB,
-            "peak": plain["peak_bytes_step2_forward_backward"] / GIB,
-            "peak_ckpt": ckpt["peak_bytes_step2_forward_backward"] / GIB if ckpt else None,
-            "step_peak": plain["peak_bytes_step2_optimizer"] / GIB,
+            "peak": _gib(plain, "peak_bytes_step2_forward_backward"),
+            "peak_ckpt": _gib(ckpt, "peak_bytes_step2_forward_backward"),
+            "step_peak": _gib(plain, "peak_bytes_step2_optimizer"),
         }
         slopes = {ckpt: sweep_fit(run) if run else None for ckpt, run in ((False, plain), (True, ckpt))}  # no checkpointed run: none
         for field, fit in (("act_slope", slopes[False]), ("act_slope_ckpt", slopes[True] if ckpt else None)):
@@ -168,16 +175,23 @@ def _within(measured: float, expected: float, tolerance: float) -> bool:
 def _sweep_problems(points: list, path: tuple, run: str) -> list[tuple[tuple, str]]:
     """A sweep's points: each from the forward/backward phase, its peak at or above its base."""
     problems: list[tuple[tuple, str]] = []
+    first: dict[Any, int] = {}  # token count -> the sweep point that first read it
     for j, p in enumerate(points):
         here = (*path, "sweep", j)
         if p.get("phase") != SWEEP_PHASE:
             problems.append(((*here, "phase"), f"{run}: sweep point {j} ({p.get('tokens')} tokens) is from phase "
                              f"{p.get('phase')!r}; an activation coefficient is taken from the {SWEEP_PHASE!r} "
-                             "phase only. Fix: measure it again with `python3 -m capture.crosscheck --sweep ...`."))
+                             "phase only (measure it again with `python3 -m capture.crosscheck --sweep ...`)"))
         elif p.get("status") == "ok" and not (_number(p.get("peak_bytes")) and _number(p.get("base_bytes"))
                                               and p["peak_bytes"] >= p["base_bytes"]):
             problems.append((here, f"{run}: sweep point {j} needs peak_bytes at or above base_bytes "
-                             f"(has {p.get('peak_bytes')!r} and {p.get('base_bytes')!r})."))
+                             f"(has {p.get('peak_bytes')!r} and {p.get('base_bytes')!r})"))
+        if p.get("tokens") in first:
+            problems.append(((*here, "tokens"), f"{run}: sweep point {j} reads {p.get('tokens')} tokens again "
+                             f"(point {first[p.get('tokens')]} read them); the slope is taken over distinct token "
+                             "counts, one reading each"))
+        elif isinstance(p.get("tokens"), int):
+            first[p["tokens"]] = j
     return problems
 
 

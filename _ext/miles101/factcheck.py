@@ -64,10 +64,15 @@ class UniversalClaim:
 
     @classmethod
     def from_record(cls, page: str, rec: dict[str, Any], at: int = 0) -> UniversalClaim:
+        """Raises KeyError or TypeError for an entry of the wrong shape (the schema names it; `load` leaves it out)."""
         source = rec["source"]
-        return cls(page=page, sentence=rec["sentence"], src=source.get("src"), command=source.get("command"),
-                   output=source.get("output"), other_page=source.get("page"), says=source.get("says"),
-                   evidence=source.get("evidence"), quantifier=rec.get("quantifier"), at=at)
+        claim = cls(page=page, sentence=rec["sentence"], src=source.get("src"), command=source.get("command"),
+                    output=source.get("output"), other_page=source.get("page"), says=source.get("says"),
+                    evidence=source.get("evidence"), quantifier=rec.get("quantifier"), at=at)
+        texts = (claim.sentence, claim.src, claim.command, claim.output, claim.other_page, claim.says, claim.evidence)
+        if not isinstance(claim.sentence, str) or not all(t is None or isinstance(t, str) for t in texts):
+            raise TypeError(f"universal claim {at} of {page}: a sentence or source field is not a string")
+        return claim
 
 
 @dataclass(frozen=True)

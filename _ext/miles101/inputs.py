@@ -48,6 +48,17 @@ def code_digest() -> bytes:
     return h.digest()
 
 
+def memo_key(code: bytes, *parts: bytes | str | None) -> str:
+    """The key of one memo: `code` (`code_digest()`), then each part length-prefixed (None: a missing one),
+    so no two lists of parts share a key."""
+    h = hashlib.sha256(code)
+    for part in parts:
+        data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
 class Inputs:
     """The capture files of one intake under `root`: bytes read once, documents parsed once.
 

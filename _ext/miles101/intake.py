@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import gc
-import hashlib
 import pickle
 import re
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from typing import Any
 
 from .crosscheck_results import crosscheck_values
 from .data import Capture, Value, index_flags, index_metrics
-from .inputs import Inputs
+from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
@@ -77,14 +76,12 @@ def load_capture(root: Path) -> Capture:
 def model_key(inputs: Inputs) -> str:
     """sha256 over the code (`code_digest`) and every input of the model (path and bytes; a missing file counts)."""
     root = inputs.root
-    h = hashlib.sha256(inputs.code)
+    parts: list[str | bytes | None] = []
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             rel = path.relative_to(root).as_posix()
-            h.update(b"\0" + rel.encode() + b"\0")
-            raw = inputs.bytes_or_none(path, fix_for(rel)) if path.is_file() else None
-            h.update(b"\1missing" if raw is None else raw)
-    return h.hexdigest()
+            parts += [rel, inputs.bytes_or_none(path, fix_for(rel)) if path.is_file() else None]
+    return memo_key(inputs.code, *parts)
 
 
 def cached_model(cache_file: Path, key: str) -> Capture | None:

@@ -54,20 +54,23 @@ def _fact_source(value: Value, hardware_home: str) -> str:
     return f"{value.what}. Source: {d.get('source')} (read {d.get('read')})."
 
 
+def _source_read(d: dict[str, Any]) -> str:
+    """The closing "Source: title, address (read date)." of a public reference's or threshold's sentence."""
+    return f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')})."
+
+
 def _reference_source(value: Value, hardware_home: str) -> str:
     d = value.detail
     where = f"measured on {d['hardware']}" if d.get("hardware") else "a rule, not a measurement"
     return (f"Public reference, not this manual's GB10 measurement. {value.what} "
-            f"({d.get('label')}; {where}; {d.get('setting')}). "
-            f"Source: {d.get('source_title') or d.get('source')}, {d.get('source')} (read {d.get('read')}).")
+            f"({d.get('label')}; {where}; {d.get('setting')}). " + _source_read(d))
 
 
 def _threshold_source(value: Value, hardware_home: str) -> str:
     d = value.detail
     return (f"Our threshold: a cut-off this manual sets itself, not a published number and not a measurement. "
             f"{value.what} Why this number: {d.get('reasoning')} "
-            f"Used by {d.get('label')}; {d.get('setting')}. Source: {d.get('source_title') or d.get('source')}, "
-            f"{d.get('source')} (read {d.get('read')}).")
+            f"Used by {d.get('label')}; {d.get('setting')}. " + _source_read(d))
 
 
 def _crosscheck_source(value: Value, hardware_home: str) -> str:

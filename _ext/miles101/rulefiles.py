@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,7 @@ def rule_problems(rel: str, doc: Any) -> list[Problem]:
                     f"the entry id {sid!r} is used {counts[sid]} times; the doctor and read_run.py key each entry "
                     "by its id (and page 7.1 its label), so the entries would merge.",
                     "give each entry its own id (the label of its ### heading on 7.1), or remove the copy."))
+        out += _unknown_fact_values(rel, doc, entries)
     if rel == READER and isinstance(doc, dict) and isinstance(doc.get("references"), dict):
         for key, rec in doc["references"].items():
             if isinstance(rec, dict) and "value" not in rec:
@@ -68,6 +70,42 @@ def rule_problems(rel: str, doc: Any) -> list[Problem]:
                     f"the reader threshold {key!r} has no value: read_run.py and the log doctor compare with one "
                     "number (low/high alone is a range).",
                     f"give it `value` (the cut-off itself), or restore it from git (`git checkout -- {READER}`)."))
+    return out
+
+
+def _conditions(node: Any, path: tuple) -> Iterator[tuple[tuple, dict]]:
+    """Each `when`/`rank` condition ({"fact", "in"}) under `node`, with its JSON path."""
+    if isinstance(node, dict):
+        if isinstance(node.get("fact"), str) and isinstance(node.get("in"), list):
+            yield path, node
+        for key, value in node.items():
+            yield from _conditions(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _conditions(value, (*path, i))
+
+
+def _unknown_fact_values(rel: str, doc: dict, entries: list[tuple[int, dict]]) -> list[Problem]:
+    """A condition value the log's evidence never gives (a phase id of evidence.phases, else a value of
+    evidence.facts[fact]): a misspelt one would rank nothing, in silence."""
+    evidence = doc.get("evidence")
+    if not isinstance(evidence, dict):
+        return []
+    phases = [p.get("id") for p in evidence.get("phases") or [] if isinstance(p, dict)]
+    facts = evidence.get("facts") if isinstance(evidence.get("facts"), dict) else {}
+    out: list[Problem] = []
+    for i, s in entries:
+        for path, cond in _conditions(s, ("symptoms", i)):
+            fact = cond["fact"]
+            known = phases if fact == "phase" else list(facts.get(fact) or {})
+            for j, value in enumerate(cond["in"]):
+                if isinstance(value, str) and value not in known:
+                    where = "evidence.phases (their ids)" if fact == "phase" else f"evidence.facts.{fact}"
+                    out.append(capture_problem(
+                        f"{rel}:{_path(*path, 'in', j)}",
+                        f"the {fact} {value!r} is not one the doctor reads from a log ({where} gives "
+                        f"{', '.join(map(repr, known)) or 'none'}), so this condition would never hold.",
+                        f"use one of those values, or add {value!r} to {where} with the sentence that says it."))
     return out
 
 

@@ -25,7 +25,6 @@ the intake's `Inputs` (`miles101.intake` calls this beside the model's builder).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -39,7 +38,7 @@ from . import schemas
 from .catalog import Catalog
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
-from .inputs import Inputs
+from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .runcheck import SCHEMA as RUN_SCHEMA
@@ -428,16 +427,6 @@ class Cache:
             pass  # a cache that cannot be written only costs time
 
 
-def _digest(code: bytes, *parts: bytes | str | None) -> str:
-    """The key of one check: the source of every core module and schema (`code`), then the bytes the check reads."""
-    h = hashlib.sha256(code)
-    for part in parts:
-        data = b"\x00<none>" if part is None else part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()
-
-
 def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
     """A file under capture/gpu/.tmp-* or .old-*: a recording being written or committed, never data."""
     try:
@@ -497,7 +486,12 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
                  lambda p: same_schema and inputs.rel(p) in inputs.clean)
     except RunFileError as exc:
         out = []
+        bases: list[str] = []  # run files it builds on whose own problems stopped the check (named at each)
         for error in exc.errors:
+            named, sep, _ = error.partition(": ")
+            if sep and named != str(path) and Path(named).parent == path.parent and Path(named).suffix == ".yaml":
+                bases += [] if Path(named).stem in bases else [Path(named).stem]
+                continue
             text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
             m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
             parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
@@ -505,6 +499,11 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
             out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
                                        f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
                                        f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
+        for base in bases:
+            base_rel = path.with_name(f"{base}.yaml").relative_to(root).as_posix()
+            out.append(capture_problem(f"{rel}:{json_path(('base',))}", f"it builds on {base_rel}, whose own problems "
+                                       "(named there) stop this run from being checked against the extraction.",
+                                       f"correct {base_rel} first"))
         return out
     except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
         return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
@@ -560,7 +559,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if raw is None:
                 continue
             out.files += 1
-            found = run(_digest(inputs.code, "file", rel, schema_text, raw),
+            found = run(memo_key(inputs.code, "file", rel, schema_text, raw),
                         lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
                                               schemas.validator(schema_name, schema_text), schema_name))
             if not found:
@@ -583,21 +582,21 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
             bases = _base_chain(cap / "runs", path, inputs)
-            out.problems += run(_digest(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
+            out.problems += run(memo_key(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
         except (ProblemError, AttributeError, TypeError):
             out.computed = 0
-        out.problems += run(_digest(inputs.code, "computed", models, flags, computed),
+        out.problems += run(memo_key(inputs.code, "computed", models, flags, computed),
                             lambda: computed_problems(models, flags, computed))
     if computed is not None:
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
             rel, results = path.relative_to(root).as_posix(), _read(path)
-            if results is None:
-                continue
+            if results is None or rel not in inputs.clean:
+                continue  # its schema problems are named already
             out.crosschecks += 1
-            out.problems += run(_digest(inputs.code, "crosscheck", rel, results, computed),
+            out.problems += run(memo_key(inputs.code, "crosscheck", rel, results, computed),
                                 lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         if _in_gpu_dot_dir(run_json, cap):
@@ -615,7 +614,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
         parts = (*parts, _base_chain(cap / "runs", paths[1], inputs))
         out.recordings += 1
-        out.problems += run(_digest(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
+        out.problems += run(memo_key(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
     store.save()
     return out

@@ -9,17 +9,15 @@ refreshed extraction.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from miles101.book_miles import book_side
+from miles101.book_miles import book_side, extraction_doc
 from miles101.tools.miles_tree import compare, flag_table, metric_table, render
 
 
 def extraction_side(capture: Path) -> dict:
     """A capture directory's flags and metric keys in the shape ``compare`` reads for an image."""
-    flags = json.loads((capture / "flags.json").read_text(encoding="utf-8"))
-    metrics = json.loads((capture / "metrics.json").read_text(encoding="utf-8"))
+    flags, metrics = extraction_doc(capture, "flags.json"), extraction_doc(capture, "metrics.json")
     prov = flags["provenance"]
     return {"commit": prov["commit"], "date": prov["commit_date"], "read_from": prov["read_from"],
             "flags": flag_table(flags["flags"]), "metrics": metric_table(metrics["metrics"])}

@@ -406,9 +406,15 @@ class Setup:
         return self.root / "capture" / "gpu"
 
 
-def run_file_gate(setup: Setup, previous: Path, out: Display) -> dict[str, list[str]]:
-    """Print the run files against the refreshed extraction (by page and run); the runs to refuse and why."""
-    report = run_file_report(previous, setup.root / "capture" / "miles", setup.root)
+def run_file_gate(setup: Setup, previous: Path, out: Display) -> dict[str, list[str]] | None:
+    """Print the run files against the refreshed extraction (by page and run); the runs to refuse and why.
+
+    None, the problem printed, when an extraction or a run file does not read (nothing can be held against it)."""
+    try:
+        report = run_file_report(previous, setup.root / "capture" / "miles", setup.root)
+    except (ProblemError, ValueError) as exc:
+        out.print(f"{setup.label}: the run files cannot be held against the refreshed extraction: {exc}")
+        return None
     out.print(f"{setup.label}: the run files against the refreshed extraction (the previous one as the book):")
     for line in run_file_text(report, "the refreshed extraction").splitlines():
         out.print(f"  {line}")
@@ -446,7 +452,11 @@ def run_campaign(setup: Setup, work: Path) -> int:
         if previous.is_dir():
             step("drift against the previous capture (which pages cite what changed)",
                  [py, str(RUN_PY), "diff", str(previous), str(root / "capture" / "miles"), "--pages-root", str(root)])
-            refusals = run_file_gate(setup, previous, out)
+            gate = run_file_gate(setup, previous, out)
+            if gate is None:
+                out.print(f"{label}: no run is recorded before its flags are compared (the fix is above)")
+                return 1
+            refusals = gate
     else:
         out.print(f"{label}: extraction kept as it is (capture/miles)")
     todo, skipped = plan(root, setup.gpu_dir, setup.ids, out)

@@ -90,3 +90,24 @@ def test_the_gate_prints_the_run_files_report_and_returns_the_refusals(tmp_path:
     assert "campaign: the run files against the refreshed extraction (the previous one as the book):" in printed
     assert "  verdict: differs where pages look" in printed
     assert got["first-grpo"] == ["--eps-clip-high"] and all("--num-rollout" not in v for v in got.values())
+
+
+def test_a_refreshed_extraction_that_does_not_read_stops_the_gate_with_its_file_and_line(tmp_path: Path):
+    """A truncated flags.json ended the campaign in a JSONDecodeError traceback (a second JSON reader); it is read
+    by the strict reader now, and the gate prints the file, the line and the fix, then refuses to go on."""
+    import io
+
+    import pytest
+
+    from capture.lab.campaign import Display, Setup, run_file_gate
+    from miles101.problems import ProblemError
+
+    new = refreshed(tmp_path, lambda records: None)
+    (new / "flags.json").write_text((new / "flags.json").read_text()[:1000])
+    with pytest.raises(ProblemError, match=r"flags\.json:1:\d+: invalid JSON"):
+        run_file_report(CAPTURE, new, ROOT)
+    buf = io.StringIO()
+    assert run_file_gate(Setup(ROOT, {}, label="campaign"), new, Display(buf, tty=False)) is None
+    printed = buf.getvalue()
+    assert "campaign: the run files cannot be held against the refreshed extraction:" in printed
+    assert "flags.json:1:" in printed and "restore it from git, or re-run the extraction" in printed

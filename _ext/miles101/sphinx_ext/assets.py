@@ -41,8 +41,7 @@ def served_dir(builder: Builder) -> Path:
 
 def serve(app: Sphinx, name: str, data: str | bytes) -> None:
     """Serve `data` as ``_static/<name>`` in this build (text is UTF-8); Sphinx copies it."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    (served_dir(app.builder) / name).write_bytes(raw)
+    write_if_changed(served_dir(app.builder) / name, data)
 
 
 def stage_served_files(app: Sphinx) -> None:

@@ -14,7 +14,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..book_miles import ROOT, TOOL, book_side, sample
-from ..problems import Subtype
+from ..problems import ProblemError, Subtype
 from ..tools.miles_tree import BOOK
 from .base import ManualDirective, warn
 
@@ -43,7 +43,7 @@ def check_book(app: Sphinx) -> None:
         return
     try:
         fresh = book_side(ROOT)
-    except (OSError, ValueError, KeyError) as exc:  # the capture's and the book's own checks name the cause
+    except (OSError, ValueError, KeyError, ProblemError) as exc:  # the capture's and the book's own checks name the cause
         fresh = {"unreadable": str(exc)}
     if fresh != BOOK:
         warn(Subtype.SERVED_TOOL, f"{TOOL.relative_to(ROOT)}: its BOOK block (the book's side of "

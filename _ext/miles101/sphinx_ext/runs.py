@@ -21,6 +21,7 @@ from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
 from ..resolve import Resolved
 from ..runfiles import launch_script, ray_start, record_command, script_comment
+from .assets import write_if_changed
 from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import capture_of
 from .marks import mark_of
@@ -156,9 +157,8 @@ def write_command_files(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name not in ("html", "dirhtml", "singlehtml"):
         return  # the web site serves them; an e-book links none (editions.WebOnlyDownloads)
     out = Path(app.outdir) / COMMANDS_DIR
-    out.mkdir(parents=True, exist_ok=True)
     for run_id, run in sorted(capture_of(app.env).runs.items()):
-        (out / f"{run_id}.sh").write_text(command_file(run), encoding="utf-8")
+        write_if_changed(out / f"{run_id}.sh", command_file(run))  # a file watcher sees no change where there is none
 
 
 def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Node]:
