@@ -105,8 +105,9 @@ class Built:
         return (Path(self.app.outdir) / f"{docname}.html").read_text(encoding="utf-8")
 
 
-def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confoverrides) -> Built:
-    """Build `srcdir` (already a private copy) and return the result."""
+def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", force_all: bool = False,
+          **confoverrides) -> Built:
+    """Build `srcdir` (already a private copy) and return the result (`force_all`: every page, as `-a`)."""
     status, warning = StringIO(), StringIO()
     collect = _Collect()
     with mock.patch.object(sphinx.util.logging, "setup", _logging_setup_with(collect)):
@@ -116,7 +117,7 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", **confo
     # Last in line, so the list is what Sphinx reads after every extension had its say.
     app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames), priority=999)
     try:
-        app.build()
+        app.build(force_all)
     finally:
         collect.detach()
         app.cleanup()

@@ -5,6 +5,7 @@ The pages read are the ones Sphinx's own `env-before-read-docs` event names (tes
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,31 @@ def test_part_title_edit_rereads_every_page(book_copy: Path) -> None:
     built = build(book_copy)
     assert built.read == ["front", *SECTION_PAGES]
     assert "Part 1 · Alpha Renamed" in built.html("sections/2-1-values")  # every sidebar names the parts
+
+
+def wrote_flag_index(built) -> bool:
+    """The build wrote m101-flags.html (Sphinx names each index it writes: `generating indices... genindex m101-flags`)."""
+    return "m101-flags" in built.status.partition("generating indices...")[2].splitlines()[0]
+
+
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_the_flag_index_is_written_when_what_it_shows_changed(book_copy: Path, tmp_path: Path, parallel: int) -> None:
+    assert wrote_flag_index(build(book_copy, parallel=parallel))
+    assert not wrote_flag_index(build(book_copy, parallel=parallel))  # nothing changed: last build's page stays
+    facts = book_copy / "capture" / "facts.json"
+    facts.write_text(facts.read_text().replace('"value": 64', '"value": 65', 1))
+    built = build(book_copy, parallel=parallel)
+    assert built.read == ["sections/2-1-values"] and not wrote_flag_index(built)  # a value is not in the index
+    page = book_copy / "sections" / "1-1-first.md"
+    page.write_text(page.read_text().replace("# First section", "# First section, renamed", 1))
+    built = build(book_copy, parallel=parallel)
+    assert wrote_flag_index(built) and "First section, renamed" in built.html("m101-flags")
+    fresh = tmp_path / "fresh"
+    shutil.copytree(book_copy, fresh, ignore=shutil.ignore_patterns("_build"))
+    assert build(fresh, parallel=parallel).html("m101-flags") == built.html("m101-flags")  # as a fresh build writes it
+    assert wrote_flag_index(build(book_copy, parallel=parallel, force_all=True))  # -a writes every page, the index too
+    (Path(built.app.outdir) / "m101-flags.html").unlink()
+    assert wrote_flag_index(build(book_copy, parallel=parallel))  # a removed page is written again
 
 
 def test_reformatted_manual_rereads_nothing(book_copy: Path) -> None:

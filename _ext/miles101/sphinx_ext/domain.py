@@ -103,6 +103,7 @@ class BuildState:
     documented: dict[str, tuple[str, str]] | None = None  # documented_flags() once reading is over
     derived: dict[tuple[str, str], str] = field(default_factory=dict)  # DERIVED fingerprints, once a build
     metric_anchors: dict[str, str] | None = None  # each metric key's anchor on R.2, once a build
+    resolved_docs: int = 0  # the pages resolved for writing so far (incremental.write_changed_indices)
 
 
 class FlagIndex(Index):

@@ -1,11 +1,17 @@
 """Incremental builds by content: a page is read again when, and only when, what it cites changed.
 
-Also: the Reference pages are rewritten when the inputs of their generated tables change, and
-unresolved references fail the build even without -W.
+Also: the Reference pages are rewritten when the inputs of their generated tables change, the flag
+index is written when what it shows changed, and unresolved references fail the build even without -W.
 """
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+from typing import Any
+
 from sphinx.application import Sphinx
+from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 
 from ..data import fingerprint
@@ -72,6 +78,92 @@ def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return sorted(rewrite)
 
 
+#: The domain's own indices (the flag index) and the builders that write them only when they changed.
+OWN_INDICES, INDEX_BUILDERS = ("m101-flags",), ("html", "dirhtml")
+#: What each own index was last written from, in the doctree dir: {builder: {index: {outdir, digest, stat}}}.
+INDEX_MEMO = "m101-indices.json"
+
+
+def index_digest(builder: Builder, name: str, content: Any, collapse: bool) -> str:
+    """What an index page shows: its entries and the parts of every page around it (the navigation's
+    titles and toctrees, the configuration and tags, the templates). Static files are left out, as
+    Sphinx leaves them out when it decides which pages to write."""
+    env = builder.env
+    build_info = builder.build_info  # type: ignore[attr-defined]
+    return fingerprint([
+        name, content, collapse, {doc: str(title) for doc, title in env.titles.items()},
+        {doc: str(toc) for doc, toc in env.tocs.items() if doc in env.toctree_includes},
+        env.toctree_includes, build_info.config_hash, build_info.tags_hash,
+        builder.templates.newest_template_mtime(),  # type: ignore[attr-defined]
+    ])
+
+
+def _stat(path: Path) -> list[int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def write_changed_indices(app: Sphinx, builder: Builder) -> None:
+    """Sphinx writes every domain index on every build, a no-change build too. The flag index is
+    written only when its digest (`index_digest`) moved, every page is written (a full build), or the
+    file on disk is not the one this memo wrote; otherwise the page from the last build stays.
+
+    Set on the builder instance at write-started, so the list the pages are rendered with
+    (`domain_indices`, which feeds each page's related links) stays whole."""
+    if builder.name not in INDEX_BUILDERS:
+        return
+    write_all = builder.write_domain_indices  # type: ignore[attr-defined]
+    memo_path = Path(builder.doctreedir) / INDEX_MEMO
+    resolved = domain_of(builder.env).state
+
+    def write_domain_indices() -> None:
+        try:
+            memo = json.loads(memo_path.read_text(encoding="utf-8"))
+            kept = memo[builder.name] if isinstance(memo, dict) and isinstance(memo.get(builder.name), dict) else {}
+        except (OSError, ValueError):
+            memo, kept = {}, {}
+        every_page = resolved.resolved_docs >= len(builder.env.found_docs)
+        indices = builder.domain_indices  # type: ignore[attr-defined]
+        now: dict[str, dict[str, Any]] = {}
+        skipped = []
+        for name, _cls, content, collapse in indices:
+            if name not in OWN_INDICES:
+                continue
+            path = Path(builder.get_outfilename(name))
+            record = {"outdir": os.fspath(builder.outdir), "digest": index_digest(builder, name, content, collapse)}
+            last = kept.get(name) or {}
+            on_disk = _stat(path)  # the file this memo wrote, not removed or replaced since
+            if (not every_page and on_disk is not None and last.get("stat") == on_disk
+                    and {k: last.get(k) for k in record} == record):
+                skipped.append(name)
+                record["stat"] = last["stat"]
+            now[name] = record
+        builder.domain_indices = [entry for entry in indices if entry[0] not in skipped]  # type: ignore[attr-defined]
+        try:
+            write_all()
+        finally:
+            builder.domain_indices = indices  # type: ignore[attr-defined]
+        for name, record in now.items():
+            record.setdefault("stat", _stat(Path(builder.get_outfilename(name))))
+        if now != kept:
+            memo = memo if isinstance(memo, dict) else {}
+            memo[builder.name] = now
+            try:
+                memo_path.write_text(json.dumps(memo, sort_keys=True), encoding="utf-8")
+            except OSError:
+                pass  # a memo that cannot be kept only costs the next build a write
+
+    builder.write_domain_indices = write_domain_indices  # type: ignore[attr-defined]
+
+
+def count_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
+    """One more page written this build (doctree-resolved runs in the main process, -j or not)."""
+    domain_of(app.env).state.resolved_docs += 1
+
+
 def fail_on_problems(app: Sphinx, exception: Exception | None) -> None:
     """Unresolved references fail the build even without -W (and even on an incremental build)."""
     if exception is not None:
@@ -91,4 +183,6 @@ def setup_incremental(app: Sphinx) -> None:
     app.connect("env-before-read-docs", few_pages_serially, priority=900)  # after any handler that adds pages
     app.connect("write-started", restore_parallel)
     app.connect("env-get-updated", rewritten_docs)
+    app.connect("write-started", write_changed_indices)
+    app.connect("doctree-resolved", count_resolved)
     app.connect("build-finished", fail_on_problems)
