@@ -144,6 +144,17 @@ def test_llms_full_reads_as_the_pages_do(manual) -> None:
     assert flat.count("not recorded yet)") >= len(pending_pages)
 
 
+def test_the_page_text_leaves_the_page_as_it_was(manual) -> None:
+    from miles101.sphinx_ext.hosting import page_text
+
+    app = manual.app
+    for doc in sorted(app.env.found_docs):
+        doctree = app.env.get_and_resolve_doctree(doc, app.builder, tags=app.builder.tags)
+        before = doctree.pformat()
+        assert page_text(app, doctree).strip(), doc
+        assert doctree.pformat() == before, f"{doc}: the text translator changed the page it reads"
+
+
 def test_each_page_says_when_its_facts_were_last_checked(manual) -> None:
     from miles101.factcheck import load_factcheck
 

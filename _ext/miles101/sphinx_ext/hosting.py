@@ -286,12 +286,15 @@ def page_text(app: Sphinx, doctree: nodes.document) -> str:
 
 
 def keep_page_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Keep the written page's text in the doctree directory (doctree-resolved runs in the main process)."""
+    """Keep the written page's text in the doctree directory (doctree-resolved runs in the main process).
+
+    The translator only reads the doctree (tests/test_hosting.py holds it), so it walks the page itself,
+    not a copy."""
     if app.builder.name not in WEB_BUILDERS:
         return
     out = Path(app.doctreedir) / TEXT_DIR / f"{docname}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page_text(app, doctree.deepcopy()), encoding="utf-8")
+    out.write_text(page_text(app, doctree), encoding="utf-8")
 
 
 #: A line break (and every other control or separator character) in data: one space in llms.txt.
