@@ -73,6 +73,7 @@ class Inputs:
         self.memo: dict[str, tuple[str, bytes]] = memo if memo is not None else {}
         self.clean: set[str] = set()
         self._raw: dict[str, bytes | ProblemError] = {}
+        self._sums: dict[str, str] = {}
         self._docs: dict[str, bytes | ProblemError] = {}
 
     def rel(self, path: Path) -> str:
@@ -101,6 +102,18 @@ class Inputs:
         except ProblemError:
             return None
 
+    def sha(self, path: Path, fix: str) -> str | None:
+        """sha256 of the file's bytes (`bytes_or_none`; None when missing or unreadable), hashed once an intake:
+        what a memo key holds for a file, so a key over several large files does not hash them again."""
+        rel = self.rel(path)
+        known = self._sums.get(rel)
+        if known is None:
+            raw = self.bytes_or_none(path, fix)
+            if raw is None:
+                return None
+            known = self._sums[rel] = hashlib.sha256(raw).hexdigest()
+        return known
+
     def parsed(self, path: Path, fix: str) -> Any:
         """The document of a JSON or YAML file, a fresh copy each call; ProblemError when it does not read."""
         rel = self.rel(path)
@@ -108,7 +121,7 @@ class Inputs:
         if got is None:
             try:
                 raw = self.read(path, fix)
-                digest = hashlib.sha256(self.code + raw).hexdigest()
+                digest = memo_key(self.code, self.sha(path, fix))
                 known = self.memo.get(rel)
                 if known is not None and known[0] == digest:
                     got = known[1]

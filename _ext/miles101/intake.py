@@ -62,7 +62,7 @@ def take_in(root: Path, cache_dir: Path | None = None) -> Intake:
     if capture is None:
         capture = build_model(root, inputs)
         if cache_dir is not None:
-            _save(cache_dir / MODEL_CACHE, (key, capture))
+            _save(cache_dir / MODEL_CACHE, key, capture)
             _save(cache_dir / PARSED_CACHE, inputs.memo)
     capture.root = root
     return Intake(capture, capture_problems(validation, capture), validation)
@@ -74,22 +74,33 @@ def load_capture(root: Path) -> Capture:
 
 
 def model_key(inputs: Inputs) -> str:
-    """sha256 over the code (`code_digest`) and every input of the model (path and bytes; a missing file counts)."""
+    """sha256 over the code (`code_digest`) and every input of the model (path and bytes' sha256; a missing file counts)."""
     root = inputs.root
     parts: list[str | bytes | None] = []
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             rel = path.relative_to(root).as_posix()
-            parts += [rel, inputs.bytes_or_none(path, fix_for(rel)) if path.is_file() else None]
+            parts += [rel, inputs.sha(path, fix_for(rel)) if path.is_file() else None]
     return memo_key(inputs.code, *parts)
 
 
 def cached_model(cache_file: Path, key: str) -> Capture | None:
-    """The model the last build kept, when it was built from these bytes by this code; else None (outdated)."""
-    cached = _load(cache_file, tuple)
-    if cached is not None and len(cached) == 2 and cached[0] == key and isinstance(cached[1], Capture):
-        return cached[1]
-    return None
+    """The model the last build kept, when it was built from these bytes by this code; else None (outdated).
+
+    The file holds two pickles, the key and then the model, so an outdated model is never unpickled."""
+    collecting = gc.isenabled()
+    gc.disable()  # thousands of small objects: in a build's large heap the collector would cost more than reading
+    try:
+        with cache_file.open("rb") as fh:
+            if pickle.load(fh) != key:
+                return None
+            capture = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - no cache yet, or one from another version: build afresh
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+    return capture if isinstance(capture, Capture) else None
 
 
 def _load(path: Path, kind: type) -> Any:
@@ -106,11 +117,12 @@ def _load(path: Path, kind: type) -> Any:
             gc.enable()
 
 
-def _save(path: Path, data: Any) -> None:
+def _save(path: Path, *data: Any) -> None:
+    """Pickle each of `data` into `path`, one after the other (written aside, then moved into place)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+        tmp.write_bytes(b"".join(pickle.dumps(item, pickle.HIGHEST_PROTOCOL) for item in data))
         tmp.replace(path)
     except OSError:
         pass  # a cache that cannot be written only costs time

@@ -269,9 +269,9 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
-def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[bytes, ...]:
-    """The bytes of the run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
-    chain: list[bytes] = []
+def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[Path, ...]:
+    """The run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
+    chain: list[Path] = []
     seen: set[str] = set()
     path = run_file
     while _base_bytes(path, inputs) is not None:
@@ -280,9 +280,8 @@ def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[bytes, 
             break
         seen.add(base)
         path = runs_dir / f"{base}.yaml"
-        raw = _base_bytes(path, inputs)
-        if raw is not None:
-            chain.append(raw)
+        if _base_bytes(path, inputs) is not None:
+            chain.append(path)
     return tuple(chain)
 
 
@@ -534,6 +533,10 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
                 out.problems.append(exc.problem)
             return None
 
+    def _sum(path: Path) -> str | None:
+        """What a memo key holds for a file: its bytes' sha256 (`_read` named it when it does not read)."""
+        return inputs.sha(path, fix_for(path.relative_to(root).as_posix())) if _read(path) is not None else None
+
     def run(key: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
         hit = store.get(key)
         if hit is not None:
@@ -559,7 +562,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if raw is None:
                 continue
             out.files += 1
-            found = run(memo_key(inputs.code, "file", rel, schema_text, raw),
+            found = run(memo_key(inputs.code, "file", rel, schema_text, _sum(path)),
                         lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
                                               schemas.validator(schema_name, schema_text), schema_name))
             if not found:
@@ -568,6 +571,8 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     out.problems += interrupted_commits(cap)
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     metrics = _read(cap / "miles" / "metrics.json")
+    models_sum, flags_sum, computed_sum, metrics_sum = (
+        _sum(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json", "miles/metrics.json"))
     if flags is not None and metrics is not None:
         catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
 
@@ -581,14 +586,15 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             raw = _read(path)
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
-            bases = _base_chain(cap / "runs", path, inputs)
-            out.problems += run(memo_key(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
+            bases = (_sum(base) for base in _base_chain(cap / "runs", path, inputs))
+            out.problems += run(memo_key(inputs.code, "runfile", rel, _sum(path), flags_sum, metrics_sum, *bases),
+                                lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
         except (ProblemError, AttributeError, TypeError):
             out.computed = 0
-        out.problems += run(memo_key(inputs.code, "computed", models, flags, computed),
+        out.problems += run(memo_key(inputs.code, "computed", models_sum, flags_sum, computed_sum),
                             lambda: computed_problems(models, flags, computed))
     if computed is not None:
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
@@ -596,7 +602,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if results is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
             out.crosschecks += 1
-            out.problems += run(memo_key(inputs.code, "crosscheck", rel, results, computed),
+            out.problems += run(memo_key(inputs.code, "crosscheck", rel, _sum(path), computed_sum),
                                 lambda: crosscheck_file_problems(rel, results, computed))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         if _in_gpu_dot_dir(run_json, cap):
@@ -612,9 +618,11 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
         parts = tuple(_read(p) for p in paths)
         if any(p.relative_to(root).as_posix() in unreadable for p in paths):
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
-        parts = (*parts, _base_chain(cap / "runs", paths[1], inputs))
+        bases = _base_chain(cap / "runs", paths[1], inputs)
+        sums = [_sum(p) for p in (*paths, *bases)]
+        parts = (*parts, tuple(_read(base) for base in bases))
         out.recordings += 1
-        out.problems += run(memo_key(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
+        out.problems += run(memo_key(inputs.code, "recording", run_id, *sums),
                             lambda: recording_problems(run_id, *parts))
     store.save()
     return out
