@@ -294,9 +294,11 @@ def keep_page_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     out = Path(app.doctreedir) / TEXT_DIR / f"{docname}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page_text(app, doctree), encoding="utf-8")
+    out.write_text(_BLANK_RUNS.sub("\n\n", page_text(app, doctree)).strip(), encoding="utf-8")
 
 
+#: Two or more blank lines: one in llms-full.txt (applied as each page's text is kept, so the whole file is a join).
+_BLANK_RUNS = re.compile(r"\n{3,}")
 #: A line break (and every other control or separator character) in data: one space in llms.txt.
 _BREAKS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 #: What Markdown would read as a block of its own at the start of a line: a heading, a quote, a list item.
@@ -345,8 +347,7 @@ def write_llms(app: Sphinx, exception: Exception | None) -> None:
     write_if_changed(out / "llms.txt", llms_index(app))
     texts = Path(app.doctreedir) / TEXT_DIR
     pages = [book.root_doc, *(s.docname for s in book.sections)]
-    body = [re.sub(r"\n{3,}", "\n\n", (texts / f"{doc}.txt").read_text(encoding="utf-8")).strip()
-            for doc in pages if (texts / f"{doc}.txt").is_file()]
+    body = [(texts / f"{doc}.txt").read_text(encoding="utf-8") for doc in pages if (texts / f"{doc}.txt").is_file()]
     write_if_changed(out / "llms-full.txt", "\n\n\n".join(body) + "\n")
 
 
