@@ -35,19 +35,19 @@ from pathlib import Path
 from typing import Any
 
 from . import schemas
-from .catalog import Catalog
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
-from .runcheck import SCHEMA as RUN_SCHEMA
-from .runcheck import RunFileError, load_run
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite
 from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
-from .values import derive_values
+
+# miles101.runcheck (and jsonschema with it), miles101.values (the run reader, statistics) and miles101.catalog are
+# imported by the checks that use them, when a check runs: a build whose capture is unchanged answers every check
+# from the cache and imports none of them.
 
 #: Files that must exist for the book to be checked at all.
 REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "miles/files.json",
@@ -342,6 +342,8 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
             except BaseError:
                 return []  # named by the loader
         committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
+        from .values import derive_values  # with the run reader: only when a recording is checked afresh
+
         fresh = derive_values(run, rows)
     except ProblemError:
         return []  # named by the file's own check
@@ -464,6 +466,8 @@ def interrupted_commits(cap: Path) -> list[Problem]:
 
 def load_catalog(inputs: Inputs) -> Any:
     """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
+    from .catalog import Catalog  # only when a run file is checked afresh
+
     miles = inputs.root / "capture" / "miles"
     try:
         docs = [inputs.parsed(miles / name, fix_for(f"capture/miles/{name}")) for name in ("flags.json", "metrics.json")]
@@ -474,6 +478,9 @@ def load_catalog(inputs: Inputs) -> Any:
 
 def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[Problem]:
     """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
+    from .runcheck import SCHEMA as RUN_SCHEMA
+    from .runcheck import RunFileError, load_run  # with jsonschema: only when a run file is checked afresh
+
     root = inputs.root
     rel = path.relative_to(root).as_posix()
     catalog = catalog if catalog is not None else load_catalog(inputs)
