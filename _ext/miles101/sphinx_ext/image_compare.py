@@ -10,6 +10,8 @@ are unchanged reads them, but neither renders BOOK again nor imports the served 
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from docutils import nodes
@@ -20,7 +22,6 @@ from ..book import SCHEMA_PATH, Book
 from ..inputs import code_digest, memo_key
 from ..memo import recall, remember
 from ..problems import ProblemError, Subtype
-from ..strict import read_bytes
 from .base import ManualDirective, warn
 from .loading import book_in_config
 
@@ -44,26 +45,31 @@ class CompareImageSampleDirective(ManualDirective):
 DIRECTIVES = {"compare-image-sample": CompareImageSampleDirective}
 
 
-def _bytes(root: Path, rel: str) -> bytes | None:
-    """A file's bytes for the memo's key; None when it does not read (book_side then says why)."""
+def _bytes(path: str) -> bytes | None:
+    """A file's bytes for the memo's key, links followed as book_side follows them; None when it is not a
+    regular file (never blocks on a FIFO) or does not read: book_side then says why."""
     try:
-        return read_bytes(root / rel, rel, root)
-    except ProblemError:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
         return None
 
 
 def check_key(root: Path, book: Book) -> str:
     """What `book_miles.book_side` reads besides the loaded book, and the code: manual.json (and its schema),
     the pages the book lists, the extraction's flags and metrics, every run file; the served BOOK is in the
-    code (tools/miles_tree.py)."""
-    parts: list[str | bytes | None] = [_bytes(root, "manual.json"), SCHEMA_PATH.read_bytes()]
+    code (tools/miles_tree.py). Read with os calls: some 50 files on every build of the project."""
+    top = str(root)
+    parts: list[str | bytes | None] = [_bytes(os.path.join(top, "manual.json")), SCHEMA_PATH.read_bytes()]
     for rel in book.page_files:
-        parts += [rel, _bytes(root, rel)]
+        parts += [rel, _bytes(os.path.join(top, rel))]
     for rel in ("capture/miles/flags.json", "capture/miles/metrics.json"):
-        parts.append(_bytes(root, rel))
-    for path in sorted((root / "capture" / "runs").glob("*.yaml")):
-        rel = path.relative_to(root).as_posix()
-        parts += [rel, _bytes(root, rel)]
+        parts.append(_bytes(os.path.join(top, rel)))
+    runs = os.path.join(top, "capture", "runs")
+    for name in sorted(n for n in (os.listdir(runs) if os.path.isdir(runs) else []) if n.endswith(".yaml")):
+        parts += [name, _bytes(os.path.join(runs, name))]
     return memo_key(code_digest(), "served-book", *parts)
 
 
