@@ -175,3 +175,34 @@ def test_a_page_linked_out_of_the_book_is_named_twice_as_before(book_copy: Path,
         "it is a symlink to a file outside the project, which is never read or published.",
         "the page 'sections/1-1-first.md' is a symlink out of the book's directory.",
     ]
+
+
+def test_the_served_commands_are_rendered_again_only_for_changed_runs(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from miles101.runfiles import resolve_runs
+    from miles101.sphinx_ext import runs as runs_ext
+    from miles101.strict import parse_yaml_bytes
+
+    raw = {p.stem: parse_yaml_bytes(p.read_bytes(), p.name) for p in sorted((ROOT / "capture" / "runs").glob("*.yaml"))}
+    model, errors = resolve_runs(raw)
+    assert not errors and model
+    capture = SimpleNamespace(runs=model)
+    monkeypatch.setattr(runs_ext, "capture_of", lambda env: capture)
+    rendered: list[str] = []
+    real = runs_ext.command_file
+    monkeypatch.setattr(runs_ext, "command_file", lambda run: rendered.append(run["id"]) or real(run))
+    app = SimpleNamespace(builder=SimpleNamespace(name="html"), outdir=str(tmp_path / "html"),
+                          doctreedir=str(tmp_path / "doctrees"), env=None)
+    runs_ext.write_command_files(app, None)
+    assert sorted(rendered) == sorted(model)
+    served = {p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "html" / runs_ext.COMMANDS_DIR).glob("*.sh")}
+    assert served == {run_id: real(run) for run_id, run in model.items()}
+    rendered.clear()
+    (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{sorted(model)[0]}.sh").unlink()  # an outdir cleaned by hand
+    runs_ext.write_command_files(app, None)
+    assert rendered == [] and (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{sorted(model)[0]}.sh").is_file()
+    first = sorted(model)[0]
+    capture.runs = {**model, first: {**model[first], "title": "another title"}}
+    runs_ext.write_command_files(app, None)
+    assert rendered == sorted(model)  # a changed run: every script rendered again, the changed one served
+    assert "another title" in (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{first}.sh").read_text(encoding="utf-8")
