@@ -120,8 +120,9 @@ class Book:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
-    import jsonschema  # imported only when manual.json is validated (not on a build whose book is unchanged)
+    from .schemas import jsonschema_module
 
+    jsonschema = jsonschema_module()  # only when manual.json is validated (not on a build whose book is unchanged)
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 

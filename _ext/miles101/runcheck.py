@@ -36,9 +36,9 @@ class RunFileError(Exception):
 @cache
 def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """The run file schema's validator, compiled once per process for its text."""
-    import jsonschema  # deferred: a run file the intake found clean is never checked here again
+    from miles101.schemas import jsonschema_module  # deferred: a run file the intake found clean is not checked again
 
-    return jsonschema.Draft202012Validator(json.loads(schema_text))
+    return jsonschema_module().Draft202012Validator(json.loads(schema_text))
 
 
 def _read(path: Path, parsed: Callable[[Path], Any] | None = None,

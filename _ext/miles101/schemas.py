@@ -7,12 +7,14 @@ found clean in the same intake is read as it is (`miles101.inputs.Inputs.clean`)
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .kinds import CAPTURE_FILES
@@ -48,12 +50,24 @@ def schema_name_for(rel: str) -> str | None:
     return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
 
 
+def jsonschema_module() -> ModuleType:
+    """jsonschema, imported when a validation first runs: a build whose capture and book are unchanged validates
+    nothing and never imports it. The import makes tens of thousands of objects that live as long as the process;
+    in a build's large heap the collector would walk it for nothing, so it is paused meanwhile."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        import jsonschema
+    finally:
+        if collecting:
+            gc.enable()
+    return jsonschema
+
+
 @cache
 def validator(schema_file: str, schema_text: str) -> jsonschema.Draft202012Validator:
     """The compiled validator of one schema's text (once per process)."""
-    import jsonschema  # deferred on purpose: a build whose capture is unchanged validates nothing
-
-    return jsonschema.Draft202012Validator(json.loads(schema_text))
+    return jsonschema_module().Draft202012Validator(json.loads(schema_text))
 
 
 def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:
