@@ -206,3 +206,30 @@ def test_the_served_commands_are_rendered_again_only_for_changed_runs(tmp_path: 
     runs_ext.write_command_files(app, None)
     assert rendered == sorted(model)  # a changed run: every script rendered again, the changed one served
     assert "another title" in (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{first}.sh").read_text(encoding="utf-8")
+
+
+def test_a_facts_value_change_is_not_held_against_the_schema_again(project: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """facts.json's schema never looks at a number's value: a file whose numbers alone changed keeps the verdict
+    its shape had, while every rule that reads the numbers (finite, unit range) runs on the new file."""
+    from miles101 import schemas, validate
+
+    cache = tmp_path / "doctrees" / "m101-capture-valid.json"
+    facts = project / "capture" / "facts.json"
+    doc = json.loads(facts.read_text(encoding="utf-8"))
+    key = "ray.memory_monitor_refresh_ms"
+
+    def put(value: object) -> list[str]:
+        doc["facts"][key]["value"] = value
+        facts.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+        return [p.message for p in validate.validate_capture(project, cache).problems if "facts.json" in p.where]
+
+    assert put(doc["facts"][key]["value"]) == []  # the first check holds the file against its schema
+    compiled: list[str] = []
+    real = schemas.validator
+    monkeypatch.setattr(schemas, "validator", lambda name, text: compiled.append(name) or real(name, text))
+    assert put(777) == [] and compiled == []  # a new number: the shape's verdict
+    assert put(-5) == ["-5 ms is out of range (a ms is never negative)."] and compiled == []  # the rules still run
+    assert put("777") and compiled == ["facts.schema.json"]  # a string where a number was: a new shape, checked
+    assert "is not of type 'number'" in put("777")[0]
+    assert put(778) == []

@@ -70,6 +70,52 @@ def validator(schema_file: str, schema_text: str) -> jsonschema.Draft202012Valid
     return jsonschema_module().Draft202012Validator(json.loads(schema_text))
 
 
+#: JSON Schema keywords that look at a number's value (2020-12); `const` and `enum` do when they hold a number.
+VALUE_KEYWORDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems"})
+
+
+def _holds_number(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_holds_number(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_number(v) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _blind(node: Any) -> bool:
+    if isinstance(node, dict):
+        return all(k not in VALUE_KEYWORDS and not (k in ("const", "enum") and _holds_number(v)) and _blind(v)
+                   for k, v in node.items())
+    return all(_blind(v) for v in node) if isinstance(node, list) else True
+
+
+@cache
+def number_blind(schema_text: str) -> bool:
+    """Whether the schema's verdict on a document never depends on the value of a number in it, only on its
+    kind: no bound, no multipleOf, no uniqueItems, no const or enum that holds a number. Conservative: such a
+    keyword anywhere, even as the name of a property, counts."""
+    return _blind(json.loads(schema_text))
+
+
+def number_shape(doc: Any) -> str:
+    """The document as JSON with every number replaced by a stand-in of its kind for JSON Schema: 0 for an
+    integer, 0.0 for a whole float (an "integer" too), 0.5 for any other (NaN and infinities included). A
+    number-blind schema (`number_blind`) gives every document of one shape the same verdict."""
+    def stand_in(node: Any) -> Any:
+        if isinstance(node, bool) or node is None or isinstance(node, str):
+            return node
+        if isinstance(node, int):
+            return 0
+        if isinstance(node, float):
+            return 0.0 if node.is_integer() else 0.5
+        if isinstance(node, dict):
+            return {k: stand_in(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [stand_in(v) for v in node]
+        return repr(node)  # not JSON: a shape of its own
+    return json.dumps(stand_in(doc))
+
+
 def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:
     """(path, number) for every NaN or infinity in a parsed document."""
     if isinstance(doc, float) and not math.isfinite(doc):

@@ -25,6 +25,7 @@ the intake's `Inputs` (`miles101.intake` calls this beside the model's builder).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -39,6 +40,7 @@ from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
+from .memo import recall, remember
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
@@ -397,6 +399,34 @@ class Validation:
     checked: int = 0
 
 
+#: Beside the checks' cache: each file's shape that last passed a number-blind schema (`SchemaCheck`).
+SHAPES_CACHE = "m101-capture-shapes.pickle"
+
+
+class SchemaCheck:
+    """One capture file held against its schema, as a validator whose `iter_errors` file_problems reads.
+
+    A file whose numbers alone changed (a fact's value, say) is not held against its schema again when the
+    schema never looks at a number's value (`schemas.number_blind`: facts, computed) and the file's shape
+    (`schemas.number_shape`) last passed it: its verdict is that one. `passed` (rel → digest of the schema
+    and the shape) is kept between builds beside the checks' cache, under the code's digest.
+    """
+
+    def __init__(self, rel: str, schema_name: str, schema_text: str, passed: dict[str, str]) -> None:
+        self.rel, self.schema_name, self.schema_text, self.passed = rel, schema_name, schema_text, passed
+
+    def iter_errors(self, doc: Any) -> list[Any]:
+        key = None
+        if schemas.number_blind(self.schema_text):
+            key = hashlib.sha256(f"{self.schema_text}\0{schemas.number_shape(doc)}".encode()).hexdigest()
+            if self.passed.get(self.rel) == key:
+                return []
+        errors = list(schemas.validator(self.schema_name, self.schema_text).iter_errors(doc))
+        if key is not None and not errors:
+            self.passed[self.rel] = key
+        return errors
+
+
 class Cache:
     """digest → problems, kept in a small JSON file (the build's doctree dir) or only in memory."""
     def __init__(self, path: Path | None = None) -> None:
@@ -526,6 +556,9 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     inputs = inputs if inputs is not None else Inputs(root)
     cap, out = root / "capture", Validation()
     store = Cache(cache_file)
+    shapes_file = None if cache_file is None else cache_file.with_name(SHAPES_CACHE)
+    shapes = recall(shapes_file, inputs.code)
+    passed: dict[str, str] = dict(shapes) if isinstance(shapes, dict) else {}
     unreadable: set[str] = set()
 
     def _read(path: Path) -> bytes | None:
@@ -568,7 +601,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             out.files += 1
             found = run(memo_key(inputs.code, "file", rel, schema_text, raw),
                         lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
-                                              schemas.validator(schema_name, schema_text), schema_name))
+                                              SchemaCheck(rel, schema_name, schema_text, passed), schema_name))
             if not found:
                 inputs.clean.add(rel)
             out.problems += found
@@ -624,6 +657,8 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
         out.problems += run(memo_key(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
     store.save()
+    if passed != shapes:
+        remember(shapes_file, inputs.code, passed)
     return out
 
 
