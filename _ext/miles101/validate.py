@@ -271,13 +271,21 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
-def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[bytes, ...]:
-    """The bytes of the run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
+def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs,
+                bases: dict[Path, Any] | None = None) -> tuple[bytes, ...]:
+    """The bytes of the run files a run's `base` chain names, nearest first (a missing or cyclic one ends it).
+
+    `bases` (path → its `base`), shared by one validation, reads each run file's document once."""
     chain: list[bytes] = []
     seen: set[str] = set()
     path = run_file
     while _base_bytes(path, inputs) is not None:
-        base = (_doc(inputs, path) or {}).get("base")
+        if bases is None or path not in bases:
+            base = (_doc(inputs, path) or {}).get("base")
+            if bases is not None:
+                bases[path] = base
+        else:
+            base = bases[path]
         if not isinstance(base, str) or base in seen:
             break
         seen.add(base)
@@ -560,6 +568,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     shapes = recall(shapes_file, inputs.code)
     passed: dict[str, str] = dict(shapes) if isinstance(shapes, dict) else {}
     unreadable: set[str] = set()
+    bases: dict[Path, Any] = {}  # each run file's `base`, read once (`_base_chain`)
 
     def _read(path: Path) -> bytes | None:
         """The file's bytes through the strict reader; None when absent (its own check names it) or unreadable."""
@@ -610,6 +619,8 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     metrics = _read(cap / "miles" / "metrics.json")
     if flags is not None and metrics is not None:
         catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
+        # what every run file's check reads of the extraction, hashed once (flags.json is some 300 KB)
+        catalog_digest = memo_key(b"", flags, metrics)
 
         def held(path: Path) -> list[Problem]:
             if not catalog:
@@ -621,8 +632,8 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             raw = _read(path)
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
-            bases = _base_chain(cap / "runs", path, inputs)
-            out.problems += run(memo_key(inputs.code, "runfile", rel, raw, flags, metrics, *bases), lambda: held(path))
+            chain = _base_chain(cap / "runs", path, inputs, bases)
+            out.problems += run(memo_key(inputs.code, "runfile", rel, raw, catalog_digest, *chain), lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
@@ -652,7 +663,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
         parts = tuple(_read(p) for p in paths)
         if any(p.relative_to(root).as_posix() in unreadable for p in paths):
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
-        parts = (*parts, _base_chain(cap / "runs", paths[1], inputs))
+        parts = (*parts, _base_chain(cap / "runs", paths[1], inputs, bases))
         out.recordings += 1
         out.problems += run(memo_key(inputs.code, "recording", run_id, *parts[:4], *parts[4]),
                             lambda: recording_problems(run_id, *parts))
