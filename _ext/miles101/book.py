@@ -120,8 +120,9 @@ class Book:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
-    import jsonschema  # imported only when manual.json is validated (not on a build whose book is unchanged)
+    from .schemas import jsonschema_module
 
+    jsonschema = jsonschema_module()  # only when manual.json is validated (not on a build whose book is unchanged)
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 
@@ -193,6 +194,7 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
     groups.append(("$.reference", "R", data["reference"]))
     seen: dict[str, str] = {}
     files: dict[str, str] = {}
+    texts: dict[str, str] = {}  # each page's text, read once (`_unreadable_page`)
     for n, (path, key, part) in enumerate(groups):
         if key != "R" and part["number"] != n + 1:
             problems.append(Problem(
@@ -231,7 +233,7 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
                     "give each section its own file.", f"{file}:{spath}.file", fatal=False,
                 ))
             files.setdefault(sec["file"], spath)
-            unreadable = _unreadable_page(srcdir, sec["file"]) if page.exists() else None
+            unreadable = _unreadable_page(srcdir, sec["file"], texts) if page.exists() else None
             if unreadable:
                 problems.append(unreadable)
             elif not page.is_file():
@@ -240,7 +242,7 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
                     f"create {sec['file']} (a '# Title' line is enough) or fix the path.",
                     f"{file}:{spath}.file", fatal=False,
                 ))
-            elif not _has_title(page):
+            elif not _has_title(page, texts.get(sec["file"])):
                 problems.append(Problem(
                     Subtype.BOOK, f"the section file {sec['file']!r} has no '# Title' line (empty?).",
                     f"give {sec['file']} a '# Title' line and its text, or remove the section.",
@@ -248,14 +250,14 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
                 ))
     for spath, rel in [("$.front", data["front"])] + [(f"{p}.sections[{j}].file", sec["file"])
                                                       for p, _, part in groups for j, sec in enumerate(part["sections"])]:
-        why = _outside_problem(srcdir, rel)
+        why = _outside_problem(srcdir, rel, read=rel in texts)
         if why:
             problems.append(Problem(Subtype.BOOK, why, "name a page inside the book's directory, by a relative "
                                     "path without '..' (and not a symlink out of it).",
                                     f"{file}:{spath}"))
     if any(p.where.endswith(".file") or p.where == f"{file}:$.front" for p in problems if p.fatal):
         return problems
-    front_problem = _unreadable_page(srcdir, data["front"]) if (srcdir / data["front"]).exists() else None
+    front_problem = _unreadable_page(srcdir, data["front"], texts) if (srcdir / data["front"]).exists() else None
     if front_problem:
         problems.append(front_problem)
     elif not (srcdir / data["front"]).is_file():
@@ -274,31 +276,43 @@ def _cross_check(file: str, data: dict, srcdir: Path) -> list[Problem]:
     return problems
 
 
-def _outside_problem(srcdir: Path, rel: str) -> str | None:
-    """Why a page path of manual.json does not name a file inside the source directory, or None."""
+def _outside_problem(srcdir: Path, rel: str, read: bool = False) -> str | None:
+    """Why a page path of manual.json does not name a file inside the source directory, or None.
+
+    `read`: the strict reader read the page inside `srcdir` already (so no link leads out of it)."""
     if Path(rel).is_absolute() or ".." in Path(rel).parts or "\\" in rel:
         return f"the page {rel!r} lies outside the book's directory."
-    if (srcdir / rel).exists() and outside(srcdir / rel, srcdir):
+    if not read and (srcdir / rel).exists() and outside(srcdir / rel, srcdir):
         return f"the page {rel!r} is a symlink out of the book's directory."
     return None
 
 
-def _unreadable_page(srcdir: Path, rel: str) -> Problem | None:
-    """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None."""
+def _unreadable_page(srcdir: Path, rel: str, texts: dict[str, str] | None = None) -> Problem | None:
+    """A page that is not a regular UTF-8 file inside the book (Sphinx would crash or block on it), or None.
+
+    A page that reads goes into `texts` (rel → its text as `Path.read_text` gives it, a BOM kept), so one
+    cross-check reads each page once."""
     try:
         restore = f"restore it from git (`git checkout -- {rel}`)"
-        decode(read_bytes(srcdir / rel, rel, srcdir, restore), rel, restore)
+        raw = read_bytes(srcdir / rel, rel, srcdir, restore)
+        text = decode(raw, rel, restore)
     except ProblemError as exc:
         return replace(exc.problem, subtype=Subtype.MARKUP, where=exc.problem.location)
+    if texts is not None:
+        texts[rel] = "\ufeff" + text if raw.startswith(b"\xef\xbb\xbf") else text
     return None
 
 
-def _has_title(page: Path) -> bool:
-    """Whether a page has a level-1 heading (an empty or untitled page breaks the toctree)."""
-    try:
-        text = page.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return True  # the build reports an unreadable page itself
+def _has_title(page: Path, text: str | None = None) -> bool:
+    """Whether a page has a level-1 heading (an empty or untitled page breaks the toctree); `text`: the page's,
+    read already."""
+    if text is None:
+        try:
+            text = page.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return True  # the build reports an unreadable page itself
+    if text.startswith("# ") or "\n# " in text:  # the usual page, without splitting it into lines
+        return True
     return any(line.startswith("# ") for line in text.splitlines())
 
 

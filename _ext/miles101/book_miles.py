@@ -17,12 +17,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .book import load_book
+from .book import Book, load_book
 from .pages import ROLE, role_key
 from .runfiles import resolve_runs
 from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
-from .tools.miles_tree import BOOK, PREFIXES, compare, flag_table, metric_table, render as render_report
 from .tools.preflight import _flag, arg_groups
+
+# The served tool itself (tools/miles_tree.py, with tarfile) is imported by the functions that use it: the build
+# imports this module for its check of BOOK, which a build whose inputs are unchanged answers from a memo.
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = Path(__file__).with_name("tools") / "miles_tree.py"
@@ -56,14 +58,19 @@ def load_runs(runs_dir: Path) -> dict[str, dict]:
     return runs
 
 
-def book_side(root: Path = ROOT, capture: Path | None = None) -> dict[str, Any]:
+def book_side(root: Path = ROOT, capture: Path | None = None, book: Book | None = None) -> dict[str, Any]:
     """BOOK: what the book's pages and run files depend on in Miles, from the project under ``root``
-    (its extraction from ``capture``, default ``root/capture/miles``: the campaign passes the previous one)."""
+    (its extraction from ``capture``, default ``root/capture/miles``: the campaign passes the previous one).
+
+    ``book`` is ``root/manual.json`` loaded already (the build's); without it, it is loaded here."""
+    from .tools.miles_tree import PREFIXES, flag_table, metric_table
+
     capture = capture or root / "capture" / "miles"
     flags_doc, metrics_doc = extraction_doc(capture, "flags.json"), extraction_doc(capture, "metrics.json")
-    book, problems = load_book(root / "manual.json", root)
     if book is None:
-        raise ValueError("; ".join(map(str, problems)))
+        book, problems = load_book(root / "manual.json", root)
+        if book is None:
+            raise ValueError("; ".join(map(str, problems)))
     flags = flag_table(flags_doc["flags"])
     runs_raw = load_runs(root / "capture" / "runs")
     pages, metric_reads, shown_by = [], {}, {}
@@ -132,11 +139,15 @@ def render(src: str, data: dict[str, Any]) -> str:
 SAMPLE_IMAGE = "radixark/miles@sha256:<digest>"
 
 
-def sample(book: dict[str, Any] = BOOK) -> str:
-    """What ``preflight.py --compare-image`` prints for an image built from the commit the book read.
+def sample(book: dict[str, Any] | None = None) -> str:
+    """What ``preflight.py --compare-image`` prints for an image built from the commit the book read
+    (``book``: the served tool's BOOK by default).
 
     The image's side is the book's own tables: the extractor is one, so an image of that commit reads
     the same (tests/lab/test_compare_image.py runs the command itself on two stand-in images)."""
+    from .tools.miles_tree import BOOK, compare, render as render_report
+
+    book = BOOK if book is None else book
     image = {"commit": book["read"]["commit"], "date": book["read"]["date"],
              "read_from": SAMPLE_IMAGE.split("@", 1)[1].join(["image ", ""]),
              "flags": book["flags"], "metrics": book["metrics"]}

@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
-from pathlib import Path
-
-from miles101.rulefiles import load_cutoffs, load_symptoms
-from miles101.tools import read_run as rr
+from miles101.inputs import code_digest, memo_key
+from miles101.memo import recall, remember
+from miles101.problems import ProblemError
+from miles101.rulefiles import READER, SYMPTOMS as SYMPTOMS_FILE, load_cutoffs, load_symptoms
+from miles101.strict import read_bytes
 
 SCHEMA = "m101-doctor/1"
 
@@ -42,6 +44,8 @@ def cutoffs(root: Path) -> dict[str, float]:
 
 def rules(root: Path) -> dict[str, Any]:
     """The whole rule set of the book at `root`, JSON-ready."""
+    from miles101.tools import read_run as rr  # the run reader: only when the rule set is gathered afresh
+
     data = load_symptoms(root)  # read strictly and checked (miles101.rulefiles), as both gates read it
     return {
         "schema": SCHEMA,
@@ -68,6 +72,28 @@ def rules(root: Path) -> dict[str, Any]:
     }
 
 
+def rules_text(root: Path, memo: Path | None = None) -> str:
+    """`rules(root)` as the build serves it (JSON text); ProblemError when a rule file is broken.
+
+    With `memo` (a file in the build's doctree dir), the text the last build served is reused while
+    symptoms.json, reader.json and the code (`inputs.code_digest`: this module, the rule files' reader and
+    schemas, read_run.py) are byte for byte the same. A broken rule file is never kept: it is read again
+    and raises as it did.
+    """
+    key = None
+    if memo is not None:
+        try:
+            key = memo_key(code_digest(), "doctor-rules",
+                           *(read_bytes(root / rel, rel, root) for rel in (SYMPTOMS_FILE, READER)))
+        except ProblemError:
+            key = None  # a file that does not read: gather as without a memo, which names the problem
+        text = recall(memo, key)
+        if isinstance(text, str):
+            return text
+    text = json.dumps(rules(root), indent=1, sort_keys=True) + "\n"
+    remember(memo, key, text)
+    return text
+
+
 if __name__ == "__main__":
-    json.dump(rules(Path(sys.argv[1] if len(sys.argv) > 1 else ".")), sys.stdout, indent=1, sort_keys=True)
-    sys.stdout.write("\n")
+    sys.stdout.write(rules_text(Path(sys.argv[1] if len(sys.argv) > 1 else ".")))

@@ -8,9 +8,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from miles101.catalog import Catalog
 from miles101.problems import ProblemError
@@ -18,6 +16,9 @@ from miles101.strict import parse_yaml_bytes, read_bytes
 from miles101.values import step_range
 from miles101.tools.preflight import option_values  # noqa: F401  (the launch procedure's reading of args)
 from miles101.runfiles import BaseError, resolve_run
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA = Path(__file__).resolve().parent / "schema" / "run.schema.json"
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "append_const", "help", "version",
@@ -35,7 +36,9 @@ class RunFileError(Exception):
 @cache
 def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """The run file schema's validator, compiled once per process for its text."""
-    return jsonschema.Draft202012Validator(json.loads(schema_text))
+    from miles101.schemas import jsonschema_module  # deferred: a run file the intake found clean is not checked again
+
+    return jsonschema_module().Draft202012Validator(json.loads(schema_text))
 
 
 def _read(path: Path, parsed: Callable[[Path], Any] | None = None,

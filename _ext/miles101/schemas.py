@@ -7,12 +7,14 @@ found clean in the same intake is read as it is (`miles101.inputs.Inputs.clean`)
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .kinds import CAPTURE_FILES
@@ -48,12 +50,72 @@ def schema_name_for(rel: str) -> str | None:
     return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
 
 
+def jsonschema_module() -> ModuleType:
+    """jsonschema, imported when a validation first runs: a build whose capture and book are unchanged validates
+    nothing and never imports it. The import makes tens of thousands of objects that live as long as the process;
+    in a build's large heap the collector would walk it for nothing, so it is paused meanwhile."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        import jsonschema
+    finally:
+        if collecting:
+            gc.enable()
+    return jsonschema
+
+
 @cache
 def validator(schema_file: str, schema_text: str) -> jsonschema.Draft202012Validator:
     """The compiled validator of one schema's text (once per process)."""
-    import jsonschema  # deferred on purpose: a build whose capture is unchanged validates nothing
+    return jsonschema_module().Draft202012Validator(json.loads(schema_text))
 
-    return jsonschema.Draft202012Validator(json.loads(schema_text))
+
+#: JSON Schema keywords that look at a number's value (2020-12); `const` and `enum` do when they hold a number.
+VALUE_KEYWORDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems"})
+
+
+def _holds_number(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_holds_number(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_number(v) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _blind(node: Any) -> bool:
+    if isinstance(node, dict):
+        return all(k not in VALUE_KEYWORDS and not (k in ("const", "enum") and _holds_number(v))
+                   and not (k in ("$ref", "$dynamicRef") and not str(v).startswith("#"))  # another file: unseen here
+                   and _blind(v) for k, v in node.items())
+    return all(_blind(v) for v in node) if isinstance(node, list) else True
+
+
+@cache
+def number_blind(schema_text: str) -> bool:
+    """Whether the schema's verdict on a document never depends on the value of a number in it, only on its
+    kind: no bound, no multipleOf, no uniqueItems, no const or enum that holds a number, no reference to
+    another schema file (its keywords are not read here). Conservative: such a keyword anywhere, even as
+    the name of a property, counts."""
+    return _blind(json.loads(schema_text))
+
+
+def number_shape(doc: Any) -> str:
+    """The document as JSON with every number replaced by a stand-in of its kind for JSON Schema: 0 for an
+    integer, 0.0 for a whole float (an "integer" too), 0.5 for any other (NaN and infinities included). A
+    number-blind schema (`number_blind`) gives every document of one shape the same verdict."""
+    def stand_in(node: Any) -> Any:
+        if isinstance(node, bool) or node is None or isinstance(node, str):
+            return node
+        if isinstance(node, int):
+            return 0
+        if isinstance(node, float):
+            return 0.0 if node.is_integer() else 0.5
+        if isinstance(node, dict):
+            return {k: stand_in(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [stand_in(v) for v in node]
+        return repr(node)  # not JSON: a shape of its own
+    return json.dumps(stand_in(doc))
 
 
 def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:

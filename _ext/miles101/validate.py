@@ -25,6 +25,7 @@ the intake's `Inputs` (`miles101.intake` calls this beside the model's builder).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -35,19 +36,20 @@ from pathlib import Path
 from typing import Any
 
 from . import schemas
-from .catalog import Catalog
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
+from .memo import recall, remember
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
-from .runcheck import SCHEMA as RUN_SCHEMA
-from .runcheck import RunFileError, load_run
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite
 from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
-from .values import derive_values
+
+# miles101.runcheck (and jsonschema with it), miles101.values (the run reader, statistics) and miles101.catalog are
+# imported by the checks that use them, when a check runs: a build whose capture is unchanged answers every check
+# from the cache and imports none of them.
 
 #: Files that must exist for the book to be checked at all.
 REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "miles/files.json",
@@ -269,13 +271,21 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
-def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs) -> tuple[Path, ...]:
-    """The run files a run's `base` chain names, nearest first (a missing or cyclic one ends it)."""
+def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs,
+                bases: dict[Path, Any] | None = None) -> tuple[Path, ...]:
+    """The run files a run's `base` chain names, nearest first (a missing or cyclic one ends it).
+
+    `bases` (path → its `base`), shared by one validation, reads each run file's document once."""
     chain: list[Path] = []
     seen: set[str] = set()
     path = run_file
     while _base_bytes(path, inputs) is not None:
-        base = (_doc(inputs, path) or {}).get("base")
+        if bases is None or path not in bases:
+            base = (_doc(inputs, path) or {}).get("base")
+            if bases is not None:
+                bases[path] = base
+        else:
+            base = bases[path]
         if not isinstance(base, str) or base in seen:
             break
         seen.add(base)
@@ -341,6 +351,8 @@ def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, ste
             except BaseError:
                 return []  # named by the loader
         committed = parse_json_bytes(values, f"{base}/values.json", "restore it")
+        from .values import derive_values  # with the run reader: only when a recording is checked afresh
+
         fresh = derive_values(run, rows)
     except ProblemError:
         return []  # named by the file's own check
@@ -392,6 +404,34 @@ class Validation:
     crosschecks: int = 0  # hosts' cross-check results held against computed.json
     cached: int = 0
     checked: int = 0
+
+
+#: Beside the checks' cache: each file's shape that last passed a number-blind schema (`SchemaCheck`).
+SHAPES_CACHE = "m101-capture-shapes.pickle"
+
+
+class SchemaCheck:
+    """One capture file held against its schema, as a validator whose `iter_errors` file_problems reads.
+
+    A file whose numbers alone changed (a fact's value, say) is not held against its schema again when the
+    schema never looks at a number's value (`schemas.number_blind`: facts, computed) and the file's shape
+    (`schemas.number_shape`) last passed it: its verdict is that one. `passed` (rel → digest of the schema
+    and the shape) is kept between builds beside the checks' cache, under the code's digest.
+    """
+
+    def __init__(self, rel: str, schema_name: str, schema_text: str, passed: dict[str, str]) -> None:
+        self.rel, self.schema_name, self.schema_text, self.passed = rel, schema_name, schema_text, passed
+
+    def iter_errors(self, doc: Any) -> list[Any]:
+        key = None
+        if schemas.number_blind(self.schema_text):
+            key = hashlib.sha256(f"{self.schema_text}\0{schemas.number_shape(doc)}".encode()).hexdigest()
+            if self.passed.get(self.rel) == key:
+                return []
+        errors = list(schemas.validator(self.schema_name, self.schema_text).iter_errors(doc))
+        if key is not None and not errors:
+            self.passed[self.rel] = key
+        return errors
 
 
 class Cache:
@@ -463,6 +503,8 @@ def interrupted_commits(cap: Path) -> list[Problem]:
 
 def load_catalog(inputs: Inputs) -> Any:
     """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
+    from .catalog import Catalog  # only when a run file is checked afresh
+
     miles = inputs.root / "capture" / "miles"
     try:
         docs = [inputs.parsed(miles / name, fix_for(f"capture/miles/{name}")) for name in ("flags.json", "metrics.json")]
@@ -473,6 +515,9 @@ def load_catalog(inputs: Inputs) -> Any:
 
 def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[Problem]:
     """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
+    from .runcheck import SCHEMA as RUN_SCHEMA
+    from .runcheck import RunFileError, load_run  # with jsonschema: only when a run file is checked afresh
+
     root = inputs.root
     rel = path.relative_to(root).as_posix()
     catalog = catalog if catalog is not None else load_catalog(inputs)
@@ -518,7 +563,11 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     inputs = inputs if inputs is not None else Inputs(root)
     cap, out = root / "capture", Validation()
     store = Cache(cache_file)
+    shapes_file = None if cache_file is None else cache_file.with_name(SHAPES_CACHE)
+    shapes = recall(shapes_file, inputs.code)
+    passed: dict[str, str] = dict(shapes) if isinstance(shapes, dict) else {}
     unreadable: set[str] = set()
+    bases: dict[Path, Any] = {}  # each run file's `base`, read once (`_base_chain`)
 
     def _read(path: Path) -> bytes | None:
         """The file's bytes through the strict reader; None when absent (its own check names it) or unreadable."""
@@ -564,7 +613,7 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             out.files += 1
             found = run(memo_key(inputs.code, "file", rel, schema_text, _sum(path)),
                         lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
-                                              schemas.validator(schema_name, schema_text), schema_name))
+                                              SchemaCheck(rel, schema_name, schema_text, passed), schema_name))
             if not found:
                 inputs.clean.add(rel)
             out.problems += found
@@ -586,8 +635,8 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             raw = _read(path)
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
-            bases = (_sum(base) for base in _base_chain(cap / "runs", path, inputs))
-            out.problems += run(memo_key(inputs.code, "runfile", rel, _sum(path), flags_sum, metrics_sum, *bases),
+            chain = (_sum(base) for base in _base_chain(cap / "runs", path, inputs, bases))
+            out.problems += run(memo_key(inputs.code, "runfile", rel, _sum(path), flags_sum, metrics_sum, *chain),
                                 lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
@@ -618,13 +667,15 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
         parts = tuple(_read(p) for p in paths)
         if any(p.relative_to(root).as_posix() in unreadable for p in paths):
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
-        bases = _base_chain(cap / "runs", paths[1], inputs)
-        sums = [_sum(p) for p in (*paths, *bases)]
-        parts = (*parts, tuple(_read(base) for base in bases))
+        chain = _base_chain(cap / "runs", paths[1], inputs, bases)
+        sums = [_sum(p) for p in (*paths, *chain)]
+        parts = (*parts, tuple(_read(base) for base in chain))
         out.recordings += 1
         out.problems += run(memo_key(inputs.code, "recording", run_id, *sums),
                             lambda: recording_problems(run_id, *parts))
     store.save()
+    if passed != shapes:
+        remember(shapes_file, inputs.code, passed)
     return out
 
 

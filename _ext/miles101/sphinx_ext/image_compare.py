@@ -4,19 +4,29 @@ The text is rendered at build time by the served tool's own ``compare`` and ``re
 block (``miles101.book_miles.sample``), so the page's sample cannot drift from what the command prints.
 The page reads again when ``tools/miles_tree.py`` changes. A build of the project itself checks that
 BOOK still matches the capture, the run files and the pages, and warns (``manual.served_tool``) when
-it does not, so a page the reader downloads the tool from cannot serve a stale book.
+it does not, so a page the reader downloads the tool from cannot serve a stale book. The check's answer
+is kept in the doctree dir for the bytes it read and the code (`miles101.memo`): a build whose inputs
+are unchanged reads them, but neither renders BOOK again nor imports the served tool.
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from ..book_miles import ROOT, TOOL, book_side, sample
+from .. import book_miles
+from ..book import SCHEMA_PATH, Book
+from ..inputs import code_digest, memo_key
+from ..memo import recall, remember
 from ..problems import ProblemError, Subtype
-from ..tools.miles_tree import BOOK
 from .base import ManualDirective, warn
+from .loading import book_in_config
+
+#: The answer of the last build's check of BOOK ("fresh" or "stale"), in the doctree dir.
+CHECK_MEMO = "m101-served-book.pickle"
 
 
 class CompareImageSampleDirective(ManualDirective):
@@ -25,8 +35,8 @@ class CompareImageSampleDirective(ManualDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        self.env.note_dependency(str(TOOL))
-        text = sample()
+        self.env.note_dependency(str(book_miles.TOOL))
+        text = book_miles.sample()
         node = nodes.literal_block(text, text, language="text")
         self.set_source_info(node)
         return [node]
@@ -35,18 +45,58 @@ class CompareImageSampleDirective(ManualDirective):
 DIRECTIVES = {"compare-image-sample": CompareImageSampleDirective}
 
 
+def _bytes(path: str) -> bytes | None:
+    """A file's bytes for the memo's key, links followed as book_side follows them; None when it is not a
+    regular file (never blocks on a FIFO) or does not read: book_side then says why."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def check_key(root: Path, book: Book) -> str:
+    """What `book_miles.book_side` reads besides the loaded book, and the code: manual.json (and its schema),
+    the pages the book lists, the extraction's flags and metrics, every run file; the served BOOK is in the
+    code (tools/miles_tree.py). Read with os calls: some 50 files on every build of the project."""
+    top = str(root)
+    parts: list[str | bytes | None] = [_bytes(os.path.join(top, "manual.json")), SCHEMA_PATH.read_bytes()]
+    for rel in book.page_files:
+        parts += [rel, _bytes(os.path.join(top, rel))]
+    for rel in ("capture/miles/flags.json", "capture/miles/metrics.json"):
+        parts.append(_bytes(os.path.join(top, rel)))
+    runs = os.path.join(top, "capture", "runs")
+    for name in sorted(n for n in (os.listdir(runs) if os.path.isdir(runs) else []) if n.endswith(".yaml")):
+        parts += [name, _bytes(os.path.join(runs, name))]
+    return memo_key(code_digest(), "served-book", *parts)
+
+
 def check_book(app: Sphinx) -> None:
     """Warn when the served BOOK differs from what this project's capture, run files and pages give.
 
     Only for the project the tool belongs to: a test's copy of another book has its own pages."""
-    if Path(app.srcdir).resolve() != ROOT:
+    root = book_miles.ROOT
+    if Path(app.srcdir).resolve() != root:
         return
-    try:
-        fresh = book_side(ROOT)
-    except (OSError, ValueError, KeyError, ProblemError) as exc:  # the capture's and the book's own checks name the cause
-        fresh = {"unreadable": str(exc)}
-    if fresh != BOOK:
-        warn(Subtype.SERVED_TOOL, f"{TOOL.relative_to(ROOT)}: its BOOK block (the book's side of "
+    book = book_in_config(app.config)  # the build's manual.json, when it is the project's (a conf may name another)
+    if book is not None and (Path(app.confdir) / app.config.m101_book).resolve() != root / "manual.json":
+        book = None  # book_side loads the project's own; no memo
+    memo = Path(app.doctreedir) / CHECK_MEMO
+    key = check_key(root, book) if book is not None else None
+    answer = recall(memo, key)
+    if answer is None:
+        from ..tools.miles_tree import BOOK  # the served tool: only when its inputs or the code changed
+
+        try:
+            fresh = book_miles.book_side(root, book=book)
+        except (OSError, ValueError, KeyError, ProblemError) as exc:  # the capture's and the book's own checks name the cause
+            fresh = {"unreadable": str(exc)}
+        answer = "fresh" if fresh == BOOK else "stale"
+        remember(memo, key, answer)
+    if answer == "stale":
+        warn(Subtype.SERVED_TOOL, f"{book_miles.TOOL.relative_to(root)}: its BOOK block (the book's side of "
              "`preflight.py --compare-image`) no longer matches capture/miles/, the run files or the pages.",
              fix="run `python3 -m miles101.book_miles --write` and commit the file")
 

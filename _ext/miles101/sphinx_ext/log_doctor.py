@@ -12,7 +12,6 @@ what it is, how to get the same answer with read_run.py, and where the web page 
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -23,7 +22,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
-from ..doctor_rules import SYMPTOMS, rules
+from ..doctor_rules import SYMPTOMS, rules_text
 from ..problems import ProblemError
 from ..rulefiles import missing_rules
 from .assets import serve, served_dir
@@ -33,6 +32,8 @@ from .domain import domain_of
 STATIC = Path(__file__).with_name("static")
 FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor-loader.js", "log-doctor.css")
 RULES_FILE = "m101-doctor-rules.json"
+#: The rule set the last build served, kept in the doctree dir for the same rule files and code.
+RULES_MEMO = "m101-doctor-rules.pickle"
 #: The page whose entries the doctor links to (read_run.PAGE_PATH without its suffix).
 PAGE_DOC = "sections/7-1-troubleshoot-by-symptom"
 WHAT = ("The log doctor: paste or drop a Miles log, and it shows each entry of 7.1 the log points at, the one "
@@ -116,7 +117,7 @@ def _install(app: Sphinx) -> None:
     text = None
     if (Path(app.srcdir) / SYMPTOMS).is_file():
         try:
-            text = json.dumps(rules(Path(app.srcdir)), indent=1, sort_keys=True) + "\n"
+            text = rules_text(Path(app.srcdir), Path(app.doctreedir) / RULES_MEMO)
         except ProblemError:
             pass  # a broken rule file: both gates name it (miles101.validate); no stale rules stay served
     if text is None:

@@ -16,9 +16,16 @@ DESIGN_ASSETS = ("sphinx-design.min.css", "design-tabs.js")
 TAB_ASSETS = ("design-tabs.js",)
 
 
-def _uses(doctree: nodes.document, prefix: str) -> bool:
-    return any(any(c.startswith(prefix) for c in node.get("classes", []))
-               for node in doctree.findall(nodes.Element))
+def _uses(doctree: nodes.document) -> tuple[bool, bool]:
+    """Whether the page draws anything with sphinx-design, and whether it has tabs: one walk of the doctree."""
+    design = False
+    for node in doctree.findall(nodes.Element):
+        for c in node.get("classes", ()):
+            if c.startswith("sd-"):
+                if c.startswith("sd-tab"):
+                    return True, True
+                design = True
+    return design, False
 
 
 def drop_unused_design_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
@@ -27,7 +34,8 @@ def drop_unused_design_assets(app: Sphinx, pagename: str, templatename: str, con
     without tabs."""
     if doctree is None:
         return
-    unused = DESIGN_ASSETS if not _uses(doctree, "sd-") else TAB_ASSETS if not _uses(doctree, "sd-tab") else ()
+    design, tabs = _uses(doctree)
+    unused = DESIGN_ASSETS if not design else TAB_ASSETS if not tabs else ()
     for key in ("css_files", "script_files"):
         if key in context and unused:
             context[key] = [a for a in context[key] if not str(getattr(a, "filename", a)).endswith(unused)]

@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,8 +18,10 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 
+from ..inputs import code_digest, memo_key
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
+from ..memo import recall, remember
 from ..resolve import Resolved
 from ..runfiles import launch_script, ray_start, record_command, script_comment
 from .assets import write_if_changed
@@ -141,6 +144,8 @@ class OnceRecordedDirective(RecordingStateDirective):
 
 
 COMMANDS_DIR = "_commands"
+#: The scripts the last build served (run id → text), kept in the doctree dir for the same runs and code.
+COMMANDS_MEMO = "m101-commands.pickle"
 
 
 def command_file(run: dict) -> str:
@@ -157,8 +162,17 @@ def write_command_files(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name not in ("html", "dirhtml", "singlehtml"):
         return  # the web site serves them; an e-book links none (editions.WebOnlyDownloads)
     out = Path(app.outdir) / COMMANDS_DIR
-    for run_id, run in sorted(capture_of(app.env).runs.items()):
-        write_if_changed(out / f"{run_id}.sh", command_file(run))  # a file watcher sees no change where there is none
+    runs = sorted(capture_of(app.env).runs.items())
+    # The scripts are rendered again only when a run (as the model holds it, base filled in) or the code that
+    # renders them changed: the core's (code_digest) or this module's.
+    key = memo_key(code_digest(), "commands", Path(__file__).read_bytes(), pickle.dumps(runs, pickle.HIGHEST_PROTOCOL))
+    memo = Path(app.doctreedir) / COMMANDS_MEMO
+    texts = recall(memo, key)
+    if not isinstance(texts, dict):
+        texts = {run_id: command_file(run) for run_id, run in runs}
+        remember(memo, key, texts)
+    for run_id, text in texts.items():
+        write_if_changed(out / f"{run_id}.sh", text)  # a file watcher sees no change where there is none
 
 
 def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Node]:
