@@ -272,6 +272,10 @@ html_math_renderer = "mathjax"  # Sphinx's default; miles101 provides the manual
 root_doc = {root!r}
 exclude_patterns = exclude_patterns + {excluded!r}
 suppress_warnings = ["myst.xref_missing", "ref.ref"]
+# The one process setting miles101 makes, kept, so the rows compare the extension's work and not a setting:
+# at exit, what is alive is frozen out of the interpreter's last collections (miles101.sphinx_ext.heap).
+import atexit, gc
+atexit.register(gc.freeze)
 '''
 
 

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import gc
 
+import subprocess
+import sys
+import textwrap
+
 from miles101.sphinx_ext import SETUPS, heap
 
 
@@ -45,3 +49,22 @@ def test_the_extension_connects_both_ends() -> None:
     probe = App()
     loading.setup_loading(probe)  # type: ignore[arg-type]
     assert all(p < 900 for e, _h, p in probe.connected if e == "builder-inited")
+
+
+def test_at_exit_the_heap_is_frozen_once_a_process() -> None:
+    """The exit hook runs once however many builds set the extension up, and leaves everything frozen for the
+    interpreter's last collections (an exit hook registered earlier runs after it and sees that)."""
+    probe = textwrap.dedent("""
+        import atexit, gc
+        from miles101.sphinx_ext import heap
+
+        class App:
+            def connect(self, *args, **kwargs): pass
+
+        calls, freeze = [], gc.freeze
+        gc.freeze = lambda: calls.append(1) or freeze()
+        atexit.register(lambda: print("freezes at exit:", len(calls), "frozen:", gc.get_freeze_count() > 0))
+        heap.setup_heap(App()); heap.setup_heap(App())
+    """)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "freezes at exit: 1 frozen: True", out
