@@ -2,7 +2,8 @@
 """One entry point for a fresh machine with Python 3.11+ (and Node.js with npm for the tests and `draw`).
 
     python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
-    python3 dev.py test      run every test (arguments go to pytest: -m unit, --durations=15, ...)
+    python3 dev.py test      run every test, on every core where there are two or more (arguments go to
+                             pytest: -m unit, --durations=15, -n 0 for one process, ...)
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
@@ -162,6 +163,16 @@ def bytecode_env() -> dict[str, str]:
     return {**env, "PYTHONPYCACHEPREFIX": str(prefix)}
 
 
+def parallel_args(argv: list[str]) -> list[str]:
+    """pytest-xdist's workers, one a core, where there are two or more and the caller chose nothing (`-n`,
+    `-p no:xdist`) or asked for the debugger (which runs in one process). Each test file runs in one worker
+    (`--dist loadfile`), so a module's fixtures are made once. benchmarks/README.md has the times."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    chosen = any(a in ("-n", "--numprocesses", "--pdb", "--trace", "no:xdist") or a.startswith(("-n", "--numprocesses="))
+                 for a in argv)
+    return [] if cores < 2 or chosen else ["-n", str(cores), "--dist", "loadfile"]
+
+
 def _pip() -> list[str | Path]:
     """The pip that installs into .venv/ (made here when missing).
 
@@ -269,7 +280,7 @@ def main(argv: list[str]) -> int:
     if command == "docs":
         sphinx(*argv[1:])
     elif command == "test":
-        run(PY, "-m", "pytest", *argv[1:], env=bytecode_env())
+        run(PY, "-m", "pytest", *parallel_args(argv[1:]), *argv[1:], env=bytecode_env())
     elif command == "serve":
         sphinx()
         run(PY, "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", "_build/html")
