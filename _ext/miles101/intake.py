@@ -15,8 +15,6 @@ source of every core module and schema, so a changed rule never meets an old ans
 from __future__ import annotations
 
 import copy
-import gc
-import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from .crosscheck_results import crosscheck_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
+from .memo import recall, remember
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
 from .schemas import usable
@@ -57,13 +56,13 @@ def take_in(root: Path, cache_dir: Path | None = None) -> Intake:
     key = model_key(inputs) if cache_dir is not None else None
     capture = cached_model(cache_dir / MODEL_CACHE, key) if cache_dir is not None and key is not None else None
     if capture is None and cache_dir is not None:
-        inputs.memo.update(_load(cache_dir / PARSED_CACHE, dict) or {})
+        inputs.memo.update(recall(cache_dir / PARSED_CACHE, inputs.code, dict) or {})
     validation = validate_capture(root, None if cache_dir is None else cache_dir / CHECKS_CACHE, inputs)
     if capture is None:
         capture = build_model(root, inputs)
         if cache_dir is not None:
-            _save(cache_dir / MODEL_CACHE, key, capture)
-            _save(cache_dir / PARSED_CACHE, inputs.memo)
+            remember(cache_dir / MODEL_CACHE, key, capture)
+            remember(cache_dir / PARSED_CACHE, inputs.code, inputs.memo)
     capture.root = root
     return Intake(capture, capture_problems(validation, capture), validation)
 
@@ -85,47 +84,8 @@ def model_key(inputs: Inputs) -> str:
 
 
 def cached_model(cache_file: Path, key: str) -> Capture | None:
-    """The model the last build kept, when it was built from these bytes by this code; else None (outdated).
-
-    The file holds two pickles, the key and then the model, so an outdated model is never unpickled."""
-    collecting = gc.isenabled()
-    gc.disable()  # thousands of small objects: in a build's large heap the collector would cost more than reading
-    try:
-        with cache_file.open("rb") as fh:
-            if pickle.load(fh) != key:
-                return None
-            capture = pickle.load(fh)
-    except Exception:  # noqa: BLE001 - no cache yet, or one from another version: build afresh
-        return None
-    finally:
-        if collecting:
-            gc.enable()
-    return capture if isinstance(capture, Capture) else None
-
-
-def _load(path: Path, kind: type) -> Any:
-    """A pickled memo, or None when there is none (or one from another version)."""
-    collecting = gc.isenabled()
-    gc.disable()  # thousands of small objects: in a build's large heap the collector would cost more than reading
-    try:
-        got = pickle.loads(path.read_bytes())
-        return got if isinstance(got, kind) else None
-    except Exception:  # noqa: BLE001 - no cache yet, or one from another version: build afresh
-        return None
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _save(path: Path, *data: Any) -> None:
-    """Pickle each of `data` into `path`, one after the other (written aside, then moved into place)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(b"".join(pickle.dumps(item, pickle.HIGHEST_PROTOCOL) for item in data))
-        tmp.replace(path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+    """The model the last build kept, when it was built from these bytes by this code; else None (outdated)."""
+    return recall(cache_file, key, Capture)
 
 
 def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[str, str], Value]:

@@ -7,30 +7,51 @@ or written only costs the time of computing the answer again.
 """
 from __future__ import annotations
 
+import gc
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 
-def recall(path: Path | None, key: str | None) -> Any:
-    """The answer kept in `path` for `key`, or None (no memo, another key, or one that does not read)."""
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The garbage collector off meanwhile: unpickling a memo (or importing jsonschema) makes thousands of
+    objects that live on, and in a build's large heap each collection would walk them for nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def recall(path: Path | None, key: Any, kind: type = object) -> Any:
+    """The answer kept in `path` for `key` (an instance of `kind`), or None (no memo, another key, or one that
+    does not read). The file holds the key, then the answer, as two pickles: an answer kept for another key
+    is never unpickled."""
     if path is None or key is None:
         return None
     try:
-        got = pickle.loads(path.read_bytes())
+        with collector_paused(), path.open("rb") as fh:
+            if pickle.load(fh) != key:
+                return None
+            answer = pickle.load(fh)
     except Exception:  # noqa: BLE001 - no memo yet, or one from another version: compute afresh
         return None
-    return got[1] if isinstance(got, tuple) and len(got) == 2 and got[0] == key else None
+    return answer if isinstance(answer, kind) else None
 
 
-def remember(path: Path | None, key: str | None, answer: Any) -> None:
+def remember(path: Path | None, key: Any, answer: Any) -> None:
     """Keep `answer` (never None) for `key` in `path`, replacing the file whole."""
     if path is None or key is None or answer is None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps((key, answer), pickle.HIGHEST_PROTOCOL))
+        tmp.write_bytes(pickle.dumps(key, pickle.HIGHEST_PROTOCOL) + pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
         tmp.replace(path)
     except OSError:
         pass  # a memo that cannot be written only costs the next build the work

@@ -7,7 +7,6 @@ found clean in the same intake is read as it is (`miles101.inputs.Inputs.clean`)
 """
 from __future__ import annotations
 
-import gc
 import json
 import math
 from collections.abc import Iterable
@@ -18,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .kinds import CAPTURE_FILES
+from .memo import collector_paused
 
 if TYPE_CHECKING:
     import jsonschema
@@ -52,15 +52,10 @@ def schema_name_for(rel: str) -> str | None:
 
 def jsonschema_module() -> ModuleType:
     """jsonschema, imported when a validation first runs: a build whose capture and book are unchanged validates
-    nothing and never imports it. The import makes tens of thousands of objects that live as long as the process;
-    in a build's large heap the collector would walk it for nothing, so it is paused meanwhile."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    nothing and never imports it. The import makes tens of thousands of objects that live as long as the process,
+    so the collector is paused meanwhile (`memo.collector_paused`)."""
+    with collector_paused():
         import jsonschema
-    finally:
-        if collecting:
-            gc.enable()
     return jsonschema
 
 
