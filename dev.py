@@ -2,8 +2,8 @@
 """One entry point for a fresh machine with Python 3.11+ (and Node.js with npm for the tests and `draw`).
 
     python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
-    python3 dev.py test      run every test, on every core where there are two or more (arguments go to
-                             pytest: -m unit, --durations=15, -n 0 for one process, ...)
+    python3 dev.py test      run every test (arguments go to pytest: -m unit, --durations=15, ...; the unit
+                             set runs on every core where there are two or more, -n 0 for one process)
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
@@ -164,13 +164,15 @@ def bytecode_env() -> dict[str, str]:
 
 
 def parallel_args(argv: list[str]) -> list[str]:
-    """pytest-xdist's workers, one a core, where there are two or more and the caller chose nothing (`-n`,
-    `-p no:xdist`) or asked for the debugger (which runs in one process). Each test file runs in one worker
-    (`--dist loadfile`), so a module's fixtures are made once. benchmarks/README.md has the times."""
+    """pytest-xdist's workers, one a core, for the unit set (`-m unit`) where there are two or more cores and
+    the caller chose nothing (`-n`, `-p no:xdist`, the debugger). Other selections build Sphinx, whose -j
+    forks: a fork of an xdist worker, which runs threads, can hang (a whole run here stopped with a forked
+    build idle in one worker), so they run in one process. benchmarks/README.md has the times."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    marker = argv[argv.index("-m") + 1] if "-m" in argv[:-1] else None
     chosen = any(a in ("-n", "--numprocesses", "--pdb", "--trace", "no:xdist") or a.startswith(("-n", "--numprocesses="))
                  for a in argv)
-    return [] if cores < 2 or chosen else ["-n", str(cores), "--dist", "loadfile"]
+    return ["-n", str(cores)] if cores >= 2 and marker == "unit" and not chosen else []
 
 
 def _pip() -> list[str | Path]:

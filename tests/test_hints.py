@@ -298,3 +298,19 @@ def test_tests_keep_the_bytecode_cache_out_of_the_tree(monkeypatch: pytest.Monke
     assert "PYTHONPYCACHEPREFIX = {env_dir}/pycache" in setenv and "PYTHONDONTWRITEBYTECODE" not in setenv
     ignored = (ROOT / ".gitignore").read_text().split()
     assert ".venv" in ignored and ".tox/" in ignored
+
+
+@pytest.mark.parametrize(("argv", "cores", "workers"), [
+    (["-m", "unit", "-q"], 2, ["-n", "2"]),  # the unit set: every core
+    (["-m", "unit"], 1, []),  # one core: one process
+    (["-m", "unit", "-n", "0"], 2, []),  # the caller chose
+    (["-m", "unit", "-p", "no:xdist"], 2, []),
+    (["-m", "unit", "--pdb"], 2, []),  # the debugger runs in one process
+    ([], 2, []),  # every test: Sphinx's -j forks, which a worker with threads must not do
+    (["-m", "not slow"], 2, []),
+])
+def test_only_the_unit_set_runs_on_every_core(monkeypatch: pytest.MonkeyPatch, argv: list[str], cores: int,
+                                              workers: list[str]) -> None:
+    dev = _dev()
+    monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    assert dev.parallel_args(argv) == workers
