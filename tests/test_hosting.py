@@ -176,3 +176,25 @@ def test_each_page_links_its_source_at_the_built_commit(hosted, manual) -> None:
         assert "secret-token" not in html
     # a copy without a repository (no origin, no Read the Docs) links no source and stays clean under -nW
     assert 'class="view-this-page"' not in (out(manual) / "sections/1-1-run-grpo-on-one-gpu.html").read_text(encoding="utf-8")
+
+
+def test_the_last_checks_are_read_once_for_the_records_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FactsLastChecked's table is parsed from capture/factcheck.json only when its bytes (or the code) changed."""
+    from miles101 import factcheck
+    from miles101.sphinx_ext import hosting
+
+    assert hosting.FACTCHECK_FILE == factcheck.FILE
+    src, doctrees = tmp_path / "src", tmp_path / "doctrees"
+    (src / "capture").mkdir(parents=True)
+    record = src / hosting.FACTCHECK_FILE
+    record.write_bytes((ROOT / hosting.FACTCHECK_FILE).read_bytes())
+    first = hosting.last_checks(src, doctrees)
+    assert first and all(len(commit) >= 9 for (commit, _date, _by), _ in first.values())
+    parsed: list[Path] = []
+    load = factcheck.load_factcheck
+    monkeypatch.setattr(factcheck, "load_factcheck", lambda root: parsed.append(root) or load(root))
+    assert hosting.last_checks(src, doctrees) == first and parsed == []  # the same bytes: the memo answers
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    doc["checks"] = doc["checks"][:1]
+    record.write_text(json.dumps(doc), encoding="utf-8")
+    assert len(hosting.last_checks(src, doctrees)) == 1 and parsed == [src]  # another record: read again

@@ -8,6 +8,7 @@ or written only costs the time of computing the answer again.
 from __future__ import annotations
 
 import gc
+import os
 import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -50,7 +51,7 @@ def remember(path: Path | None, key: Any, answer: Any) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # a -j worker may write the same memo meanwhile
         tmp.write_bytes(pickle.dumps(key, pickle.HIGHEST_PROTOCOL) + pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
         tmp.replace(path)
     except OSError:

@@ -33,8 +33,9 @@ from sphinx.errors import ConfigError
 from sphinx.transforms import SphinxTransform
 from sphinx.writers.text import TextTranslator
 
-from ..factcheck import FILE as FACTCHECK_FILE, load_factcheck
+from ..inputs import code_digest, memo_key
 from ..kinds import KINDS
+from ..memo import recall, remember
 
 from .assets import write_if_changed
 from .domain import book_of
@@ -185,6 +186,36 @@ def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict[s
 
 # -- freshness: when the facts of a page were last checked --------------------------------------------
 
+#: The fact-check record (miles101.factcheck.FILE; tests/test_hosting.py holds the two equal).
+FACTCHECK_FILE = "capture/factcheck.json"
+#: Each page's last fact-checks, kept in the doctree dir for the record's bytes and the code.
+CHECKED_MEMO = "m101-last-checks.pickle"
+
+#: page -> ((commit, date, by an independent reader) of its last check, the date of its last independent check
+#: when that is another one); a page with no check is not in it.
+LastChecks = dict[str, tuple[tuple[str, str, bool], "str | None"]]
+
+
+def last_checks(srcdir: Path, doctreedir: Path) -> LastChecks:
+    """What FactsLastChecked prints for each page, from capture/factcheck.json: parsed (and miles101.factcheck
+    imported) only when the record's bytes or the code changed, not for every page read."""
+    path = srcdir / FACTCHECK_FILE
+    key = memo_key(code_digest(), "last-checks", path.read_bytes() if path.is_file() else None)
+    got = recall(doctreedir / CHECKED_MEMO, key, dict)
+    if got is None:
+        from ..factcheck import load_factcheck
+
+        record = load_factcheck(srcdir)  # a file that is not JSON raises ValueError, as before
+        got = {}
+        for page in record.pages():
+            last, independent = record.last_checked(page), record.last_checked(page, independent=True)
+            if last is not None:
+                got[page] = ((last.commit, last.date, last.independent),
+                             independent.date if independent is not None and independent is not last else None)
+        remember(doctreedir / CHECKED_MEMO, key, got)
+    return got
+
+
 class FactsLastChecked(SphinxTransform):
     """End each page of the book with the Miles commit its facts were last checked against, and by whom."""
 
@@ -199,19 +230,18 @@ class FactsLastChecked(SphinxTransform):
             return  # not a page of the book, or one not written yet: no facts to have checked
         if (Path(self.env.srcdir) / FACTCHECK_FILE).is_file():  # a missing dependency would re-read the page every build
             self.env.note_dependency(FACTCHECK_FILE)
-        record = load_factcheck(Path(self.env.srcdir))
-        last = record.last_checked(page)
-        independent = record.last_checked(page, independent=True)
+        last, independent = last_checks(Path(self.env.srcdir), Path(self.env.doctreedir)).get(page, (None, None))
         line = nodes.paragraph(classes=["m101-checked"])
         if last is None:
             line += nodes.Text(f"No fact-check of this page against Miles's source is recorded yet ({FACTCHECK_FILE}).")
         else:
+            commit, date, by_independent = last
             line += nodes.Text("Facts on this page last checked against Miles ")
-            line += nodes.literal("", last.commit[:9])
-            who = "an independent reader" if last.independent else "the writer of the change"
-            line += nodes.Text(f" on {last.date}, by {who}")
-            if independent is not None and independent is not last:
-                line += nodes.Text(f"; last by an independent reader on {independent.date}")
+            line += nodes.literal("", commit[:9])
+            who = "an independent reader" if by_independent else "the writer of the change"
+            line += nodes.Text(f" on {date}, by {who}")
+            if independent is not None:
+                line += nodes.Text(f"; last by an independent reader on {independent}")
             line += nodes.Text(f" ({FACTCHECK_FILE}).")
         # After the page's last words: inside its last subsection when it has one (no body text may
         # follow a subsection in a docutils section).
