@@ -127,6 +127,15 @@ def test_flag_change_rereads_citing_pages_only(book_copy: Path) -> None:
     assert "arguments.py#L13" in built.html("sections/r-1-flags")  # the generated table is rewritten
 
 
+def test_a_run_file_change_rewrites_the_lab_notes_and_not_the_flag_table(book_copy: Path) -> None:
+    build(book_copy)
+    run = book_copy / "capture" / "runs" / "tiny-pending.yaml"
+    run.write_text(run.read_text().replace("title: A pending tiny run (test data)", "title: A title written again"))
+    built = build(book_copy)
+    assert "A title written again" in built.html("sections/r-3-lab")  # its generated table, built from the run files
+    assert "sections/r-1-flags" not in built.status  # R.1 reads nothing of the run files: neither read nor written
+
+
 def test_unchanged_rewrite_rereads_nothing(book_copy: Path) -> None:
     build(book_copy)
     facts = book_copy / "capture" / "facts.json"

@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,9 @@ class Capture:
     problems: list[Problem]
     #: Each host's cross-check results (capture/crosscheck/results/<host>.json), less what their schema refuses.
     crosschecks: dict[str, dict] = field(default_factory=dict)
+    #: What the model was built from (miles101.intake.input_sums): each input file's path → the sha256 of its bytes
+    #: (None: missing), and "code" → the code digest. Empty for a model built otherwise.
+    sources: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
     #: fingerprint_of's answers: the capture never changes once loaded, so each is hashed once a build.
     _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -144,6 +148,15 @@ class Capture:
         if start:
             url += f"#L{start}" + (f"-L{end}" if end and end != start else "")
         return url
+
+    def digest_of(self, *patterns: str) -> str | None:
+        """A digest of the input files matching `patterns` (fnmatch, against paths like capture/miles/flags.json)
+        and the code: it changes whenever what the model built from them can. None without `sources`."""
+        if not self.sources:
+            return None
+        picked = [(rel, sha) for rel, sha in sorted(self.sources.items())
+                  if rel == "code" or any(fnmatchcase(rel, p) for p in patterns)]
+        return fingerprint(picked)
 
     def fingerprint_of(self, kind: str, key: str) -> str:
         """Content hash of what `kind:key` resolves to now ('missing' when it does not resolve)."""

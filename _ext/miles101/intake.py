@@ -72,15 +72,21 @@ def load_capture(root: Path) -> Capture:
     return take_in(root).capture
 
 
-def model_key(inputs: Inputs) -> str:
-    """sha256 over the code (`code_digest`) and every input of the model (path and bytes' sha256; a missing file counts)."""
+def input_sums(inputs: Inputs) -> dict[str, str | None]:
+    """Each input of the model (`CAPTURE_INPUTS`) → the sha256 of its bytes (None: missing), and "code" → the code
+    digest: what the model is built from, its cache key's parts, kept on the model (`Capture.sources`)."""
     root = inputs.root
-    parts: list[str | bytes | None] = []
+    sums: dict[str, str | None] = {"code": inputs.code.hex()}
     for pattern in CAPTURE_INPUTS:
         for path in sorted(root.glob(pattern)) or [root / pattern]:
             rel = path.relative_to(root).as_posix()
-            parts += [rel, inputs.sha(path, fix_for(rel)) if path.is_file() else None]
-    return memo_key(inputs.code, *parts)
+            sums[rel] = inputs.sha(path, fix_for(rel)) if path.is_file() else None
+    return sums
+
+
+def model_key(inputs: Inputs) -> str:
+    """sha256 over the code (`code_digest`) and every input of the model (path and bytes' sha256; a missing file counts)."""
+    return memo_key(inputs.code, *(part for rel, sha in input_sums(inputs).items() for part in (rel, sha)))
 
 
 def cached_model(cache_file: Path, key: str) -> Capture | None:
@@ -238,5 +244,5 @@ def build_model(root: Path, inputs: Inputs) -> Capture:
         root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
         families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
         files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
-        attempts=attempts, problems=problems, crosschecks=crosschecks,
+        attempts=attempts, problems=problems, crosschecks=crosschecks, sources=input_sums(inputs),
     )
