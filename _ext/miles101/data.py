@@ -33,6 +33,23 @@ def fingerprint(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+_FLAGS, _RUNS = "capture/miles/flags.json", ("capture/runs/*.yaml", "capture/gpu/*")
+#: The input files (globs under the project root) each kind's fingerprints are made from, besides the code: where
+#: none of them changed since a build, neither did any fingerprint of the kind (incremental.stale_docs skips it).
+#: A kind not here is hashed again every build. tests/test_intake.py holds each row: a model built from the row's
+#: files alone gives every fingerprint of the kind that the whole capture gives.
+FINGERPRINT_INPUTS: dict[str, tuple[str, ...]] = {
+    "flag": (_FLAGS,), "default": (_FLAGS,), "pin": (_FLAGS,),  # the families and the provenance are flags.json's
+    "metric": ("capture/miles/metrics.json",),
+    "src": (_FLAGS, "capture/miles/files.json"),
+    "run": _RUNS, "measured": _RUNS,
+    "computed": ("capture/computed.json",),
+    "fact": ("capture/facts.json",),
+    "reference": ("capture/references/*.json",), "threshold": ("capture/references/*.json",),
+    "crosscheck": ("capture/crosscheck/results/*.json", "capture/computed.json"),
+}
+
+
 @dataclass
 class Value:
     """A number a page can cite: measured (maybe pending), computed, fact, a public reference, our threshold or a cross-check."""
@@ -157,6 +174,16 @@ class Capture:
         picked = [(rel, sha) for rel, sha in sorted(self.sources.items())
                   if rel == "code" or any(fnmatchcase(rel, p) for p in patterns)]
         return fingerprint(picked)
+
+    def unchanged_kinds(self, before: dict[str, str | None]) -> set[str]:
+        """The kinds of `FINGERPRINT_INPUTS` none of whose input files, nor the code, differ from `before` (an
+        earlier model's `sources`): each fingerprint of theirs is what that model gave."""
+        now = self.sources
+        if not now or not before or now.get("code") != before.get("code"):
+            return set()
+        changed = [rel for rel in now.keys() | before.keys() if now.get(rel) != before.get(rel)]
+        return {kind for kind, globs in FINGERPRINT_INPUTS.items()
+                if not any(fnmatchcase(rel, glob) for rel in changed for glob in globs)}
 
     def fingerprint_of(self, kind: str, key: str) -> str:
         """Content hash of what `kind:key` resolves to now ('missing' when it does not resolve)."""
