@@ -305,6 +305,12 @@ def test_tests_keep_the_bytecode_cache_out_of_the_tree(monkeypatch: pytest.Monke
     (["-m", "unit"], 1, []),  # one core: one process
     (["-m", "unit", "-n", "0"], 2, []),  # the caller chose
     (["-m", "unit", "-p", "no:xdist"], 2, []),
+    (["-m", "unit", "-pno:xdist"], 2, []),  # pytest reads an attached -p value too
+    (["-m", "unit", "-n2"], 2, []),
+    (["-m", "unit", "--numprocesses=2"], 2, []),
+    (["-m", "unit", "-m", "not slow"], 2, []),  # pytest keeps the last -m: builds, one process
+    (["-m", "not slow", "-m", "unit"], 2, ["-n", "2"]),
+    (["-m", "unit and not x"], 2, []),  # another selection: one process
     (["-m", "unit", "--pdb"], 2, []),  # the debugger runs in one process
     ([], 2, []),  # every test: Sphinx's -j forks, which a worker with threads must not do
     (["-m", "not slow"], 2, []),
