@@ -320,3 +320,15 @@ def test_only_the_unit_set_runs_on_every_core(monkeypatch: pytest.MonkeyPatch, a
     dev = _dev()
     monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
     assert dev.parallel_args(argv) == workers
+
+
+def test_a_choice_in_pytest_addopts_is_the_callers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTEST_ADDOPTS reaches pytest too: `-p no:xdist` there and an added -n would stop the run."""
+    dev = _dev()
+    monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:xdist")
+    assert dev.parallel_args(["-m", "unit"]) == []
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-n 3")
+    assert dev.parallel_args(["-m", "unit"]) == []
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-q")
+    assert dev.parallel_args(["-m", "unit"]) == ["-n", "2"]
