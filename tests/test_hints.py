@@ -319,6 +319,7 @@ def test_only_the_unit_set_runs_on_every_core(monkeypatch: pytest.MonkeyPatch, a
                                               workers: list[str]) -> None:
     dev = _dev()
     monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     assert dev.parallel_args(argv) == workers
 
 
