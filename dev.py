@@ -165,13 +165,15 @@ def bytecode_env() -> dict[str, str]:
 
 def parallel_args(argv: list[str]) -> list[str]:
     """pytest-xdist's workers, one a core, for the unit set (`-m unit`) where there are two or more cores and
-    the caller chose nothing (`-n`, `-p no:xdist`, the debugger). Other selections build Sphinx, whose -j
+    the caller chose nothing (`-n`, `-p no:xdist`, the debugger; in the arguments or PYTEST_ADDOPTS). Other selections build Sphinx, whose -j
     forks: a fork of an xdist worker, which runs threads, can hang (a whole run here stopped with a forked
     build idle in one worker), so they run in one process. benchmarks/README.md has the times."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    marker = argv[argv.index("-m") + 1] if "-m" in argv[:-1] else None
-    chosen = any(a in ("-n", "--numprocesses", "--pdb", "--trace", "no:xdist") or a.startswith(("-n", "--numprocesses="))
-                 for a in argv)
+    markers = [value for flag, value in zip(argv, argv[1:]) if flag == "-m"]
+    marker = markers[-1] if markers else None  # pytest keeps the last -m
+    given = [*os.environ.get("PYTEST_ADDOPTS", "").split(), *argv]  # pytest reads both
+    chosen = any(a in ("-n", "--numprocesses", "--pdb", "--trace") or a.startswith(("-n", "--numprocesses="))
+                 or a.endswith("no:xdist") for a in given)  # -p no:xdist, -pno:xdist
     return ["-n", str(cores)] if cores >= 2 and marker == "unit" and not chosen else []
 
 

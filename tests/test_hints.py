@@ -305,6 +305,12 @@ def test_tests_keep_the_bytecode_cache_out_of_the_tree(monkeypatch: pytest.Monke
     (["-m", "unit"], 1, []),  # one core: one process
     (["-m", "unit", "-n", "0"], 2, []),  # the caller chose
     (["-m", "unit", "-p", "no:xdist"], 2, []),
+    (["-m", "unit", "-pno:xdist"], 2, []),  # pytest reads an attached -p value too
+    (["-m", "unit", "-n2"], 2, []),
+    (["-m", "unit", "--numprocesses=2"], 2, []),
+    (["-m", "unit", "-m", "not slow"], 2, []),  # pytest keeps the last -m: builds, one process
+    (["-m", "not slow", "-m", "unit"], 2, ["-n", "2"]),
+    (["-m", "unit and not x"], 2, []),  # another selection: one process
     (["-m", "unit", "--pdb"], 2, []),  # the debugger runs in one process
     ([], 2, []),  # every test: Sphinx's -j forks, which a worker with threads must not do
     (["-m", "not slow"], 2, []),
@@ -313,4 +319,17 @@ def test_only_the_unit_set_runs_on_every_core(monkeypatch: pytest.MonkeyPatch, a
                                               workers: list[str]) -> None:
     dev = _dev()
     monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     assert dev.parallel_args(argv) == workers
+
+
+def test_a_choice_in_pytest_addopts_is_the_callers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTEST_ADDOPTS reaches pytest too: `-p no:xdist` there and an added -n would stop the run."""
+    dev = _dev()
+    monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:xdist")
+    assert dev.parallel_args(["-m", "unit"]) == []
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-n 3")
+    assert dev.parallel_args(["-m", "unit"]) == []
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-q")
+    assert dev.parallel_args(["-m", "unit"]) == ["-n", "2"]

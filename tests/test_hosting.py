@@ -198,3 +198,26 @@ def test_the_last_checks_are_read_once_for_the_records_bytes(tmp_path: Path, mon
     doc["checks"] = doc["checks"][:1]
     record.write_text(json.dumps(doc), encoding="utf-8")
     assert len(hosting.last_checks(src, doctrees)) == 1 and parsed == [src]  # another record: read again
+
+
+def test_the_last_checks_memo_is_kept_for_this_modules_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """last_checks shapes the record in hosting.py itself, outside code_digest's core: an edit of this module
+    meets no answer the old code kept."""
+    import pickle
+
+    from miles101.memo import remember
+    from miles101.sphinx_ext import hosting
+
+    src, doctrees = tmp_path / "src", tmp_path / "doctrees"
+    (src / "capture").mkdir(parents=True)
+    (src / hosting.FACTCHECK_FILE).write_bytes((ROOT / hosting.FACTCHECK_FILE).read_bytes())
+    fresh = hosting.last_checks(src, doctrees)
+    memo = doctrees / hosting.CHECKED_MEMO
+    with memo.open("rb") as fh:
+        key = pickle.load(fh)
+    remember(memo, key, {"kept-by-old-code": (("0" * 9, "2000-01-01", False), None)})
+    assert "kept-by-old-code" in hosting.last_checks(src, doctrees)  # the same code: the memo answers
+    edited = tmp_path / "hosting.py"
+    edited.write_bytes(Path(hosting.__file__).read_bytes() + b"\n# an edit\n")
+    monkeypatch.setattr(hosting, "__file__", str(edited))
+    assert hosting.last_checks(src, doctrees) == fresh

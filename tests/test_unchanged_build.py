@@ -251,3 +251,29 @@ def test_a_schema_is_number_blind_only_when_no_keyword_reads_a_number(schema: di
     from miles101 import schemas
 
     assert schemas.number_blind(json.dumps(schema)) is blind
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "integer"},
+    {"type": "array", "items": {"type": "integer"}, "minItems": 2},
+    {"if": {"type": "integer"}, "then": {"required": ["x"]}, "else": {"type": "number"}},
+    {"contains": {"type": "integer"}, "minContains": 2},
+    {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "dependentSchemas": {"a": {"required": ["b"]}},
+     "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "number"}]}},
+])
+def test_documents_of_one_number_shape_get_one_verdict(schema: dict) -> None:
+    """What `SchemaCheck` relies on: under a number-blind schema, two documents of one `number_shape` pass or
+    fail together, whether a number is an integer (1, 1.0, 10**30) or not (1.5, NaN, infinity) included."""
+    from miles101 import schemas
+
+    text = json.dumps(schema)
+    assert schemas.number_blind(text)
+    numbers = [0, 1, -7, 10**30, 1.0, 2.0, 1e300, 1.5, -0.25, float("nan"), float("inf"), True, None]
+    docs = [*numbers, [1, 1.5], [1, 2], [1.0, 2], [float("nan"), 3], {"a": 1, "b": 2.5}, {"a": 1.5},
+            {"a": 1, "b": 2}, {"ab": 10**40}, {"A": 1}]
+    verdicts: dict[str, set[bool]] = {}
+    for doc in docs:
+        valid = not list(schemas.validator("probe", text).iter_errors(doc))
+        verdicts.setdefault(schemas.number_shape(doc), set()).add(valid)
+    assert all(len(v) == 1 for v in verdicts.values()), verdicts
+    assert schemas.number_shape(1) != schemas.number_shape(1.5) == schemas.number_shape(float("nan"))

@@ -11,7 +11,7 @@ import gc
 import os
 import pickle
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +49,12 @@ def remember(path: Path | None, key: Any, answer: Any) -> None:
     """Keep `answer` (never None) for `key` in `path`, replacing the file whole."""
     if path is None or key is None or answer is None:
         return
+    data = pickle.dumps(key, pickle.HIGHEST_PROTOCOL) + pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a -j worker may write the same memo meanwhile
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # a -j worker may write the same memo meanwhile
-        tmp.write_bytes(pickle.dumps(key, pickle.HIGHEST_PROTOCOL) + pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
-        tmp.replace(path)
-    except OSError:
-        pass  # a memo that cannot be written only costs the next build the work
+        tmp.write_bytes(data)
+        tmp.replace(path)  # atomic: a reader meets the old file or the new one, never half of one
+    except OSError:  # a memo that cannot be written only costs the next build the work
+        with suppress(OSError):
+            tmp.unlink(missing_ok=True)

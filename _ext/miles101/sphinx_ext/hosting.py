@@ -198,9 +198,11 @@ LastChecks = dict[str, tuple[tuple[str, str, bool], "str | None"]]
 
 def last_checks(srcdir: Path, doctreedir: Path) -> LastChecks:
     """What FactsLastChecked prints for each page, from capture/factcheck.json: parsed (and miles101.factcheck
-    imported) only when the record's bytes or the code changed, not for every page read."""
+    imported) only when the record's bytes or the code changed (the core's, `code_digest`, and this module's,
+    which shapes the table), not for every page read."""
     path = srcdir / FACTCHECK_FILE
-    key = memo_key(code_digest(), "last-checks", path.read_bytes() if path.is_file() else None)
+    key = memo_key(code_digest(), "last-checks", Path(__file__).read_bytes(),
+                   path.read_bytes() if path.is_file() else None)
     got = recall(doctreedir / CHECKED_MEMO, key, dict)
     if got is None:
         from ..factcheck import load_factcheck
