@@ -86,6 +86,15 @@ def test_the_flag_index_is_written_when_what_it_shows_changed(book_copy: Path, t
     assert wrote_flag_index(build(book_copy, parallel=parallel))  # a removed page is written again
 
 
+def test_the_flag_index_is_written_when_its_heading_changes(book_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from miles101.sphinx_ext.domain import FlagIndex
+
+    build(book_copy)
+    monkeypatch.setattr(FlagIndex, "localname", "Every flag this book documents")  # the code that names it changed
+    built = build(book_copy)
+    assert wrote_flag_index(built) and "Every flag this book documents" in built.html("m101-flags")
+
+
 def test_reformatted_manual_rereads_nothing(book_copy: Path) -> None:
     build(book_copy)
     edit_book(book_copy, lambda b: None)  # the same content, other bytes

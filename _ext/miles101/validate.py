@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -459,7 +460,7 @@ class Cache:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")  # a build and --check may save at once
             tmp.write_text(json.dumps(self.new, sort_keys=True), encoding="utf-8")
             tmp.replace(self.path)
         except OSError:

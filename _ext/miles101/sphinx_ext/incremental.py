@@ -87,14 +87,14 @@ OWN_INDICES, INDEX_BUILDERS = ("m101-flags",), ("html", "dirhtml")
 INDEX_MEMO = "m101-indices.json"
 
 
-def index_digest(builder: Builder, name: str, content: Any, collapse: bool) -> str:
-    """What an index page shows: its entries and the parts of every page around it (the navigation's
-    titles and toctrees, the configuration and tags, the templates). Static files are left out, as
-    Sphinx leaves them out when it decides which pages to write."""
+def index_digest(builder: Builder, name: str, heading: str, content: Any, collapse: bool) -> str:
+    """What an index page shows: its heading and entries and the parts of every page around it (the
+    navigation's titles and toctrees, the configuration and tags, the templates). Static files are left
+    out, as Sphinx leaves them out when it decides which pages to write."""
     env = builder.env
     build_info = builder.build_info  # type: ignore[attr-defined]
     return fingerprint([
-        name, content, collapse, {doc: str(title) for doc, title in env.titles.items()},
+        name, heading, content, collapse, {doc: str(title) for doc, title in env.titles.items()},
         {doc: str(toc) for doc, toc in env.tocs.items() if doc in env.toctree_includes},
         env.toctree_includes, build_info.config_hash, build_info.tags_hash,
         builder.templates.newest_template_mtime(),  # type: ignore[attr-defined]
@@ -132,11 +132,12 @@ def write_changed_indices(app: Sphinx, builder: Builder) -> None:
         indices = builder.domain_indices  # type: ignore[attr-defined]
         now: dict[str, dict[str, Any]] = {}
         skipped = []
-        for name, _cls, content, collapse in indices:
+        for name, index_cls, content, collapse in indices:
             if name not in OWN_INDICES:
                 continue
             path = Path(builder.get_outfilename(name))
-            record = {"outdir": os.fspath(builder.outdir), "digest": index_digest(builder, name, content, collapse)}
+            digest = index_digest(builder, name, str(index_cls.localname), content, collapse)
+            record = {"outdir": os.fspath(builder.outdir), "digest": digest}
             last = kept.get(name) or {}
             on_disk = _stat(path)  # the file this memo wrote, not removed or replaced since
             if (not every_page and on_disk is not None and last.get("stat") == on_disk
