@@ -133,6 +133,17 @@ def intake_of(intake_cache: Path) -> Callable[[Path], Intake]:
     return lambda root: take_in(root, intake_cache)
 
 
+@pytest.fixture
+def rules_root(tmp_path: Path) -> Path:
+    """A project holding only the log doctor's rule files (symptoms.json, reader.json), copied from this one."""
+    from miles101.rulefiles import READER, SYMPTOMS
+
+    for rel in (SYMPTOMS, READER):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    return tmp_path
+
+
 @pytest.fixture(scope="session")
 def manual(tmp_path_factory: pytest.TempPathFactory):
     """The real manual, copied without its Git history and built once per session (-j 2)."""

@@ -3,7 +3,6 @@ cannot say; doctor_rules and capture.lab.symptoms read them only through miles10
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -23,11 +22,8 @@ def low_high(rec: dict) -> None:
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    for rel in (SYMPTOMS, READER):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / rel, tmp_path / rel)
-    return tmp_path
+def root(rules_root: Path) -> Path:
+    return rules_root  # the shared copy of the rule files (tests/conftest.py)
 
 
 def test_the_books_rule_files_pass(root: Path) -> None:

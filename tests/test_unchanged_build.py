@@ -60,12 +60,6 @@ def test_a_second_intake_of_the_same_bytes_imports_no_validator(project: Path, t
     assert _python(WARM, str(project), str(cache)) == {"book": True, "loaded": []}
 
 
-@pytest.fixture
-def rules_root(tmp_path: Path) -> Path:
-    for rel in (SYMPTOMS, READER):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / rel, tmp_path / rel)
-    return tmp_path
 
 
 def test_the_doctors_rules_are_kept_for_the_same_bytes(rules_root: Path, tmp_path: Path,
