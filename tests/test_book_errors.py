@@ -93,3 +93,14 @@ def test_cli_reports_without_a_traceback(book_copy: Path) -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stdout + done.stderr
     assert "manual.json:3:1: ERROR: invalid JSON (Expecting value)" in done.stderr
+
+
+def test_a_truncated_fact_check_record_is_named_once_not_a_traceback(book_copy: Path) -> None:
+    """Each page's fact-check line reads capture/factcheck.json; a file cut short is the intake's warning
+    (file, line, column, fix), and the pages are built without the line instead of the build crashing."""
+    (book_copy / "capture" / "factcheck.json").write_text('{"checks": [', encoding="utf-8")
+    built = build(book_copy)
+    named = [m for m in built.messages("manual.capture") if "invalid JSON" in m]
+    assert len(named) == 1 and "git checkout -- capture/factcheck.json" in named[0]
+    assert [w.location for w in built.warned if w.message in named] == ["capture/factcheck.json:1:13"]
+    assert "m101-checked" not in built.html("sections/1-1-first")

@@ -232,7 +232,11 @@ class FactsLastChecked(SphinxTransform):
             return  # not a page of the book, or one not written yet: no facts to have checked
         if (Path(self.env.srcdir) / FACTCHECK_FILE).is_file():  # a missing dependency would re-read the page every build
             self.env.note_dependency(FACTCHECK_FILE)
-        last, independent = last_checks(Path(self.env.srcdir), Path(self.env.doctreedir)).get(page, (None, None))
+        try:
+            checks = last_checks(Path(self.env.srcdir), Path(self.env.doctreedir))
+        except ValueError:  # not JSON: the intake's check of the file names the line and the fix (manual.capture)
+            return
+        last, independent = checks.get(page, (None, None))
         line = nodes.paragraph(classes=["m101-checked"])
         if last is None:
             line += nodes.Text(f"No fact-check of this page against Miles's source is recorded yet ({FACTCHECK_FILE}).")
