@@ -53,13 +53,14 @@ class Intake:
 def take_in(root: Path, cache_dir: Path | None = None) -> Intake:
     """Read, check and model capture/ under `root`; with `cache_dir`, reuse what the same bytes and code gave."""
     inputs = Inputs(root)
-    key = model_key(inputs) if cache_dir is not None else None
+    sources = input_sums(inputs)
+    key = model_key(inputs.code, sources) if cache_dir is not None else None
     capture = cached_model(cache_dir / MODEL_CACHE, key) if cache_dir is not None and key is not None else None
     if capture is None and cache_dir is not None:
         inputs.memo.update(recall(cache_dir / PARSED_CACHE, inputs.code, dict) or {})
     validation = validate_capture(root, None if cache_dir is None else cache_dir / CHECKS_CACHE, inputs)
     if capture is None:
-        capture = build_model(root, inputs)
+        capture = build_model(root, inputs, sources)
         if cache_dir is not None:
             remember(cache_dir / MODEL_CACHE, key, capture)
             remember(cache_dir / PARSED_CACHE, inputs.code, inputs.memo)
@@ -84,9 +85,10 @@ def input_sums(inputs: Inputs) -> dict[str, str | None]:
     return sums
 
 
-def model_key(inputs: Inputs) -> str:
-    """sha256 over the code (`code_digest`) and every input of the model (path and bytes' sha256; a missing file counts)."""
-    return memo_key(inputs.code, *(part for rel, sha in input_sums(inputs).items() for part in (rel, sha)))
+def model_key(code: bytes, sources: dict[str, str | None]) -> str:
+    """sha256 over the code (`code_digest`) and every input of the model (`input_sums`: path and bytes' sha256;
+    a missing file counts)."""
+    return memo_key(code, *(part for rel, sha in sources.items() for part in (rel, sha)))
 
 
 def cached_model(cache_file: Path, key: str) -> Capture | None:
@@ -121,8 +123,9 @@ def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[
     return values
 
 
-def build_model(root: Path, inputs: Inputs) -> Capture:
-    """The model of capture/ under `root`, from the documents `inputs` parsed; problems collected, not raised.
+def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> Capture:
+    """The model of capture/ under `root`, from the documents `inputs` parsed (`sources`: their `input_sums`);
+    problems collected, not raised.
 
     The validation ran first: a file it found clean (`inputs.clean`) is read as it is, any other
     less the records its schema refuses (`schemas.usable`).
@@ -244,5 +247,5 @@ def build_model(root: Path, inputs: Inputs) -> Capture:
         root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
         families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
         files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
-        attempts=attempts, problems=problems, crosschecks=crosschecks, sources=input_sums(inputs),
+        attempts=attempts, problems=problems, crosschecks=crosschecks, sources=sources,
     )
