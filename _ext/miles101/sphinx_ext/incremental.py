@@ -5,7 +5,6 @@ index is written when what it shows changed, and unresolved references fail the 
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 
 from ..data import fingerprint
+from ..memo import recall, remember
 from ..problems import broken_sources
 from .base import logger
 from .domain import domain_of
@@ -83,8 +83,9 @@ def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 #: The domain's own indices (the flag index) and the builders that write them only when they changed.
 OWN_INDICES, INDEX_BUILDERS = ("m101-flags",), ("html", "dirhtml")
-#: What each own index was last written from, in the doctree dir: {builder: {index: {outdir, digest, stat}}}.
-INDEX_MEMO = "m101-indices.json"
+#: What each own index was last written from, in the doctree dir, one memo a builder (miles101.memo, keyed by
+#: the output folder): {index: (digest, [size, mtime_ns] of the file written)}.
+INDEX_MEMO = "m101-indices-{builder}.pickle"
 
 
 def index_digest(builder: Builder, name: str, heading: str, content: Any, collapse: bool) -> str:
@@ -119,46 +120,27 @@ def write_changed_indices(app: Sphinx, builder: Builder) -> None:
     if builder.name not in INDEX_BUILDERS:
         return
     write_all = builder.write_domain_indices  # type: ignore[attr-defined]
-    memo_path = Path(builder.doctreedir) / INDEX_MEMO
-    resolved = domain_of(builder.env).state
+    memo_path, outdir = Path(builder.doctreedir) / INDEX_MEMO.format(builder=builder.name), os.fspath(builder.outdir)
+    state = domain_of(builder.env).state
 
     def write_domain_indices() -> None:
-        try:
-            memo = json.loads(memo_path.read_text(encoding="utf-8"))
-            kept = memo[builder.name] if isinstance(memo, dict) and isinstance(memo.get(builder.name), dict) else {}
-        except (OSError, ValueError):
-            memo, kept = {}, {}
-        every_page = resolved.resolved_docs >= len(builder.env.found_docs)
+        kept = recall(memo_path, outdir, dict) or {}
+        every_page = state.resolved_docs >= len(builder.env.found_docs)
         indices = builder.domain_indices  # type: ignore[attr-defined]
-        now: dict[str, dict[str, Any]] = {}
-        skipped = []
-        for name, index_cls, content, collapse in indices:
-            if name not in OWN_INDICES:
-                continue
-            path = Path(builder.get_outfilename(name))
-            digest = index_digest(builder, name, str(index_cls.localname), content, collapse)
-            record = {"outdir": os.fspath(builder.outdir), "digest": digest}
-            last = kept.get(name) or {}
-            on_disk = _stat(path)  # the file this memo wrote, not removed or replaced since
-            if (not every_page and on_disk is not None and last.get("stat") == on_disk
-                    and {k: last.get(k) for k in record} == record):
-                skipped.append(name)
-                record["stat"] = last["stat"]
-            now[name] = record
+        digests = {name: index_digest(builder, name, str(index_cls.localname), content, collapse)
+                   for name, index_cls, content, collapse in indices if name in OWN_INDICES}
+        # Skipped: the same digest, and on disk the very file written then (not removed or replaced since).
+        on_disk = {name: _stat(Path(builder.get_outfilename(name))) for name in digests}
+        skipped = {name for name, digest in digests.items()
+                   if not every_page and on_disk[name] is not None and kept.get(name) == (digest, on_disk[name])}
         builder.domain_indices = [entry for entry in indices if entry[0] not in skipped]  # type: ignore[attr-defined]
         try:
             write_all()
         finally:
             builder.domain_indices = indices  # type: ignore[attr-defined]
-        for name, record in now.items():
-            record.setdefault("stat", _stat(Path(builder.get_outfilename(name))))
+        now = {name: (digest, _stat(Path(builder.get_outfilename(name)))) for name, digest in digests.items()}
         if now != kept:
-            memo = memo if isinstance(memo, dict) else {}
-            memo[builder.name] = now
-            try:
-                memo_path.write_text(json.dumps(memo, sort_keys=True), encoding="utf-8")
-            except OSError:
-                pass  # a memo that cannot be kept only costs the next build a write
+            remember(memo_path, outdir, now)
 
     builder.write_domain_indices = write_domain_indices  # type: ignore[attr-defined]
 
