@@ -251,3 +251,20 @@ def test_rules_come_from_the_readers_sources() -> None:
     assert r["cutoffs"] == rr.CUTOFFS
     assert [s["name"] for s in r["signals"]] == [s[0] for s in rr.SIGNALS]
     assert "(?P<" not in json.dumps(r["patterns"])
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_corpus_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
+    """Every excerpt of the corpus of public threads (both sets: this compares the two doctors, it ranks nothing),
+    read whole and in small chunks."""
+    from doctor_corpus import SETS, load_set
+
+    logs = []
+    for name in SETS:
+        for case in load_set(name)["cases"]:
+            p = tmp_path / f"{name}-{case['id']}.log"
+            p.write_text(case["excerpt"] + "\n", encoding="utf-8")
+            logs.append(p)
+    assert len(logs) >= 70
+    _compare(logs, rules_file)
+    _compare(logs, rules_file, chunk=11)

@@ -561,12 +561,26 @@ SYMPTOMS_JSON = r'''{
      "compute_log_probs",
      "calculate_log_probs_and_entropy",
      "get_log_probs_and_entropy",
-     "vocab_parallel"
+     "vocab_parallel",
+     "entropy_from_logits",
+     "logprobs_from_logits",
+     "selective_log_softmax"
     ],
     "timers": [
      "log_probs",
      "ref_log_probs"
     ]
+   },
+   {
+    "id": "optimizer",
+    "says": "the lines around line {line} are the optimizer step ({marker})",
+    "markers": [
+     "optimizer.step(",
+     "in _multi_tensor_adam",
+     "in _single_tensor_adam",
+     "in _fused_adam"
+    ],
+    "timers": []
    },
    {
     "id": "trainer",
@@ -603,6 +617,18 @@ SYMPTOMS_JSON = r'''{
     ]
    },
    {
+    "id": "engine_start",
+    "says": "the lines around line {line} are the engine's start-up ({marker})",
+    "markers": [
+     "Scheduler hit an exception",
+     "scheduler died during initialization",
+     "in init_memory_pool",
+     "in capture_one_batch_size",
+     "in launch_server"
+    ],
+    "timers": []
+   },
+   {
     "id": "engine",
     "says": "the lines around line {line} are the engine's (SGLang), not the trainer's ({marker})",
     "markers": [
@@ -617,8 +643,9 @@ SYMPTOMS_JSON = r'''{
   ],
   "facts": {
    "alloc": {
-    "over_free": "one allocation ({want}) is larger than all the free memory ({free}): that is not fragmentation",
-    "under_free": "the allocation ({want}) is smaller than the free memory ({free}): the free memory is in pieces"
+    "whole": "PyTorch held {unalloc} reserved but unallocated, less than the {want} asked: no arrangement of its cache would have held it",
+    "fragmented": "PyTorch held {unalloc} reserved but unallocated, at least the {want} asked, yet not in one block: fragmentation",
+    "margin": "torch_memory_saver refused {want} with {free} free, inside its margin of {margin}"
    },
    "ready": {
     "before": "nothing before line {line} says the engine was ready (no `The server is fired up and ready to roll!`, no step line)",
@@ -644,6 +671,13 @@ SYMPTOMS_JSON = r'''{
    "dynamic_batch": {
     "on": "the run sets --use-dynamic-batch-size",
     "off": "the run does not set --use-dynamic-batch-size"
+   },
+   "label": {
+    "none": "the logged samples have label=None",
+    "set": "the logged samples have a label"
+   },
+   "abi": {
+    "mismatch": "line {line} or the lines around it name an `undefined symbol`: a binary built against another PyTorch"
    }
   }
  },
@@ -719,6 +753,27 @@ SYMPTOMS_JSON = r'''{
    "fix": "Mount the reference checkpoint and point --ref-load at it, or drop the KL term (--kl-coef 0, no --use-kl-loss)."
   },
   {
+   "id": "args-parallel-world-size",
+   "section": "Arguments Miles rejects",
+   "title": "`world_size (...) is not divisible by`",
+   "grep": [
+    "world_size ( ... ) is not divisible by"
+   ],
+   "check": "grep -n -e '--tensor-model-parallel-size' -e '--pipeline-model-parallel-size' -e '--expert-model-parallel-size' -e '--context-parallel-size' \"/root/logs/$RUN.args\"",
+   "fix": "On one GPU, set the Megatron parallel sizes to 1: Megatron needs tensor \u00d7 pipeline \u00d7 context, and expert-tensor \u00d7 expert \u00d7 pipeline, each to divide the trainer's GPU count."
+  },
+  {
+   "id": "chat-template-missing",
+   "section": "Arguments Miles rejects",
+   "title": "`tokenizer.chat_template is not set`",
+   "grep": [
+    "tokenizer.chat_template is not set",
+    "apply_chat_template("
+   ],
+   "check": "python3 -c \"from transformers import AutoTokenizer as T; print(T.from_pretrained('$HF').chat_template is not None)\"",
+   "fix": "Use the model's instruct version, or drop --apply-chat-template for a base model and write its prompt format into the data."
+  },
+  {
    "id": "gb10-ptxas-sm121a",
    "section": "Images and hardware",
    "title": "`ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'`",
@@ -731,12 +786,52 @@ SYMPTOMS_JSON = r'''{
   {
    "id": "gb10-no-kernel-image",
    "section": "Images and hardware",
-   "title": "`RMSNorm failed with error code no kernel image is available for execution on the device`",
+   "title": "`no kernel image is available for execution on the device`, or `Could not load any common_ops library`",
    "grep": [
-    "no kernel image is available for execution on the device"
+    "no kernel image is available for execution on the device",
+    "Could not load any common_ops library",
+    "common_ops.abi3.so: undefined symbol"
    ],
-   "check": "cuobjdump --list-elf $(python3 -c \"import sgl_kernel,os;print(os.path.dirname(sgl_kernel.__file__))\")/*/common_ops.abi3.so | grep -o 'sm_[0-9]*[a-z]*' | sort -u",
-   "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options."
+   "check": "python3 -c 'import torch; print(torch.__version__)'; pip show sgl-kernel | grep -i version\ncuobjdump --list-elf $(python3 -c \"import sgl_kernel,os;print(os.path.dirname(sgl_kernel.__file__))\")/*/common_ops.abi3.so | grep -o 'sm_[0-9]*[a-z]*' | sort -u",
+   "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options.",
+   "causes": [
+    {
+     "cause": "The sgl-kernel wheel carries no code for the GB10's compute capability.",
+     "tells": "The check lists no sm_121a, or the import error says no directory matches the GPU.",
+     "fixes": [
+      {
+       "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options (see 6.4)."
+      }
+     ]
+    },
+    {
+     "cause": "The sgl-kernel wheel was built against another PyTorch than the one installed.",
+     "tells": "The import error names an `undefined symbol` in common_ops.abi3.so.",
+     "when": [
+      {
+       "fact": "abi",
+       "in": [
+        "mismatch"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Install the sgl-kernel release built for the installed torch (pip show torch sgl-kernel), or use the image as built."
+      }
+     ]
+    }
+   ]
+  },
+  {
+   "id": "gb10-flashinfer-sm121-gate",
+   "section": "Images and hardware",
+   "title": "`is only supported on SM120 GPUs`",
+   "grep": [
+    "is only supported on SM120 GPUs"
+   ],
+   "check": "python3 -c 'import flashinfer; print(flashinfer.__version__)'",
+   "fix": "Use a FlashInfer whose architecture check accepts SM 12.1, or another attention backend through SGLang's passthrough options."
   },
   {
    "id": "gb10-capability-warning",
@@ -802,7 +897,9 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Server process terminated unexpectedly.`",
    "grep": [
-    "Server process terminated unexpectedly."
+    "Server process terminated unexpectedly.",
+    "Out of memory: Killed process",
+    "killed by the OOM killer"
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
@@ -926,10 +1023,23 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Port ... is already in use \u2014 a stale router process may still be running.`",
    "grep": [
-    "is already in use \u2014 a stale router process may still be running."
+    "is already in use \u2014 a stale router process may still be running.",
+    "error while attempting to bind on address ... address already in use"
    ],
    "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
+  },
+  {
+   "id": "engine-health-check-failed",
+   "section": "Engine",
+   "title": "`Health check failed. Server couldn't get a response from detokenizer`",
+   "grep": [
+    "Health check failed. Server couldn't get a response from detokenizer",
+    "\"GET /health HTTP/1.1\" 503 Service Unavailable",
+    "repeats can not be negative"
+   ],
+   "check": "grep -n -e 'Health check failed' -e 'GET /health' -e 'repeats can not be negative' \"$LOG\" | head -n 20",
+   "fix": "Let the engine finish its warm-up before it is polled (--rollout-health-check-first-wait); if health checks time out again and again, poll less often than SGLang's health-check timeout (--rollout-health-check-interval)."
   },
   {
    "id": "engine-generate-timeout",
@@ -967,7 +1077,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Memory",
    "title": "`torch.OutOfMemoryError: CUDA out of memory` at the switch from rollout to training",
    "grep": [
-    "torch.OutOfMemoryError: CUDA out of memory"
+    "torch.OutOfMemoryError: CUDA out of memory",
+    "torch.cuda.OutOfMemoryError: CUDA out of memory"
    ],
    "check": "grep -n -e 'Timer' -e 'OutOfMemoryError' \"$LOG\" | tail -n 5",
    "fix": "Lower --sglang-mem-fraction-static; then see 2.2.",
@@ -985,26 +1096,28 @@ SYMPTOMS_JSON = r'''{
    "section": "Memory",
    "title": "`Tried to allocate` ... `is free` in the trainer's forward, backward or logits",
    "grep": [
-    "Tried to allocate ... is free"
+    "Tried to allocate ... is free",
+    "Tried to allocate ... reserved in total by PyTorch"
    ],
    "rank": [
     {
      "fact": "phase",
      "in": [
       "logits",
-      "trainer"
+      "trainer",
+      "optimizer"
      ]
     }
    ],
    "causes": [
     {
-     "cause": "One micro-batch needs a block larger than all free memory: its logits (tokens \u00d7 vocabulary, upcast to fp32 on Megatron) or its activations.",
-     "tells": "The number after `Tried to allocate` is larger than the one before `is free`.",
+     "cause": "One micro-batch needs more than PyTorch can find: its logits (tokens \u00d7 vocabulary, upcast to fp32 on Megatron) or its activations.",
+     "tells": "What the message says is reserved by PyTorch but unallocated is less than the number after `Tried to allocate`.",
      "when": [
       {
        "fact": "alloc",
        "in": [
-        "over_free"
+        "whole"
        ]
       }
      ],
@@ -1051,25 +1164,73 @@ SYMPTOMS_JSON = r'''{
      ]
     },
     {
-     "cause": "Fragmentation: enough memory is free, but not in one block.",
-     "tells": "The number after `Tried to allocate` is smaller than the one before `is free`.",
+     "cause": "Fragmentation: PyTorch holds enough memory reserved but unallocated, but not in one block.",
+     "tells": "What the message says is reserved by PyTorch but unallocated is at least the number after `Tried to allocate`.",
      "when": [
       {
        "fact": "alloc",
        "in": [
-        "under_free"
+        "fragmented"
        ]
       }
      ],
      "fixes": [
       {
-       "fix": "Make the block smaller with the same levers: fewer tokens per micro-batch."
+       "fix": "Set the allocator for the trainer alone: --train-env-vars '{\"PYTORCH_CUDA_ALLOC_CONF\":\"expandable_segments:True\"}' (see 2.3), not for the whole job, whose colocated engines need torch_memory_saver.",
+       "when": [
+        {
+         "fact": "backend",
+         "in": [
+          "fsdp"
+         ]
+        }
+       ],
+       "needs": "On FSDP (--train-backend fsdp)"
+      },
+      {
+       "fix": "Make the block smaller with the levers of the cause above: fewer tokens per micro-batch."
+      }
+     ]
+    },
+    {
+     "cause": "torch_memory_saver refused the block: it would have left less free memory than its margin, --train-memory-margin-bytes (Megatron with --offload-train).",
+     "tells": "A `TorchMemorySaver::malloc return OOM since memory_margin_bytes=` line comes before the error.",
+     "when": [
+      {
+       "fact": "alloc",
+       "in": [
+        "margin"
+       ]
+      }
+     ],
+     "fixes": [
+      {
+       "fix": "Put fewer tokens in each micro-batch (the levers of the first cause); a smaller --train-memory-margin-bytes leaves less room for what allocates outside PyTorch."
       }
      ]
     }
    ],
    "check": "grep -n -m1 'Tried to allocate' \"$LOG\"\ngrep -n -B12 -m1 'Tried to allocate' \"$LOG\" | grep -o 'in [a-z_]*$'",
-   "fix": "Fewer tokens per micro-batch: lower --max-tokens-per-gpu (it caps a micro-batch only with --use-dynamic-batch-size) or --rollout-max-response-len (see 2.1)."
+   "fix": "Fewer tokens per micro-batch: lower --max-tokens-per-gpu (it caps a micro-batch only with --use-dynamic-batch-size) or --rollout-max-response-len (see 2.1); when PyTorch holds at least the request reserved but unallocated, set expandable_segments for the trainer alone through --train-env-vars (see 2.3)."
+  },
+  {
+   "id": "engine-oom",
+   "section": "Memory",
+   "title": "`CUDA out of memory` inside the engine (SGLang)",
+   "grep": [
+    "CUDA out of memory"
+   ],
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "engine",
+      "engine_start"
+     ]
+    }
+   ],
+   "check": "grep -n -B12 -m1 'CUDA out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
+   "fix": "Lower --sglang-mem-fraction-static: the engine needs room outside its static pool for activations, logits and CUDA graphs (see 2.2). If the traceback is in SGLang's logits processor, a smaller pool may not be enough: use an SGLang that computes log-probs in chunks."
   },
   {
    "id": "mem-cumemcreate-resume",
@@ -1107,6 +1268,55 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ]
+  },
+  {
+   "id": "tms-invalid-argument-paused",
+   "section": "Memory",
+   "title": "`[torch_memory_saver.cpp] CUresult error: 1 (invalid argument)` ... `func=free`",
+   "grep": [
+    "CUresult error: 1 (invalid argument) ... func=free"
+   ],
+   "check": "pip show torch_memory_saver | grep -i -e version -e location",
+   "fix": "Use a torch_memory_saver that does not release a paused block twice (upstream d7a3a51); until then, a run that frees training memory while it is paused can stop here."
+  },
+  {
+   "id": "tms-preload",
+   "section": "Memory",
+   "title": "`TorchMemorySaver observes invalid LD_PRELOAD`",
+   "grep": [
+    "TorchMemorySaver observes invalid LD_PRELOAD",
+    "error while loading shared libraries: libcudart.so"
+   ],
+   "check": "echo \"$LD_PRELOAD\"\nldd $(python3 -c 'from torch_memory_saver.utils import get_binary_path_from_package as p; print(p(\"torch_memory_saver_hook_mode_preload\"))') | grep 'not found'",
+   "fix": "Use the image's torch_memory_saver as built, and let Miles set LD_PRELOAD; a hook library that cannot find libcudart needs a torch_memory_saver that resolves it (upstream pull request 108)."
+  },
+  {
+   "id": "mem-cuda-ipc-colocate",
+   "section": "Memory",
+   "title": "`_share_cuda_` ... `CUDA error: invalid argument` in the colocated weight update",
+   "grep": [
+    "_share_cuda_"
+   ],
+   "rank": [
+    {
+     "fact": "phase",
+     "in": [
+      "switch"
+     ]
+    }
+   ],
+   "check": "grep -n -B8 -A2 '_share_cuda_' \"$LOG\" | grep -e update_weights -e 'invalid argument'",
+   "fix": "No fix is confirmed upstream: report it with the log and the torch_memory_saver version."
+  },
+  {
+   "id": "ipc-expandable-segments",
+   "section": "Memory",
+   "title": "`does not support the pidfd_open syscall needed to use IPC for CUDA tensors when expandable_segments:True is set`",
+   "grep": [
+    "pidfd_open syscall needed to use IPC for CUDA tensors"
+   ],
+   "check": "uname -r\ngrep -n -e 'PYTORCH_CUDA_ALLOC_CONF' -e '--train-env-vars' \"/root/logs/$RUN.args\"",
+   "fix": "Remove expandable_segments from --train-env-vars, or run on a kernel that has pidfd_open (Linux 5.3 or later)."
   },
   {
    "id": "mem-grows-after-update",
@@ -1237,6 +1447,17 @@ SYMPTOMS_JSON = r'''{
    "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
   },
   {
+   "id": "train-grad-norm-nan-raised",
+   "section": "Gradients",
+   "title": "`found NaN in local grad norm`",
+   "grep": [
+    "found NaN in local grad norm",
+    "found Inf in local grad norm"
+   ],
+   "check": "grep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | tail -n 5",
+   "fix": "Megatron stopped on a NaN gradient norm before the metric was logged: check the causes of the NaN gradient-norm entry in order."
+  },
+  {
    "id": "train-clipfrac-high",
    "section": "Gradients",
    "title": "{metric}`train/pg_clipfrac` high",
@@ -1259,6 +1480,12 @@ SYMPTOMS_JSON = r'''{
      "in": [
       "several"
      ]
+    },
+    {
+     "fact": "label",
+     "in": [
+      "none"
+     ]
     }
    ],
    "causes": [
@@ -1268,6 +1495,14 @@ SYMPTOMS_JSON = r'''{
      "fixes": [
       {
        "fix": "Set --label-key to the field that holds the answer (see 3.1)."
+      }
+     ],
+     "when": [
+      {
+       "fact": "label",
+       "in": [
+        "none"
+       ]
       }
      ]
     },
@@ -1372,7 +1607,8 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "[FSDP] No tracker file at",
     "[FSDP] Checkpoint directory ... not found; skipping load.",
-    "[FSDP] Model checkpoint ... not found; skipping load."
+    "[FSDP] Model checkpoint ... not found; skipping load.",
+    "could not find the metadata file ... latest_checkpointed_iteration.txt"
    ],
    "check": "LOAD=$(grep -oP '^--load \\K\\S+' \"/root/logs/$RUN.args\")\nls \"$LOAD/latest_checkpointed_iteration.txt\" \"$LOAD\"/iter_*",
    "fix": "Point --load at the directory you passed to --save (see 6.3)."
@@ -1444,11 +1680,22 @@ TIMER_RE = re.compile(r"\bTimer (?P<name>\S+) (?P<what>start|end)\b")
 #: A line only Miles writes: a step line (whole or not), a timer, rank 0's memory line, the engine's address, the
 #: argument dump's batch size. A log without one (and without a symptom's line) is not a Miles driver log.
 MILES_LINE_RE = re.compile("|".join(r.pattern for r in (LOOKS_LIKE_RE, TIMER_RE, MEMORY_RE, ENGINE_RE, BATCH_DUMP_RE)))
-# PyTorch's out-of-memory message: `Tried to allocate 61.34 GiB. GPU 3 has a total capacity of 79.11 GiB
-# of which 27.07 GiB is free.` One allocation larger than all free memory is not fragmentation.
-ALLOC_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>[KMGT]iB)\b.*? of which "
-                      r"(?P<free>\d+(?:\.\d+)?) (?P<fu>[KMGT]iB) is free")
-UNITS = {"KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
+# PyTorch's out-of-memory message. Since PyTorch 2.1: `Tried to allocate 2.00 GiB. GPU 0 has a total capacity of
+# 79.11 GiB of which 1.23 GiB is free. ... Of the allocated memory 70.12 GiB is allocated by PyTorch, and 6.54 GiB is
+# reserved by PyTorch but unallocated.` Before: `Tried to allocate 20.00 MiB (GPU 0; 79.35 GiB total capacity; 76.73 GiB
+# already allocated; 6.19 MiB free; 77.88 GiB reserved in total by PyTorch)`. What PyTorch holds reserved but unallocated
+# is its cache in pieces: when that is at least the request, the request failed for want of one block (fragmentation);
+# when it is less, no arrangement of the cache would have held it.
+WANT_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>bytes|[KMGT]iB)\b")
+UNALLOC_RE = re.compile(r"(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) is reserved by PyTorch but unallocated")
+RESERVED_OLD_RE = re.compile(r"(?P<alloc>\d+(?:\.\d+)?) (?P<au>bytes|[KMGT]iB) already allocated;.*?"
+                             r"(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) reserved in total by PyTorch")
+# torch_memory_saver refuses an allocation that would leave less than its margin free (Miles sets the margin from
+# --train-memory-margin-bytes on Megatron with --offload-train): torch_memory_saver csrc/core.cpp, at the commit
+# Miles's docker/Dockerfile installs.
+MARGIN_RE = re.compile(r"TorchMemorySaver::malloc return OOM since memory_margin_bytes=(?P<margin>\d+) "
+                       r"allocation_size=(?P<size>\d+) free_bytes=(?P<free>\d+)")
+UNITS = {"bytes": 1.0, "KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
 # The run's backend and dynamic batching, from a run file, a launch script or 7.1's $RUN.args ...
 BACKEND_ARG_RE = re.compile(r"--train-backend[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<v>fsdp|megatron)\b")
 DYNAMIC_ARG_RE = re.compile(r"--use-dynamic-batch-size\b")
@@ -1536,14 +1783,46 @@ def _context_facts(before: list[str], hit: str, after: list[str], timer: str | N
             if timer in ph["timers"]:
                 facts["phase"], params["marker"] = ph["id"], f"Timer {timer} start"
                 break
-    for ln in [hit] + after + before:
-        m = ALLOC_RE.search(ln)
-        if m:
-            want, free = float(m["want"]) * UNITS[m["wu"]], float(m["free"]) * UNITS[m["fu"]]
-            facts["alloc"] = "over_free" if want > free else "under_free"
-            params["want"], params["free"] = f"{m['want']} {m['wu']}", f"{m['free']} {m['fu']}"
-            break
+    facts_alloc([hit] + after + before, facts, params)
+    if any("undefined symbol" in ln for ln in ctx):
+        facts["abi"] = "mismatch"
     return facts, params
+
+
+def _size(number: str, unit: str) -> float:
+    return float(number) * UNITS[unit]
+
+
+def _gib(n: float) -> str:
+    return f"{n / UNITS['GiB']:.2f} GiB"
+
+
+def facts_alloc(ctx: list[str], facts: dict[str, Any], params: dict[str, Any]) -> None:
+    """What an out-of-memory message says of the request (`alloc`): torch_memory_saver's margin refused it
+    (`margin`), PyTorch held at least that much reserved but unallocated (`fragmented`), or less (`whole`)."""
+    for ln in ctx:
+        m = MARGIN_RE.search(ln)
+        if m:
+            facts["alloc"] = "margin"
+            params.update(want=_gib(float(m["size"])), free=_gib(float(m["free"])), margin=_gib(float(m["margin"])))
+            return
+    for ln in ctx:
+        w = WANT_RE.search(ln)
+        if not w:
+            continue
+        want = _size(w["want"], w["wu"])
+        r = UNALLOC_RE.search(ln)
+        if r:
+            unalloc, shown = _size(r["res"], r["ru"]), f"{r['res']} {r['ru']}"
+        else:
+            o = RESERVED_OLD_RE.search(ln)
+            if not o:
+                continue  # the message names no reserved figure: the doctor cannot tell
+            unalloc = max(0.0, _size(o["res"], o["ru"]) - _size(o["alloc"], o["au"]))
+            shown = _gib(unalloc)
+        facts["alloc"] = "fragmented" if unalloc >= want else "whole"
+        params.update(want=f"{w['want']} {w['wu']}", unalloc=shown)
+        return
 
 
 def _report_facts(report: dict[str, Any] | None, signal: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -1608,9 +1887,14 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
     before: list[str] = []
     pending: list[list[Any]] = []  # [lines still to take, the hit]: the window after each first hit
     ready_line = None
+    labels: list[str] = []  # the label= of each sample line (`First rollout sample:`, `Finish rollout:`)
     timer_phase = {t for ph in EVIDENCE["phases"] for t in ph["timers"]}
     for n, raw in enumerate(lines, 1):
         line = clean(raw)
+        if "label=" in line:
+            sample = SAMPLE_RE.search(line)
+            if sample:
+                labels.append(sample["label"])
         timer = TIMER_RE.search(line)
         if timer:
             if timer["what"] == "start":
@@ -1667,6 +1951,9 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
         sym = by_id[hit["id"]]
         facts: dict[str, Any] = {k: run.get(k) for k in ("backend", "dynamic_batch") if run.get(k) is not None}
         params: dict[str, Any] = {"line": hit["line"]}
+        if labels:
+            facts["label"] = "none" if "None" in labels else "set"
+            params["labels"] = len(labels)
         if "_hit" in hit:
             f, p = _context_facts(hit.pop("_before"), hit.pop("_hit"), hit.pop("_after"), hit.pop("_timer"))
             facts.update(f)
@@ -1681,7 +1968,64 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
                     "url": f"{PAGE_PATH}#{sym['id']}", "check": sym["check"], "fix": sym["fix"],
                     "facts": facts, "score": score, "why": why, "against": against,
                     "causes": _causes(sym, facts, params)})
-    return [m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))]
+    return arrange([m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))])
+
+
+#: A fix that moves a flag: `Raise --x`, `Lower --x` (the fixes of symptoms.json are plain text).
+MOVE_RE = re.compile(r"\b(?P<how>[Rr]aise|[Ll]ower)\s+(?P<flag>--[a-z0-9][a-z0-9-]*)")
+
+
+def _moves(match: dict[str, Any]) -> dict[str, str]:
+    """The flags an entry's fixes for this run move, and which way ('raise' or 'lower')."""
+    texts = [match["fix"]] + [f for c in match["causes"] for f in c["fixes"]]
+    out: dict[str, str] = {}
+    for t in texts:
+        for m in MOVE_RE.finditer(t):
+            out.setdefault(m["flag"], m["how"].lower())
+    return out
+
+
+def _same_line(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two matches on one log line (signals, read from the steps, are on none)."""
+    return a["line"] is not None and a["line"] == b["line"] and "signal" not in a and "signal" not in b
+
+
+def arrange(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ranked matches as the reader gets them.
+
+    - One line matched by several entries of one section is one entry: the best ranked, with the others under
+      `also_matched`.
+    - `undecided` (on the first entry): the entries matched on its line with its score. Nothing in the log tells
+      them apart, and the tie is said, never settled by the order of the entries.
+    - `opposite`: another matched entry whose fixes move one of this entry's flags the other way, with the
+      order to try: what stops the run (an error line, the earliest first) before what its steps show (a signal).
+    """
+    kept: list[dict[str, Any]] = []
+    for m in ranked:
+        home = next((k for k in kept if _same_line(k, m) and k["section"] == m["section"]), None)
+        if home is None:
+            kept.append({**m, "also_matched": [], "undecided": [], "opposite": []})
+        else:
+            home["also_matched"].append({"id": m["id"], "title": m["title"], "section": m["section"], "url": m["url"],
+                                         "score": m["score"], "check": m["check"]})
+    if kept:
+        top = kept[0]
+        tied = [a for a in top["also_matched"] if a["score"] == top["score"]]
+        tied += [m for m in kept[1:] if _same_line(m, top) and m["score"] == top["score"]]
+        top["undecided"] = [{"id": t["id"], "title": t["title"], "section": t["section"], "url": t["url"],
+                             "check": t["check"]} for t in tied]
+    moves = [(m, _moves(m)) for m in kept]
+    for m, mine in moves:
+        for other, theirs in moves:
+            if other is m:
+                continue
+            for flag, how in mine.items():
+                if theirs.get(flag, how) != how:
+                    stops = [x for x in (m, other) if "signal" not in x and x["line"] is not None]
+                    first = min(stops, key=lambda x: x["line"]) if stops else m
+                    m["opposite"].append({"flag": flag, "this": how, "id": other["id"], "title": other["title"],
+                                          "other": theirs[flag], "first": first["id"]})
+    return kept
 
 
 def _how_often(match: dict[str, Any]) -> str:
@@ -1700,6 +2044,13 @@ def _plain(title: str) -> str:
 #: With no match: what 7.1's closing section says to do (search the first error line, not the last).
 NO_MATCH = ("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom). Search the issue trackers "
             "for the log's first error line, not its last: the last is usually a consequence (7.1, When nothing here matches).")
+
+
+def first_in_log(first: dict[str, Any], second: dict[str, Any]) -> str:
+    """Why the first entry is first when no evidence ranks it: its line comes earlier (said only when true)."""
+    if first["line"] is not None and (second["line"] is None or first["line"] < second["line"]):
+        return "it comes first in the log (no evidence ranks another higher)"
+    return "no evidence ranks another higher"
 
 
 def settings_note(settings: dict[str, Any] | None) -> str:
@@ -1726,10 +2077,21 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         out.append(f"{where}{seen}: {m['text']}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
         out.append(f"  {m['url']}")
-        if i == 0 and len(matches) > 1:
-            out.append(f"  first because: {'; '.join(m['why']) if m['why'] else 'it comes first in the log (no evidence ranks another higher)'}")
+        if i == 0 and m["undecided"]:
+            out.append("  the log cannot tell these apart: " + " or ".join([m["title"]] + [u["title"] for u in m["undecided"]]))
+            for u in [m] + m["undecided"]:
+                check = u["check"].replace("\n", "\n           ")
+                out.append(f"    to tell, {u['id']}: {check}")
+        elif i == 0 and len(matches) > 1:
+            out.append(f"  first because: {'; '.join(m['why']) if m['why'] else first_in_log(m, matches[1])}")
         elif m["against"]:
             out.append(f"  less likely: {'; '.join(m['against'])}")
+        for a in m["also_matched"]:
+            out.append(f"  also matched on this line: 7.1 {a['title']} ({a['url']})")
+        for o in m["opposite"]:
+            then = o["id"] if o["first"] == m["id"] else m["id"]
+            out.append(f"  opposite fixes: this entry says {o['this']} {o['flag']}, {o['id']} says {o['other']} it; "
+                       f"try {o['first']}'s fixes first (what stops the run before what its steps show), then {then}'s")
         check = m["check"].replace("\n", "\n         ")
         out.append(f"  check: {check}")
         if m["causes"]:
@@ -2058,4 +2420,12 @@ def render_with_problems(report: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `read_run.py LOG --steps 500 | head`: the reader stopped reading, which is no error
+        # Python's documented way (library/signal.html, "Note on SIGPIPE"): send what is left to /dev/null, so the
+        # interpreter's own flush at exit does not raise again.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -350,7 +350,12 @@ export function compile(rules) {
     ENGINE: rx("ENGINE_RE"),
     TIMER: rx("TIMER_RE"),
     BATCH_DUMP: rx("BATCH_DUMP_RE"),
-    ALLOC: rx("ALLOC_RE"),
+    WANT: rx("WANT_RE"),
+    UNALLOC: rx("UNALLOC_RE"),
+    RESERVED_OLD: rx("RESERVED_OLD_RE"),
+    MARGIN: rx("MARGIN_RE"),
+    SAMPLE: rx("SAMPLE_RE"),
+    MOVE: new RegExp(p.MOVE_RE, "g"),
     BACKEND_ARG: rx("BACKEND_ARG_RE"),
     DYNAMIC_ARG: rx("DYNAMIC_ARG_RE"),
     SETTING_DUMP: rx("SETTING_DUMP_RE"),
@@ -784,17 +789,46 @@ function contextFacts(R, before, hit, after, timer, facts, params) {
       }
     }
   }
-  for (const ln of [hit, ...after, ...before]) {
-    const m = R.ALLOC.exec(ln);
+  factsAlloc(R, [hit, ...after, ...before], facts, params);
+  if (ctx.some((ln) => ln.includes("undefined symbol"))) facts.abi = "mismatch";
+}
+
+const gib = (R, n) => `${fixed(n / R.rules.units.GiB, 2)} GiB`;
+
+/** read_run.facts_alloc: torch_memory_saver's margin refused the request, or what PyTorch held reserved but
+ * unallocated is at least the request (fragmented) or less (whole). */
+function factsAlloc(R, ctx, facts, params) {
+  const u = R.rules.units;
+  for (const ln of ctx) {
+    const m = R.MARGIN.exec(ln);
     if (m) {
-      const u = R.rules.units;
-      const want = Number(m.groups.want) * u[m.groups.wu];
-      const free = Number(m.groups.free) * u[m.groups.fu];
-      facts.alloc = want > free ? "over_free" : "under_free";
-      params.set("want", `${m.groups.want} ${m.groups.wu}`);
-      params.set("free", `${m.groups.free} ${m.groups.fu}`);
-      break;
+      facts.alloc = "margin";
+      params.set("want", gib(R, Number(m.groups.size)));
+      params.set("free", gib(R, Number(m.groups.free)));
+      params.set("margin", gib(R, Number(m.groups.margin)));
+      return;
     }
+  }
+  for (const ln of ctx) {
+    const w = R.WANT.exec(ln);
+    if (!w) continue;
+    const want = Number(w.groups.want) * u[w.groups.wu];
+    let unalloc;
+    let shown;
+    const r = R.UNALLOC.exec(ln);
+    if (r) {
+      unalloc = Number(r.groups.res) * u[r.groups.ru];
+      shown = `${r.groups.res} ${r.groups.ru}`;
+    } else {
+      const o = R.RESERVED_OLD.exec(ln);
+      if (!o) continue;
+      unalloc = Math.max(0, Number(o.groups.res) * u[o.groups.ru] - Number(o.groups.alloc) * u[o.groups.au]);
+      shown = gib(R, unalloc);
+    }
+    facts.alloc = unalloc >= want ? "fragmented" : "whole";
+    params.set("want", `${w.groups.want} ${w.groups.wu}`);
+    params.set("unalloc", shown);
+    return;
   }
 }
 
@@ -845,11 +879,16 @@ export class Diagnoser {
     this.before = [];
     this.pending = [];
     this.readyLine = null;
+    this.labels = []; // the label= of each sample line (read_run.diagnose's `labels`)
     this.timerPhase = new Set(R.E.phases.flatMap((ph) => ph.timers));
   }
 
   feed(raw, n) {
     const line = clean(this.R, raw);
+    if (line.includes("label=")) {
+      const sample = this.R.SAMPLE.exec(line);
+      if (sample) this.labels.push(sample.groups.label);
+    }
     const timer = this.R.TIMER.exec(line);
     if (timer) {
       if (timer.groups.what === "start") this.openTimers.set(timer.groups.name, [n, cps(pyStrip(line), 200)]);
@@ -930,6 +969,10 @@ export class Diagnoser {
       const facts = {};
       for (const k of ["backend", "dynamic_batch"]) if (run[k] !== null && run[k] !== undefined) facts[k] = run[k];
       const params = new Map([["line", hit.line]]);
+      if (this.labels.length) {
+        facts.label = this.labels.includes("None") ? "none" : "set";
+        params.set("labels", this.labels.length);
+      }
       const { _before, _hit, _after, _timer, ...clean } = hit;
       if (_hit !== undefined) contextFacts(this.R, _before, _hit, _after, _timer, facts, params);
       if (clean.signal === undefined && clean.line !== null) facts.ready = readyAt !== null && readyAt < clean.line ? "after" : "before";
@@ -940,8 +983,51 @@ export class Diagnoser {
     });
     const ranked = out.map((m, i) => [m, i]);
     ranked.sort(([a, i], [b, j]) => b.score - a.score || i - j);
-    return ranked.map(([m]) => m);
+    return arrange(this.R, ranked.map(([m]) => m));
   }
+}
+
+/** read_run._moves: the flags an entry's fixes move, and which way. */
+function moves(R, m) {
+  const out = new Map();
+  for (const t of [m.fix, ...m.causes.flatMap((c) => c.fixes)]) {
+    for (const x of t.matchAll(R.MOVE)) if (!out.has(x.groups.flag)) out.set(x.groups.flag, x.groups.how.toLowerCase());
+  }
+  return out;
+}
+
+/** read_run._same_line: two matches on one log line (signals are on none). */
+const sameLine = (a, b) => a.line !== null && a.line === b.line && a.signal === undefined && b.signal === undefined;
+
+/** read_run.arrange: one entry per line and section (others `also_matched`), the tie said (`undecided`), and
+ * fixes that move one flag both ways (`opposite`). */
+function arrange(R, ranked) {
+  const kept = [];
+  for (const m of ranked) {
+    const home = kept.find((k) => sameLine(k, m) && k.section === m.section);
+    if (home === undefined) kept.push({ ...m, also_matched: [], undecided: [], opposite: [] });
+    else home.also_matched.push({ id: m.id, title: m.title, section: m.section, url: m.url, score: m.score, check: m.check });
+  }
+  if (kept.length) {
+    const top = kept[0];
+    const tied = [...top.also_matched.filter((a) => a.score === top.score),
+                  ...kept.slice(1).filter((m) => sameLine(m, top) && m.score === top.score)];
+    top.undecided = tied.map((t) => ({ id: t.id, title: t.title, section: t.section, url: t.url, check: t.check }));
+  }
+  const mv = kept.map((m) => [m, moves(R, m)]);
+  for (const [m, mine] of mv) {
+    for (const [other, theirs] of mv) {
+      if (other === m) continue;
+      for (const [flag, how] of mine) {
+        if ((theirs.get(flag) ?? how) !== how) {
+          const stops = [m, other].filter((x) => x.signal === undefined && x.line !== null);
+          const first = stops.length ? stops.reduce((a, x) => (x.line < a.line ? x : a)) : m;
+          m.opposite.push({ flag, this: how, id: other.id, title: other.title, other: theirs.get(flag), first: first.id });
+        }
+      }
+    }
+  }
+  return kept;
 }
 
 // ---------------------------------------------------------------- the whole reading, streamed

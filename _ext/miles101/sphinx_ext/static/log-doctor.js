@@ -109,13 +109,41 @@ function causeItem(c) {
     ...c.fixes.map((f) => el("p", {}, el("span", { class: "m101-doctor-label", text: "Fix: " }), f)));
 }
 
-function matchItem(root, m, rank, total) {
+/** read_run.first_in_log: "comes first in the log" only when its line does. */
+function firstInLog(first, second) {
+  if (first.line !== null && (second.line === null || first.line < second.line)) {
+    return "it comes first in the log (no evidence ranks another higher)";
+  }
+  return "no evidence ranks another higher";
+}
+
+/** The first entry's tie: the log cannot tell these entries apart; each one's check tells. */
+function undecidedBlock(root, m) {
+  return el("div", { class: "m101-doctor-why" },
+    el("p", {}, el("span", { class: "m101-doctor-label", text: "The log cannot tell these apart: " }),
+      [m, ...m.undecided].map((u) => u.title).join(" or ")),
+    el("ul", {}, ...[m, ...m.undecided].map((u) => el("li", {}, "To tell, ", entryLink(root, u), ": ",
+      el("pre", { class: "m101-doctor-check" }, el("code", { text: u.check }))))));
+}
+
+/** Another matched entry moves one of this entry's flags the other way: which to try first. */
+function oppositeItem(m, o) {
+  const then = o.first === m.id ? o.id : m.id;
+  return el("p", {}, el("span", { class: "m101-doctor-label", text: "Opposite fixes: " }),
+    `this entry says ${o.this} `, el("code", { text: o.flag }), `, ${o.id} says ${o.other} it; try ${o.first}'s fixes `
+    + `first (what stops the run before what its steps show), then ${then}'s.`);
+}
+
+function matchItem(root, m, rank, matches) {
   const where = m.line ? `Line ${m.line}` : "The step values";
   const seen = howOften(m);
+  const total = matches.length;
   let ranked = null;
-  if (rank === 0 && total > 1) {
+  if (rank === 0 && m.undecided.length) {
+    ranked = undecidedBlock(root, m);
+  } else if (rank === 0 && total > 1) {
     ranked = el("p", { class: "m101-doctor-why" }, el("span", { class: "m101-doctor-label", text: "First because: " }),
-      m.why.length ? m.why.join("; ") : "it comes first in the log (no evidence ranks another higher)");
+      m.why.length ? m.why.join("; ") : firstInLog(m, matches[1]));
   } else if (m.against.length) {
     ranked = el("p", { class: "m101-doctor-why" }, el("span", { class: "m101-doctor-label", text: "Less likely: " }), m.against.join("; "));
   }
@@ -123,6 +151,9 @@ function matchItem(root, m, rank, total) {
     el("p", { class: "m101-doctor-where" }, el("strong", { text: `${where}${seen}` }), ": ", el("code", { text: m.text })),
     el("p", {}, "Entry: ", entryLink(root, m)),
     ranked,
+    ...m.also_matched.map((a) => el("p", {}, el("span", { class: "m101-doctor-label", text: "Also matched on this line: " }),
+      entryLink(root, a))),
+    ...m.opposite.map((o) => oppositeItem(m, o)),
     el("p", { class: "m101-doctor-label", text: "Check" }),
     el("pre", { class: "m101-doctor-check" }, el("code", { text: m.check })),
     m.causes.length
@@ -171,7 +202,7 @@ function render(root, rules, out, result, source) {
   out.append(el("h4", { class: "m101-doctor-h", text: "What the lines point at" }));
   if (result.matches.length) {
     out.append(el("ol", { class: "m101-doctor-matches" },
-      ...result.matches.map((m, i) => matchItem(root, m, i, result.matches.length))));
+      ...result.matches.map((m, i) => matchItem(root, m, i, result.matches))));
     out.append(el("p", { class: "m101-doctor-settings", text: settingsNote(result.settings) }));
   } else out.append(el("p", { class: "m101-doctor-none", text: rules.no_match }));
 
