@@ -84,3 +84,23 @@ def test_the_scorer_reads_both_sets(capsys):
 
 def test_corpus_files_are_test_data_only():
     assert CORPUS.is_relative_to(Path(__file__).resolve().parents[1])
+
+
+#: The commit that added the corpus and made the split, before any rule was written against it.
+SPLIT_COMMIT = "429967b"
+
+
+def test_the_held_out_set_only_grows():
+    """Every held-out case of the split commit is still there, unchanged (additions only: git log -p shows them)."""
+    import subprocess
+
+    root = CORPUS.parents[2]
+    res = subprocess.run(["git", "-C", str(root), "show", f"{SPLIT_COMMIT}:tests/fixtures/doctor-corpus/held-out.json"],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        pytest.skip(f"no git history with {SPLIT_COMMIT} here (a shallow clone or an export): {res.stderr.strip()}")
+    then = {c["id"]: c for c in json.loads(res.stdout)["cases"]}
+    now = {c["id"]: c for c in load_set("held-out")["cases"]}
+    assert set(then) <= set(now), sorted(set(then) - set(now))
+    changed = [i for i in then if then[i] != now[i]]
+    assert not changed, changed
