@@ -1039,7 +1039,7 @@ SYMPTOMS_JSON = r'''{
     "repeats can not be negative"
    ],
    "check": "grep -n -e 'Health check failed' -e 'GET /health' -e 'repeats can not be negative' \"$LOG\" | head -n 20",
-   "fix": "Let the engine finish its warm-up before it is polled (--rollout-health-check-first-wait); if health checks time out again and again, poll less often than SGLang's health-check timeout (--rollout-health-check-interval)."
+   "fix": "Lines that stop after the warm-up come from Miles's startup wait, which no flag paces; with --use-fault-tolerance, give the engine longer before the health monitor's first probe (--rollout-health-check-first-wait), and if health checks time out again and again, let the monitor poll less often than SGLang's health-check timeout (--rollout-health-check-interval)."
   },
   {
    "id": "engine-generate-timeout",
