@@ -788,7 +788,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Images and hardware",
    "title": "`no kernel image is available for execution on the device`, or `Could not load any common_ops library`",
    "grep": [
-    "no kernel image is available for execution on the device",
+    "failed with error code no kernel image is available for execution on the device",
     "Could not load any common_ops library",
     "common_ops.abi3.so: undefined symbol"
    ],
@@ -822,6 +822,36 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ]
+  },
+  {
+   "id": "sgl-kernel-libnuma-missing",
+   "section": "Images and hardware",
+   "title": "`libnuma.so.1: cannot open shared object file`",
+   "grep": [
+    "libnuma.so.1: cannot open shared object file"
+   ],
+   "check": "ldconfig -p | grep libnuma",
+   "fix": "Install the system's libnuma (Debian and Ubuntu: libnuma1) in the image, or use the image as built."
+  },
+  {
+   "id": "triton-smem-out-of-resource",
+   "section": "Images and hardware",
+   "title": "`OutOfResources: out of resource: shared memory`",
+   "grep": [
+    "out of resource: shared memory"
+   ],
+   "check": "python3 -c 'import torch; p = torch.cuda.get_device_properties(0); print(p.name, p.major, p.minor)'",
+   "fix": "The kernel's configuration asks for more shared memory than the GPU has: use a backend or kernel configuration made for this GPU through SGLang's passthrough options."
+  },
+  {
+   "id": "torch-build-lacks-gpu-arch",
+   "section": "Images and hardware",
+   "title": "`CUDA error: no kernel image is available for execution on the device`",
+   "grep": [
+    "CUDA error: no kernel image is available for execution on the device"
+   ],
+   "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
+   "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
   },
   {
    "id": "gb10-flashinfer-sm121-gate",
@@ -862,6 +892,18 @@ SYMPTOMS_JSON = r'''{
    "fix": "Watch /proc/meminfo and Miles's Memory-Usage lines, not nvidia-smi (see 8.4)."
   },
   {
+   "id": "nccl-shm-too-small",
+   "section": "Images and hardware",
+   "title": "`NCCL WARN Error while creating shared memory segment`",
+   "grep": [
+    "Error while creating shared memory segment",
+    "Call to posix_fallocate failed",
+    "Call to shm_open failed"
+   ],
+   "check": "df -h /dev/shm\nls -ld /dev/shm",
+   "fix": "Give NCCL a /dev/shm it can write and that has room: the container's as the book starts it (see 1.1), or a writable one."
+  },
+  {
    "id": "ray-placement-group-wait",
    "section": "Ray",
    "title": "`Creating placement group with` ... and nothing after it",
@@ -870,6 +912,17 @@ SYMPTOMS_JSON = r'''{
    ],
    "check": "ray status",
    "fix": "On one GPU set --actor-num-gpus-per-node 1 and --num-gpus-per-node 1 with --colocate."
+  },
+  {
+   "id": "ray-gcs-connect-failed",
+   "section": "Ray",
+   "title": "`Failed to connect to GCS at address`",
+   "grep": [
+    "Failed to connect to GCS at address",
+    "Failed to get cluster ID from GCS server"
+   ],
+   "check": "ray status",
+   "fix": "Start the head first (`ray start --head`), then point `ray start --address` and the job at the head's address."
   },
   {
    "id": "ray-oom-killed",
@@ -899,7 +952,8 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Server process terminated unexpectedly.",
     "Out of memory: Killed process",
-    "killed by the OOM killer"
+    "killed by the OOM killer",
+    "Memory cgroup out of memory: Killed process"
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
@@ -1307,6 +1361,16 @@ SYMPTOMS_JSON = r'''{
    ],
    "check": "grep -n -B8 -A2 '_share_cuda_' \"$LOG\" | grep -e update_weights -e 'invalid argument'",
    "fix": "No fix is confirmed upstream: report it with the log and the torch_memory_saver version."
+  },
+  {
+   "id": "tms-not-installed",
+   "section": "Memory",
+   "title": "`enable_memory_saver is enabled, but torch-memory-saver is not installed`",
+   "grep": [
+    "enable_memory_saver is enabled, but torch-memory-saver is not installed"
+   ],
+   "check": "pip show torch_memory_saver",
+   "fix": "Use the image as built, which installs torch_memory_saver; a hand-made environment needs it installed."
   },
   {
    "id": "ipc-expandable-segments",
