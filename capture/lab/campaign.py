@@ -122,12 +122,18 @@ def recorded_step_time(gpu_dir: Path, refused: list[str] | None = None) -> float
                 refused.append(f"{steps}: {e.problem.message}")
             continue
         for number, line in enumerate(text.splitlines(), 1):
-            try:
-                row = json.loads(line) if line.strip() else None
-            except (ValueError, RecursionError):
+            if not line.strip():
                 continue
-            lab = row.get("lab") if isinstance(row, dict) else None
-            v = lab.get("lab/step_interval") if isinstance(lab, dict) else None
+            try:
+                row = json.loads(line)
+            except (ValueError, RecursionError) as e:  # a 5000-digit number is a ValueError too
+                row = f"not JSON ({str(e)[:60]})"
+            if not isinstance(row, dict) or not isinstance(row.get("lab", {}), dict):
+                if refused is not None:
+                    what = row if isinstance(row, str) else f"a JSON {type(row).__name__}, not an object of sections"
+                    refused.append(f"{steps}:{number}: {what}: left out of the estimate")
+                continue
+            v = row.get("lab", {}).get("lab/step_interval")
             if v is None:
                 continue
             seconds = step_seconds(v)

@@ -11,8 +11,10 @@ from typing import TextIO
 
 def clock(seconds: float) -> str:
     """12345 → '3:25:45'; '?' for a time no clock shows (not finite, or a year and more: no estimate to trust)."""
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not math.isfinite(seconds) \
-            or seconds >= 366 * 86_400:
+    try:
+        if isinstance(seconds, bool) or not math.isfinite(seconds) or seconds >= 366 * 86_400:
+            return "?"
+    except (TypeError, OverflowError):  # not a number, or an integer past any float
         return "?"
     s = int(max(seconds, 0))
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
