@@ -195,3 +195,27 @@ def test_the_table_escapes_what_a_probe_printed():
     text = module.table([check], 1.0)
     assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     assert "all good \\u202e" in text and len(text.splitlines()) == 4
+
+
+@pytest.mark.parametrize(("value", "ok"), [
+    ("0.98", True), ("1", True), ("1.0", True), (".5", True), ("5.", False), ("9.8e-1", True), ("+0.5", True),
+    (" 0.98", True),  # the stream skips white space before the number
+    ("0.98 ", False), ("0.9_8", False), ("０.９８", False), ("0.98\n", False), ("1e-320", False), ("1e-45", False),
+    ("0", False), ("-0.5", False), ("1.0000001", False), ("1.00000001", True), ("inf", False), ("nan", False),
+    ("0x1p-1", False), ("", False), ("0.98abc", False), ("1e39", False), ("true", False), ("0.9.8", False),
+    ("0." + "0" * 5000 + "1", False), ("0." + "9" * 5000, True),
+])
+def test_the_ray_threshold_is_read_as_the_raylet_reads_a_float(value: str, ok: bool):
+    """ConvertValue<float> (ray_config.h:27-35): an istringstream >> float that must reach the end; the value as a
+    32-bit float in (0, 1]. Python's float() took `0.9_8`, full-width digits and a trailing space, and 1e-320."""
+    problem = module.ray_setting_problem("RAY_memory_usage_threshold", value)
+    assert (problem is None) == ok, (value, problem)
+    if not ok:
+        assert problem.startswith(f"RAY_memory_usage_threshold={value!r} is ")
+
+
+@pytest.mark.parametrize(("value", "ok"), [("250", True), ("0", True), (" 250", True), ("+250", True),
+                                           ("250.0", False), ("1e3", False), ("250 ", False), ("-1", False),
+                                           ("2_50", False), (str(2**64), False), ("true", False)])
+def test_the_refresh_ms_is_read_as_a_whole_number(value: str, ok: bool):
+    assert (module.ray_setting_problem("RAY_memory_monitor_refresh_ms", value) is None) == ok, value

@@ -521,6 +521,48 @@ def session_exports(text: str) -> dict[str, str]:
     return env
 
 
+#: How the raylet reads RAY_<name>: `RayConfig::ReadEnv` → `ConvertValue<T>`, an `std::istringstream >> T` that
+#: must reach the end of the text, else RAY_CHECK aborts with "Cannot parse" (ray-project/ray
+#: src/ray/common/ray_config.h:27-35 at 01567b92ef33353eb20cd397703d1f9e2acb41bd; Miles pins no Ray version:
+#: requirements.txt:23 `ray[default]`). The stream skips leading white space, then reads the number in the C
+#: locale, then nothing may follow: no `_`, no full-width digit, no trailing space, no `inf`/`nan`, no hex.
+RAY_FLOAT = re.compile(r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+RAY_UINT = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]+)")
+#: The smallest normal 32-bit float: a smaller value is 0 (or a denormal) to the raylet's `float`.
+FLT_MIN = 1.17549435e-38
+
+
+def ray_float(value: str) -> float | None:
+    """The value of a Ray `float` setting as `ConvertValue<float>` reads it (the 32-bit float), or None when the
+    raylet would refuse it or read it as 0 (underflow) or infinity (overflow)."""
+    import struct
+
+    m = RAY_FLOAT.fullmatch(value)
+    if not m:
+        return None
+    try:
+        v = struct.unpack("<f", struct.pack("<f", float(m[1])))[0]
+    except OverflowError:  # past the largest float
+        return None
+    return v if abs(v) >= FLT_MIN else None
+
+
+def ray_setting_problem(key: str, value: str) -> str | None:
+    """Why the raylet would stop at `key`=`value` or take it as no setting (the value quoted), or None."""
+    if "threshold" in key:
+        v = ray_float(value)
+        if v is None:
+            return (f"{key}={value!r} is not a number Ray reads (digits, one point, an optional exponent, nothing "
+                    "after; Ray's raylet stops with \"Cannot parse\" or reads it as 0)")
+        if not 0 < v <= 1:
+            return f"{key}={value!r} is {v:.9g} to Ray, not a fraction in (0, 1]"
+        return None
+    m = RAY_UINT.fullmatch(value)
+    if not m or int(m[1]) >= 2**64:
+        return f"{key}={value!r} is not whole ms >= 0 as Ray reads it (ASCII digits only, nothing after)"
+    return None
+
+
 def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     """RAY_memory_* as the raylet sees them: the image's environment, the run's env (docker -e), then
     the session file's `export` lines above its `ray start` line (run["session_env"], the reader's)."""
@@ -538,13 +580,9 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
         seen.append(f"{key}={value if value is not None else default + ' (default)'}")
         if value is None:
             continue
-        try:
-            v = float(value)
-            fine = 0 < v <= 1 if "threshold" in key else v >= 0 and v.is_integer()
-        except ValueError:
-            fine = False
-        if not fine:
-            problems.append(f"{key}={value!r} is not {'a fraction in (0, 1]' if 'threshold' in key else 'whole ms >= 0'}")
+        problem = ray_setting_problem(key, value)
+        if problem:
+            problems.append(problem)
     if problems:
         return Check("ray memory monitor", False, "; ".join(problems),
                      f"fix the value in its export line in {SESSION_FILE}, above `ray start` (the lab: env: in "
