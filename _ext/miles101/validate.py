@@ -551,7 +551,8 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
                 bases += [] if Path(named).stem in bases else [Path(named).stem]
                 continue
             text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
-            m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
+            m = re.match(r"(args\[\d+\]|args|entry\[\d+\]|env/[^ :]+|mounts\[\d+\]/\w+|image|launch|values/[^ :]+|"
+                         r"mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
             parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
             place = json_path(int(p) if p.isdigit() else p for p in parts)
             out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
