@@ -55,7 +55,7 @@ def extraction_doc(capture: Path, name: str) -> Any:
     wrong = extraction_shape(doc, name)
     if wrong:
         where, what = wrong
-        raise ProblemError(capture_problem(f"{path}:{where}", f"{what}, not an extraction's {name}.", f"{fix}."))
+        raise ProblemError(capture_problem(f"{path}:{where}", f"{what}: this is not an extraction's {name}.", f"{fix}."))
     return doc
 
 
