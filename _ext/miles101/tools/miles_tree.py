@@ -31,13 +31,20 @@ class SourceError(RuntimeError):
     """The Miles source could not be opened or read."""
 
 
+#: Seconds a local `git` call may take (reading a whole tree's blobs takes seconds) before it is called hung.
+GIT_TIMEOUT = 600.0
+
+
 def run_checked(cmd: list[str], *, data: bytes | None = None) -> bytes:
+    """A local program's stdout; SourceError naming it when it cannot run, fails (what it said, escaped) or hangs."""
     try:
-        proc = subprocess.run(cmd, input=data, capture_output=True, check=False)
+        proc = subprocess.run(cmd, input=data, capture_output=True, check=False, timeout=GIT_TIMEOUT)
     except FileNotFoundError as exc:
         raise SourceError(f"cannot run {cmd[0]!r}: {exc}") from exc
+    except subprocess.TimeoutExpired:
+        raise SourceError(f"{' '.join(cmd[:4])} ... did not answer within {GIT_TIMEOUT:g} s") from None
     if proc.returncode != 0:
-        raise SourceError(f"{' '.join(cmd[:4])} ... failed: {proc.stderr.decode(errors='replace').strip()}")
+        raise SourceError(f"{' '.join(cmd[:4])} ... failed: {shown(proc.stderr.decode(errors='replace').strip())}")
     return proc.stdout
 
 
