@@ -35,9 +35,10 @@ from miles101.strict import decode, read_bytes
 from miles101.intake import take_in
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The web build's doctree folder (`dev.py docs`, tox -e docs): where it exists, --check takes the capture in
-#: through the intake's cache there, whose every memo is keyed by the bytes and the code it answers for
-#: (miles101.intake), so a warm check answers as a cold one; --no-cache reads everything afresh.
+#: The web build's doctree folder (`dev.py docs`, tox -e docs). --check reads a cache only when told to
+#: (`--cache DIR`, e.g. this folder): by default, and for any `--root`, it reads the capture afresh and unpickles
+#: nothing. With `--cache`, every memo is keyed by the bytes and the code it answers for (miles101.intake) and
+#: read as plain data (miles101.memo), so a warm check answers as a cold one.
 BUILD_CACHE = "_build/doctrees"
 
 
@@ -249,11 +250,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="capture/run.py --check", description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="also fail on pending values and a pin mismatch")
     parser.add_argument("--root", type=Path, default=ROOT, help="the project to check (default: this one)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help=f"take the capture in afresh, not through the web build's cache ({BUILD_CACHE})")
+    parser.add_argument("--cache", type=Path, metavar="DIR",
+                        help=f"take the capture in through the memos in DIR (the web build's is {BUILD_CACHE}); "
+                             "without it nothing cached is read")
+    parser.add_argument("--no-cache", action="store_true", help="read afresh (the default; kept for old scripts)")
     args = parser.parse_args(argv)
     root = args.root.resolve()
-    cache = None if args.no_cache or not (root / BUILD_CACHE).is_dir() else root / BUILD_CACHE
+    cache = None if args.no_cache or args.cache is None else args.cache.resolve()
+    if cache is not None and not cache.is_dir():
+        parser.error(f"--cache {args.cache}: not a folder (name the build's doctree folder, e.g. {BUILD_CACHE}, "
+                     "or leave --cache out to read afresh)")
     report, counts = run_check(root, args.strict, cache)
     for name, value in counts.items():
         print(f"  {name}: {value}")

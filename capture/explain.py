@@ -72,6 +72,12 @@ def explain(root: Path, capture: Capture, spec: str, refs: list[Ref] | None = No
     return lines, True
 
 
+def terminal_line(text: str) -> str:
+    """One printed line as text: a key's (or a record's) escapes, line breaks and bidi overrides written as their
+    Python escapes (`\\x1b`, `\\n`, `\\u202e`), so no echoed input moves the cursor or forges a `FAIL:` line."""
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="capture/run.py explain", description=__doc__.splitlines()[0])
     parser.add_argument("refs", nargs="+", metavar="KIND:KEY", help="e.g. fact:spark.memory or flag:--num-rollout")
@@ -81,7 +87,7 @@ def main(argv: list[str]) -> int:
     ok = True
     for spec in args.refs:
         lines, found = explain(ROOT, capture, spec, refs)
-        print("\n".join(lines))
+        print("\n".join(map(terminal_line, lines)))
         ok = ok and found
     return 0 if ok else 1
 

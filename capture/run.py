@@ -100,6 +100,11 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    _reexec_in_venv()
-    _refuse_another_checkout()
-    sys.exit(main(sys.argv[1:]))
+    try:
+        _reexec_in_venv()
+        _refuse_another_checkout()
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # a Ctrl-C that no sub-command handles (its start-up): one line, never a traceback
+        print(f"capture/run.py {' '.join(sys.argv[1:2])}: interrupted (Ctrl-C) while starting: stopped",
+              file=sys.stderr)
+        sys.exit(130)

@@ -144,9 +144,9 @@ def test_another_checkouts_install_is_refused_by_name(tmp_path: Path) -> None:
     assert f"from {ROOT / 'capture'}" in done.stderr and "PYTHONPATH=" in done.stderr
 
 
-def test_the_command_line_reuses_the_build_cache_where_there_is_one(project: Path, capsys) -> None:
-    """Where the web build's doctree folder exists, --check takes the capture in through its cache (the same
-    answers: its memos are keyed by bytes and code); --no-cache reads afresh and leaves that cache alone."""
+def test_the_command_line_reads_a_cache_only_when_told_to(project: Path, capsys) -> None:
+    """By default --check reads nothing cached, even where the web build's doctree folder holds memos;
+    `--cache DIR` takes the capture in through DIR (the same answers: its memos are keyed by bytes and code)."""
     import re
 
     from capture import check
@@ -158,12 +158,77 @@ def test_the_command_line_reuses_the_build_cache_where_there_is_one(project: Pat
     cold = capsys.readouterr().out
     assert not cache.exists()
     cache.mkdir(parents=True)
-    assert check.main(["--root", str(project), "--no-cache"]) == status
-    assert capsys.readouterr().out and not any(cache.iterdir())
     assert check.main(["--root", str(project)]) == status
+    assert capsys.readouterr().out and not any(cache.iterdir())  # a doctree folder alone is not read or written
+    assert check.main(["--root", str(project), "--cache", str(cache)]) == status
     first = capsys.readouterr().out
     assert (cache / CHECKS_CACHE).is_file() and (cache / MODEL_CACHE).is_file()
-    assert check.main(["--root", str(project)]) == status
+    assert check.main(["--root", str(project), "--cache", str(cache)]) == status
     warm = capsys.readouterr().out
     same = [re.sub(r"seconds: \S+", "seconds: -", text) for text in (cold, first, warm)]
     assert same[0] == same[1] == same[2]
+    with pytest.raises(SystemExit) as stop:
+        check.main(["--root", str(project), "--cache", str(project / "no-such-folder")])
+    assert stop.value.code == 2 and "--cache" in capsys.readouterr().err
+
+
+class Planted:
+    """An answer that runs a command when unpickled: what a hostile memo holds."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple:
+        return (os.system, (f"touch {self.marker}",))
+
+
+class Exits:
+    """An answer that ends the program when unpickled (`sys.exit(7)`)."""
+
+    def __reduce__(self) -> tuple:
+        return (sys.exit, (7,))
+
+
+def plant(cache: Path, root: Path, answer: object) -> None:
+    """The capture's model memo under its CORRECT key for `root`, with `answer` in place of the model."""
+    import pickle
+
+    from miles101.inputs import Inputs
+    from miles101.intake import MODEL_CACHE, input_sums, model_key
+
+    inputs = Inputs(root)
+    key = model_key(inputs.code, input_sums(inputs))
+    cache.mkdir(parents=True, exist_ok=True)
+    (cache / MODEL_CACHE).write_bytes(pickle.dumps(key) + pickle.dumps(answer))
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_a_planted_memo_runs_nothing_and_chooses_no_exit(project: Path, tmp_path: Path, capsys, explicit: bool) -> None:
+    """A memo with the right key and a code-running answer in _build/doctrees: `--check --root OTHER` never reads
+    it, and even `--cache DIR` naming it never runs it; a memo that calls sys.exit(7) does not choose the exit."""
+    from capture import check
+
+    status = check.main(["--root", str(project)])
+    cold = capsys.readouterr().out.splitlines()[-1]
+    marker = tmp_path / "ran"
+    cache = project / check.BUILD_CACHE
+    argv = ["--root", str(project), *(["--cache", str(cache)] if explicit else [])]
+    plant(cache, project, Planted(marker))
+    assert check.main(argv) == status
+    assert not marker.exists() and capsys.readouterr().out.splitlines()[-1] == cold
+    plant(cache, project, Exits())
+    assert check.main(argv) == status  # no SystemExit(7) escapes
+    assert capsys.readouterr().out.splitlines()[-1] == cold
+
+
+def test_a_planted_memo_is_not_run_by_the_command_line(project: Path, tmp_path: Path) -> None:
+    """The same through `capture/run.py --check --root OTHER` in a fresh process, with and without --cache."""
+    from capture import check
+
+    marker = tmp_path / "ran"
+    plant(project / check.BUILD_CACHE, project, Planted(marker))
+    for extra in ([], ["--cache", str(project / check.BUILD_CACHE)]):
+        done = subprocess.run([sys.executable, str(ROOT / "capture" / "run.py"), "--check", "--root", str(project),
+                               *extra], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert "check " in done.stdout and done.returncode in (0, 1), done.stderr[-2000:]
+        assert not marker.exists()

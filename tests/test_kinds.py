@@ -148,3 +148,15 @@ def test_explain_from_the_command_line(capture) -> None:
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Our threshold: a cut-off this manual sets itself" in done.stdout
+
+
+@pytest.mark.parametrize("key", ["fact:\x1b[2J\x1b[31mspark", "fact:spark\nFAIL: everything", "fact:\u202espark.memory",
+                                 "fact:spark\x7f\x07", "\x1b]0;title\x07:x"])
+def test_explain_echoes_a_key_as_text_never_as_terminal_control(key: str) -> None:
+    """A key's ANSI escapes, newlines and right-to-left override came back raw (a forged `FAIL:` line): every
+    printed line is text now, each control character written as its escape."""
+    done = subprocess.run([sys.executable, "capture/run.py", "explain", key], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert not any(c in done.stdout for c in "\x1b\x00\x07\u202e")
+    assert len(done.stdout.strip().splitlines()) == 1 and "FAIL:" not in done.stdout.splitlines()[0][:5]

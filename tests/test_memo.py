@@ -1,12 +1,18 @@
 """miles101.memo: an answer is kept for one key, read back whole or not at all, and leaves no stray file."""
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from miles101.memo import recall, remember
+from miles101 import memo as memo_module
+from miles101.data import Capture
+from miles101.memo import memo_bytes, recall, remember
 
 
 def test_an_answer_is_recalled_for_its_key_alone(tmp_path: Path) -> None:
@@ -35,3 +41,79 @@ def test_a_memo_that_cannot_be_written_leaves_no_file_behind(tmp_path: Path, mon
     monkeypatch.setattr(Path, "replace", refuse)
     remember(memo, "k", "answer")  # no error: it only costs the next build the work
     assert list(tmp_path.iterdir()) == []
+
+
+class _Runs:
+    """An answer whose unpickling would call `what(*args)`."""
+
+    def __init__(self, what: object, *args: object) -> None:
+        self.what, self.args = what, args
+
+    def __reduce__(self) -> tuple:
+        return (self.what, self.args)
+
+
+@pytest.mark.parametrize("answer", [
+    _Runs(sys.exit, 7), _Runs(os.system, "true"), _Runs(print, "ran"), _Runs(eval, "1"),
+    _Runs(subprocess.Popen, ["true"]), _Runs(getattr, Path, "home"),
+])
+def test_a_memo_that_names_code_is_refused_with_its_right_key(tmp_path: Path, answer: object, capsys) -> None:
+    """Only plain records unpickle (the core's dataclasses and enums, paths, patterns): a memo naming a function
+    or any other class is one that does not read, under its correct key too, and chooses no exit."""
+    memo = tmp_path / "m.pickle"
+    memo.write_bytes(pickle.dumps("k") + pickle.dumps(answer))
+    assert recall(memo, "k") is None
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("raised", [SystemExit(7), KeyboardInterrupt()])
+def test_an_exit_raised_while_reading_a_memo_is_a_memo_that_does_not_read(tmp_path: Path, raised: BaseException,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    memo = tmp_path / "m.pickle"
+    remember(memo, "k", {"a": 1})
+
+    def load(self: object) -> object:
+        raise raised
+
+    monkeypatch.setattr(memo_module.Records, "load", load)
+    assert recall(memo, "k", dict) is None
+
+
+def test_the_capture_model_and_plain_data_still_round_trip(tmp_path: Path, real_capture_copies) -> None:
+    capture = real_capture_copies()
+    memo = tmp_path / "model.pickle"
+    remember(memo, "k", capture)
+    back = recall(memo, "k", Capture)
+    assert isinstance(back, Capture) and back.runs == capture.runs
+    remember(memo, "k", {"s": {1, 2}, "f": frozenset({"a"}), "p": Path("x"), "t": (1.5, b"b", None)})
+    assert recall(memo, "k", dict)["s"] == {1, 2}
+
+
+def test_a_fifo_a_device_or_a_huge_file_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo that is not a regular file is never waited on; one over the cap is not read."""
+    fifo = tmp_path / "fifo.pickle"
+    os.mkfifo(fifo)
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(recall(fifo, "k")), daemon=True)
+    reader.start()
+    reader.join(5)
+    assert not reader.is_alive() and got == [None]
+    assert recall(Path("/dev/zero"), "k") is None
+    memo = tmp_path / "m.pickle"
+    remember(memo, "k", "x" * 1000)
+    monkeypatch.setattr(memo_module, "MAX_BYTES", 100)
+    assert recall(memo, "k") is None
+    assert memo_bytes(memo, 100) is None and memo_bytes(memo, 10**6) is not None
+
+
+@pytest.mark.parametrize("text", ['{"d": [["no-such-subtype", "w", "m", "f"]]}', '{"d": [[1, 2]]}', "[]", "{", "\xff"])
+def test_a_damaged_or_planted_checks_cache_is_no_cache(tmp_path: Path, text: str) -> None:
+    """The checks' cache (JSON) is read only when it is what `Cache.save` writes; else every check runs."""
+    from miles101.validate import Cache
+
+    path = tmp_path / "valid.json"
+    path.write_bytes(text.encode("latin-1"))
+    assert Cache(path).old == {}
+    os.unlink(path)
+    os.mkfifo(path)
+    assert Cache(path).old == {}  # not waited on

@@ -171,8 +171,10 @@ def test_a_page_linked_out_of_the_book_is_named_twice_as_before(book_copy: Path,
     ]
 
 
-def test_the_served_commands_are_rendered_again_only_for_changed_runs(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_served_commands_come_from_this_builds_runs_and_stay_in_the_site(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every script is rendered from the model each build (no memo's text is served), and a model whose run ids
+    are not names (a doctree folder altered by hand) writes nothing outside `_commands/`: a warning names it."""
     from miles101.runfiles import resolve_runs
     from miles101.sphinx_ext import runs as runs_ext
     from miles101.strict import parse_yaml_bytes
@@ -182,24 +184,27 @@ def test_the_served_commands_are_rendered_again_only_for_changed_runs(tmp_path: 
     assert not errors and model
     capture = SimpleNamespace(runs=model)
     monkeypatch.setattr(runs_ext, "capture_of", lambda env: capture)
-    rendered: list[str] = []
-    real = runs_ext.command_file
-    monkeypatch.setattr(runs_ext, "command_file", lambda run: rendered.append(run["id"]) or real(run))
+    warned: list[str] = []
+    monkeypatch.setattr(runs_ext, "warn", lambda subtype, message, **kw: warned.append(message))
     app = SimpleNamespace(builder=SimpleNamespace(name="html"), outdir=str(tmp_path / "html"),
-                          doctreedir=str(tmp_path / "doctrees"), env=None)
+                          doctreedir=str(tmp_path / "doctrees"), env=None, srcdir=str(ROOT))
     runs_ext.write_command_files(app, None)
-    assert sorted(rendered) == sorted(model)
-    served = {p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "html" / runs_ext.COMMANDS_DIR).glob("*.sh")}
-    assert served == {run_id: real(run) for run_id, run in model.items()}
-    rendered.clear()
-    (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{sorted(model)[0]}.sh").unlink()  # an outdir cleaned by hand
-    runs_ext.write_command_files(app, None)
-    assert rendered == [] and (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{sorted(model)[0]}.sh").is_file()
+    served_dir = tmp_path / "html" / runs_ext.COMMANDS_DIR
+    served = {p.stem: p.read_text(encoding="utf-8") for p in served_dir.glob("*.sh")}
+    assert served == {run_id: runs_ext.command_file(run) for run_id, run in model.items()} and warned == []
+    assert not (tmp_path / "doctrees").exists()  # nothing kept between builds
     first = sorted(model)[0]
     capture.runs = {**model, first: {**model[first], "title": "another title"}}
     runs_ext.write_command_files(app, None)
-    assert rendered == sorted(model)  # a changed run: every script rendered again, the changed one served
-    assert "another title" in (tmp_path / "html" / runs_ext.COMMANDS_DIR / f"{first}.sh").read_text(encoding="utf-8")
+    assert "another title" in (served_dir / f"{first}.sh").read_text(encoding="utf-8")
+    hostile = {"../../escaped": {**model[first], "id": "../../escaped"}, "/tmp/abs": {**model[first], "id": "/tmp/abs"},
+               "Upper": {**model[first], "id": "Upper"}, "not-its-id": {**model[first]}, "x\n": model[first],
+               "undeclared": {**model[first], "id": "undeclared"}}
+    capture.runs = hostile
+    runs_ext.write_command_files(app, None)
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file() and p.parent != served_dir) == []
+    assert not (served_dir / "not-its-id.sh").exists() and len(warned) == len(hostile)
+    assert all("not a declared run's id" in w for w in warned)
 
 
 def test_a_facts_value_change_is_not_held_against_the_schema_again(project: Path, tmp_path: Path,

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .memo import memo_bytes
 from .palette import HUES
 from .problems import Problem, ProblemError, Subtype
 from .strict import decode, outside, parse_json_bytes, read_bytes
@@ -323,8 +324,8 @@ def _schema_key(raw: bytes) -> str:
 
 def _known_valid(cache_file: Path | None, key: str) -> bool:
     try:
-        return cache_file is not None and cache_file.read_text(encoding="utf-8").strip() == key
-    except OSError:
+        return cache_file is not None and (memo_bytes(cache_file) or b"").decode("utf-8").strip() == key
+    except (OSError, ValueError):  # ValueError: not UTF-8
         return False
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .book import Book, load_book
+from .problems import ProblemError, capture_problem
 from .pages import ROLE, role_key
 from .runfiles import resolve_runs
 from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
@@ -41,12 +42,45 @@ def page_title(root: Path, rel: str) -> str:
     return f"{number[1]}.{number[2]} {heading}" if number else f"front page: {heading}"
 
 
+#: Each extraction file's list of records, and the string field every record has.
+EXTRACTION_RECORDS = {"flags.json": ("flags", "name"), "metrics.json": ("metrics", "key")}
+
+
 def extraction_doc(capture: Path, name: str) -> Any:
     """``flags.json`` or ``metrics.json`` of an extraction directory, through the strict reader (a ProblemError
-    naming the file and line when it does not read)."""
+    naming the file and line when it does not read), in the shape the comparison reads (`extraction_shape`)."""
     path = capture / name
-    return parse_json_bytes(read_bytes(path, str(path)), str(path),
-                            "restore it from git, or re-run the extraction (`python3 capture/run.py`)")
+    fix = "restore it from git, or re-run the extraction (`python3 capture/run.py`)"
+    doc = parse_json_bytes(read_bytes(path, str(path)), str(path), fix)
+    wrong = extraction_shape(doc, name)
+    if wrong:
+        where, what = wrong
+        raise ProblemError(capture_problem(f"{path}:{where}", f"{what}: this is not an extraction's {name}.", f"{fix}."))
+    return doc
+
+
+def extraction_shape(doc: Any, name: str) -> tuple[str, str] | None:
+    """(JSON path, what is wrong) where `doc` is not an extraction's flags.json or metrics.json as the comparison
+    reads it: a provenance block of strings, and a list of records each with its name (aliases a list of names)."""
+    records, field = EXTRACTION_RECORDS[name]
+    if not isinstance(doc, dict):
+        return "$", f"the top level is a JSON {type(doc).__name__}"
+    prov = doc.get("provenance")
+    if not isinstance(prov, dict):
+        return "$.provenance", "there is no provenance block (commit, commit_date, read_from)"
+    for key in ("commit", "commit_date", "read_from"):
+        if not isinstance(prov.get(key), str):
+            return f"$.provenance.{key}", f"provenance.{key} is {json.dumps(prov.get(key))[:40]}, not a string"
+    items = doc.get(records)
+    if not isinstance(items, list):
+        return f"$.{records}", f"{records} is a JSON {type(items).__name__ if items is not None else 'null'}, not a list"
+    for i, rec in enumerate(items):
+        if not isinstance(rec, dict) or not isinstance(rec.get(field), str):
+            return f"$.{records}[{i}]", f"{records}[{i}] is not a record with a string {field!r}"
+        aliases = rec.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            return f"$.{records}[{i}].aliases", f"{records}[{i}].aliases is not a list of names"
+    return None
 
 
 def load_runs(runs_dir: Path) -> dict[str, dict]:

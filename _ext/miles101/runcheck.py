@@ -100,6 +100,7 @@ def check_run(run: dict[str, Any], stem: str, catalog: Catalog, name: str) -> li
     errors = []
     if run["id"] != stem:
         errors.append(f"{name}: id {run['id']!r} differs from the file name {stem!r}")
+    errors += control_errors(run, name)
     errors += check_args(run["args"], catalog, name)
     given = option_values(run["args"])
     if "--num-rollout" in given and given["--num-rollout"] != [str(run["steps"])]:
@@ -140,6 +141,30 @@ def check_run(run: dict[str, Any], stem: str, catalog: Catalog, name: str) -> li
     return errors
 
 
+#: What a command's text may not hold: C0 and C1 controls (a NUL, which bash drops, so the reader's command would
+#: differ from the run file; an escape; a line break), DEL, line and paragraph separators and bidi overrides.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def control_errors(run: dict[str, Any], name: str) -> list[str]:
+    """Every value that reaches the launch command (image, entry, args, env, mounts, launch) holding a control
+    character, named by its place (`args[3]`, `env/KEY`) and the character as an escape."""
+    places: list[tuple[str, Any]] = [("image", run.get("image")), ("launch", run.get("launch"))]
+    places += [(f"entry[{i}]", v) for i, v in enumerate(run.get("entry") or [])]
+    places += [(f"args[{i}]", v) for i, v in enumerate(run.get("args") or [])]
+    places += [(f"env/{k}", f"{k}={v}") for k, v in (run.get("env") or {}).items()]
+    places += [(f"mounts[{i}]/{k}", m.get(k)) for i, m in enumerate(run.get("mounts") or []) if isinstance(m, dict)
+               for k in ("host", "container")]
+    errors = []
+    for place, value in places:
+        hit = CONTROL.search(value) if isinstance(value, str) else None
+        if hit:
+            errors.append(f"{name}: {place}: holds the control character {ascii(hit[0])[1:-1]} at offset "
+                          f"{hit.start()}: a command's text never holds one (bash drops a NUL; an escape or a "
+                          "line break changes what the reader sees), so remove it")
+    return errors
+
+
 def source_hint(source: str, catalog: Catalog) -> str:
     """Nearest known sources, or how to name a Memory-Usage reading."""
     m = re.search(r"Memory-Usage\s+(.+?):\s*(\w+_GB)", source)
@@ -163,8 +188,20 @@ def arity(rec: dict[str, Any], opt: str) -> tuple[int, float]:
     return {"?": (0, 1), "*": (0, math.inf), "+": (1, math.inf)}.get(str(nargs), (0, math.inf))
 
 
+def _shown(value: str) -> str:
+    """A value in a message: repr, cut to 40 characters with its length said."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}...' ({len(value)} characters)"
+
+
+#: The largest magnitude an int flag's value may have: what a C long holds (torch, NCCL and Ray read counts so);
+#: Python's int() in Miles's argparse takes up to 4300 digits, none of them a count any run could mean.
+MAX_INT = 2**63 - 1
+
+
 def value_error(rec: dict[str, Any], value: str) -> str | None:
-    """Why `value` is not valid for the flag, or None."""
+    """Why `value` is not valid for the flag, or None. Read as Miles's argparse reads it (int(), float(),
+    json.loads()), then refused when absurd: an int past MAX_INT, a float that is not finite."""
     kind = rec.get("type")
     try:
         if kind == "int":
@@ -175,8 +212,12 @@ def value_error(rec: dict[str, Any], value: str) -> str | None:
             parsed = json.loads(value)
         else:
             parsed = value
-    except ValueError:
-        return f"{value!r} is not {'an' if kind == 'int' else 'a'} {kind}"
+    except (ValueError, RecursionError):  # 5000 digits are a ValueError to int()
+        return f"{_shown(value)} is not {'an' if kind == 'int' else 'a'} {kind}"
+    if kind == "int" and abs(parsed) > MAX_INT:
+        return f"{_shown(value)} is past {MAX_INT} (no count a run means is that large)"
+    if kind == "float" and not math.isfinite(parsed):
+        return f"{_shown(value)} is {parsed} to Miles (not a finite number)"
     choices = rec.get("choices")
     if choices is not None and parsed not in choices and value not in [str(c) for c in choices]:
         return f"{value!r} is not one of {', '.join(map(str, choices))}"

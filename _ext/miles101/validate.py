@@ -41,7 +41,7 @@ from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
-from .memo import recall, remember
+from .memo import memo_bytes, recall, remember
 from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
@@ -435,14 +435,27 @@ class SchemaCheck:
         return errors
 
 
+def _cache_entries(doc: Any) -> dict[str, list]:
+    """A checks' cache as `Cache.save` writes it (digest → [subtype, where, message, fix] lists, every subtype
+    known), else ValueError: a damaged or planted file is no cache, not a crash."""
+    known = {s.value for s in Subtype}
+    if not isinstance(doc, dict) or not all(
+            isinstance(key, str) and isinstance(hit, list) and all(
+                isinstance(p, list) and len(p) == 4 and p[0] in known and all(isinstance(x, str) for x in p[1:])
+                for p in hit)
+            for key, hit in doc.items()):
+        raise ValueError("not a checks' cache")
+    return doc
+
+
 class Cache:
     """digest → problems, kept in a small JSON file (the build's doctree dir) or only in memory."""
     def __init__(self, path: Path | None = None) -> None:
         self.path, self.old, self.new = path, {}, {}
         if path is not None:
             try:
-                self.old = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                self.old = _cache_entries(json.loads(memo_bytes(path) or b"{}"))
+            except (OSError, ValueError):  # no cache, or one that is not ours: every check runs
                 self.old = {}
 
     def get(self, key: str) -> list[Problem] | None:
@@ -538,7 +551,8 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
                 bases += [] if Path(named).stem in bases else [Path(named).stem]
                 continue
             text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
-            m = re.match(r"(args\[\d+\]|args|values/[^ :]+|mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
+            m = re.match(r"(args\[\d+\]|args|entry\[\d+\]|env/[^ :]+|mounts\[\d+\]/\w+|image|launch|values/[^ :]+|"
+                         r"mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
             parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
             place = json_path(int(p) if p.isdigit() else p for p in parts)
             out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",

@@ -9,7 +9,10 @@ from pathlib import Path
 
 from capture.extract.cli import documents
 from capture.extract.source import Source, SourceError, open_source
+from miles101.book_miles import EXTRACTION_RECORDS, extraction_shape
 from miles101.derive import derive_all
+from miles101.problems import ProblemError
+from miles101.strict import read_bytes
 
 from .linemap import LineMap
 
@@ -91,14 +94,20 @@ def read_dir(folder: Path, label: str) -> dict[str, dict]:
     docs = {}
     for name, key in DOC_KEYS.items():
         path = folder / name
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise SideError(f"{label}: {path} is missing (a capture directory needs {', '.join(DOC_KEYS)})") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        if not path.exists() and not path.is_symlink():
+            raise SideError(f"{label}: {path} is missing (a capture directory needs {', '.join(DOC_KEYS)})")
+        try:  # the strict reader: a regular file only (a FIFO is refused, never waited on)
+            doc = json.loads(read_bytes(path, str(path)).decode("utf-8"))
+        except ProblemError as exc:
+            raise SideError(f"{label}: cannot read {path}: {exc.problem.message}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise SideError(f"{label}: cannot read {path}: {exc}") from None
         if not isinstance(doc, dict) or key not in doc:
             raise SideError(f"{label}: {path} has no {key!r} (not a Miles 101 capture file)")
+        wrong = extraction_shape(doc, name) if name in EXTRACTION_RECORDS else None
+        if wrong:
+            raise SideError(f"{label}: {path}:{wrong[0]}: {wrong[1]} (not a Miles 101 capture file; re-run the "
+                            "extraction, `python3 capture/run.py`, or restore it from git)")
         docs[name] = doc
     return docs
 

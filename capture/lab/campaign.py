@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -37,6 +38,7 @@ from capture.lab.store import UNFINISHED, is_valid
 from miles101.inputs import Inputs
 from miles101.intake import take_in
 from miles101.problems import ProblemError
+from miles101.strict import read_bytes
 from miles101.runfiles import resolve_runs
 from miles101.tools.read_run import diagnose as read_diagnose
 from miles101.tools.read_run import groups_in_log, report_of
@@ -90,17 +92,58 @@ def step_reference(root: Path) -> tuple[float, str]:
     return 60.0, "no public reference found: 60 s a step assumed"
 
 
-def recorded_step_time(gpu_dir: Path) -> float | None:
-    """The median wall time a step took in the recordings made so far (lab/step_interval), or None."""
+#: The longest step time the estimate takes from a recording (a day): a larger one is no step Miles took.
+MAX_STEP_SECONDS = 86_400.0
+
+
+def step_seconds(value: Any) -> float | None:
+    """A recorded step time as the estimate reads it: a finite number of seconds in (0, MAX_STEP_SECONDS];
+    None for anything else (a boolean, a string, Infinity, 1e999, a 5000-digit integer)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:  # an integer too large for a float
+        return None
+    return seconds if math.isfinite(seconds) and 0 < seconds <= MAX_STEP_SECONDS else None
+
+
+def recorded_step_time(gpu_dir: Path, refused: list[str] | None = None) -> float | None:
+    """The median wall time a step took in the recordings made so far (lab/step_interval), or None.
+
+    A line that is not a JSON object, or whose step time is not a usable number (`step_seconds`), is left out;
+    with `refused`, each is named there as file:line and why."""
     xs = []
-    for steps in gpu_dir.glob("*/steps.jsonl"):
-        for line in steps.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                v = json.loads(line).get("lab", {}).get("lab/step_interval")
-            except ValueError:
+    for steps in sorted(gpu_dir.glob("*/steps.jsonl")):
+        try:
+            text = read_bytes(steps, steps.name).decode("utf-8", errors="replace")
+        except ProblemError as e:
+            if refused is not None:
+                refused.append(f"{steps}: {e.problem.message}")
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
                 continue
-            if isinstance(v, (int, float)) and v > 0:
-                xs.append(float(v))
+            try:
+                row = json.loads(line)
+            except (ValueError, RecursionError) as e:  # a 5000-digit number is a ValueError too
+                row = f"not JSON ({str(e)[:60]})"
+            if not isinstance(row, dict) or not isinstance(row.get("lab", {}), dict):
+                if refused is not None:
+                    what = row if isinstance(row, str) else f"a JSON {type(row).__name__}, not an object of sections"
+                    refused.append(f"{steps}:{number}: {what}: left out of the estimate")
+                continue
+            v = row.get("lab", {}).get("lab/step_interval")
+            if v is None:
+                continue
+            seconds = step_seconds(v)
+            if seconds is None:
+                if refused is not None:
+                    shown = str(v) if len(str(v)) <= 40 else f"{str(v)[:20]}... ({len(str(v))} characters)"
+                    refused.append(f"{steps}:{number}: lab/step_interval {shown} is not a step time "
+                                   f"(a number of seconds in (0, {MAX_STEP_SECONDS:g}]): left out of the estimate")
+                continue
+            xs.append(seconds)
     return statistics.median(xs) if xs else None
 
 
@@ -299,7 +342,10 @@ def record_all(ids: list[str], runs: dict[str, dict[str, Any]], root: Path, gpu_
             if stopper.requested():
                 results.append(Result(run_id, "not started", "stopped before it (run the same command to go on)"))
                 continue
-            measured = recorded_step_time(gpu_dir)
+            refused_times: list[str] = []
+            measured = recorded_step_time(gpu_dir, refused_times)
+            for text in refused_times:
+                display.print(f"{display.label}: {text}")
             argv = [sys.executable, str(RUN_PY), "record", run_id, "--runs-dir", str(root / "capture" / "runs"),
                     "--gpu-dir", str(gpu_dir), *record_args]
             out_file = work / f"{run_id}.out"

@@ -10,7 +10,7 @@ QUERY = ["nvidia-smi", "--query-gpu=temperature.gpu", "--format=csv,noheader,nou
 def read_temperature() -> float | None:
     """The hottest GPU's temperature in °C, or None when nvidia-smi cannot say."""
     try:
-        out = subprocess.run(QUERY, capture_output=True, text=True, timeout=15).stdout
+        out = subprocess.run(QUERY, capture_output=True, text=True, errors="replace", timeout=15).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
     temps = []

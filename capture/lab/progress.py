@@ -4,12 +4,18 @@ A count, not a step number: Miles numbers steps from 0, so after its step 0 one 
 """
 from __future__ import annotations
 
+import math
 import sys
 from typing import TextIO
 
 
 def clock(seconds: float) -> str:
-    """12345 → '3:25:45'."""
+    """12345 → '3:25:45'; '?' for a time no clock shows (not finite, or a year and more: no estimate to trust)."""
+    try:
+        if isinstance(seconds, bool) or not math.isfinite(seconds) or seconds >= 366 * 86_400:
+            return "?"
+    except (TypeError, OverflowError):  # not a number, or an integer past any float
+        return "?"
     s = int(max(seconds, 0))
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 

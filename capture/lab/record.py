@@ -67,6 +67,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str]) -> int:
     """Exit 0 all recorded (or dry run fine), 1 a check or a recording failed, 2 bad run files, 130 Ctrl-C."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # in its start-up (the run files, the catalog): nothing was started yet
+        print("record: interrupted (Ctrl-C) while reading the run files: nothing was started or written",
+              file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     args = parse_args(argv)
     if args.recover:
         return recover_main(args.gpu_dir)

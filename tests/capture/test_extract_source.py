@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,45 @@ def test_image_through_a_stand_in_docker(tmp_path: Path):
     src = read_image("radixark/miles:latest", docker=str(fake))
     assert (src.commit, src.commit_date, src.read_from) == ("a" * 40, "2026-02-03", "image sha256:feed")
     assert extract_files(src) == {"miles/b.py": 2}
+
+
+def _stand_in(tmp_path: Path, body: str) -> str:
+    fake = tmp_path / "docker"
+    fake.write_text(f"#!{sys.executable}\nimport sys, time\na = sys.argv[1:]\n{body}\n")
+    fake.chmod(0o755)
+    return str(fake)
+
+
+@pytest.mark.parametrize(("where", "body"), [
+    ("inspect", "time.sleep(60)"),
+    ("git log", "if a[:2] == ['image', 'inspect']:\n    print('sha256:' + 'f' * 64)\nelse:\n    time.sleep(60)"),
+    ("tar", "if a[:2] == ['image', 'inspect']:\n    print('sha256:' + 'f' * 64)\n"
+            "elif 'log' in a:\n    print('" + "a" * 40 + " 2026-02-03')\nelse:\n    time.sleep(60)"),
+])
+def test_a_docker_that_does_not_answer_is_named_within_its_timeout(tmp_path: Path, monkeypatch, where: str,
+                                                                   body: str) -> None:
+    from miles101.tools import miles_tree
+
+    monkeypatch.setattr(miles_tree, "DOCKER_TIMEOUTS", {"inspect": 1.0, "run": 1.0})
+    started = time.monotonic()
+    with pytest.raises(SourceError, match=r"did not answer within 1 s\. Fix: check that Docker answers"):
+        read_image("radixark/miles:latest", docker=_stand_in(tmp_path, body), pull=False)
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize(("body", "quoted"), [
+    ("sys.stdout.buffer.write(b'\\xff\\xfe garbage \\x1b[31m')", "printed \ufffd\ufffd garbage \\x1b[31m, not an image id"),
+    ("print('sha256:' + 'f' * 64) if a[:2] == ['image', 'inspect'] else "
+     "(sys.stderr.buffer.write(b'fatal: \\x1b[2J\\xe2\\x80\\xae FAIL: forged\\xff'), sys.exit(3))",
+     "failed: fatal: \\x1b[2J\\u202e FAIL: forged\ufffd. Fix:"),
+    ("print('sha256:' + 'f' * 64) if a[:2] == ['image', 'inspect'] else print('\\x1b[31mnot a commit')",
+     "git printed '\\x1b[31mnot a commit'"),
+])
+def test_what_docker_printed_is_quoted_escaped(tmp_path: Path, body: str, quoted: str) -> None:
+    """Undecodable bytes, terminal escapes and a bidi override from docker: one line that quotes them escaped,
+    never a traceback, never raw escapes on the reader's terminal."""
+    with pytest.raises(SourceError) as got:
+        read_image("radixark/miles:latest", docker=_stand_in(tmp_path, body), pull=False)
+    text = str(got.value)
+    assert quoted in text, text
+    assert "\x1b" not in text and "\u202e" not in text and "\n" not in text

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
+
+import pytest
 
 from capture.drift.runfiles import drifted, refused, run_file_report, text
 from capture.lab.campaign import Result, hold_drifted, parse_args
@@ -111,3 +114,54 @@ def test_a_refreshed_extraction_that_does_not_read_stops_the_gate_with_its_file_
     printed = buf.getvalue()
     assert "campaign: the run files cannot be held against the refreshed extraction:" in printed
     assert "flags.json:1:" in printed and "restore it from git, or re-run the extraction" in printed
+
+
+def _without_provenance(doc: dict) -> None:
+    del doc["provenance"]
+
+
+def _flags_as_object(doc: dict) -> None:
+    doc["flags"] = {rec["name"]: rec for rec in doc["flags"]}
+
+
+def _provenance_a_list(doc: dict) -> None:
+    doc["provenance"] = []
+
+
+def _a_record_a_string(doc: dict) -> None:
+    doc["flags"][3] = "--lr"
+
+
+def _aliases_a_string(doc: dict) -> None:
+    doc["flags"][0]["aliases"] = "--x"
+
+
+@pytest.mark.parametrize(("damage", "where"), [
+    (_without_provenance, "$.provenance"), (_flags_as_object, "$.flags"), (_provenance_a_list, "$.provenance"),
+    (_a_record_a_string, "$.flags[3]"), (_aliases_a_string, "$.flags[0].aliases"),
+])
+def test_a_refreshed_flags_json_of_another_shape_stops_the_gate_with_its_json_path(tmp_path: Path, damage,
+                                                                                  where: str) -> None:
+    """A flags.json without its provenance block or with `flags` as an object was a KeyError/AttributeError
+    traceback in the gate (and in `capture/run.py diff`); both name the file and the JSON path now."""
+    import io
+
+    from capture.drift.sides import SideError, read_dir
+    from capture.lab.campaign import Display, Setup, run_file_gate
+    from miles101.problems import ProblemError
+
+    new = tmp_path / "new"
+    new.mkdir()
+    doc = json.loads((CAPTURE / "flags.json").read_text())
+    damage(doc)
+    (new / "flags.json").write_text(json.dumps(doc))
+    for name in ("metrics.json", "models.json", "files.json"):
+        (new / name).write_text((CAPTURE / name).read_text())
+    with pytest.raises(ProblemError) as got:
+        run_file_report(CAPTURE, new, ROOT)
+    assert got.value.problem.where == f"{new / 'flags.json'}:{where}"
+    buf = io.StringIO()
+    assert run_file_gate(Setup(ROOT, {}, label="campaign"), new, Display(buf, tty=False)) is None
+    assert f"flags.json:{where}" in buf.getvalue() and "Traceback" not in buf.getvalue()
+    with pytest.raises(SideError, match=re.escape(f"flags.json:{where}: ")):
+        read_dir(new, "NEW")

@@ -90,7 +90,7 @@ def test_the_table_names_each_failure_and_its_fix(lab):
     ("no kernels for sm_121", {"FAKE_KERNELS": "KERNELS_H100"}, "kernels", "no cubin or PTX for sm_121"),
     ("kernel listing broken", {"FAKE_KERNELS": "KERNELS_BROKEN"}, "kernels", "cannot list the image's kernels"),
     ("bad ray threshold", {"FAKE_IMAGE_ENV": '["RAY_memory_usage_threshold=lots"]'}, "ray memory monitor",
-     "is not a fraction"),
+     "is not a number Ray reads"),
 ])
 def test_each_failing_check_says_what_to_do(lab, case, env, check, words):
     ready(lab)

@@ -123,7 +123,7 @@ def _try(path: Path) -> object:
 
 
 def test_the_watchdog_follows_a_20mb_line_in_linear_time(tmp_path: Path) -> None:
-    from miles101.tools.watchdog import LogFollower
+    from miles101.tools.watchdog import MAX_LINE, LogFollower
 
     log = tmp_path / "run.log"
     follower = LogFollower(str(log))
@@ -136,7 +136,7 @@ def test_the_watchdog_follows_a_20mb_line_in_linear_time(tmp_path: Path) -> None
         fh.write("\nstep 0: {}\n")
     lines = follower.read()
     assert time.monotonic() - started < 15
-    assert [len(ln) for ln in lines] == [20 * 2**20, 10]
+    assert [len(ln) for ln in lines] == [MAX_LINE, 10]  # the start of a line longer than any Miles line is kept
 
 
 @pytest.mark.parametrize("content", [b"\xdb\x01 binary \x00 junk", b"just: some\nyaml: [1, 2]\n", b""],
@@ -151,3 +151,43 @@ def test_a_run_file_without_any_flag_is_refused_for_diagnose(tmp_path: Path, con
     assert f"{run_file} passes no argument (no --flag in it)" in res.stderr
     run_file.write_text("--train-backend fsdp\n--use-dynamic-batch-size\n", encoding="utf-8")
     assert "--train-backend fsdp, with --use-dynamic-batch-size" in run(log, "--diagnose", "--run", str(run_file)).stdout
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory", "huge"])
+def test_a_run_file_that_is_not_a_small_regular_file_is_refused_by_name(tmp_path: Path, kind: str) -> None:
+    """--run on a FIFO, /dev/zero, a directory or a file over 1 MiB: exit 2 at once, naming it, never waiting."""
+    log, path = tmp_path / "run.log", tmp_path / "run.args"
+    log.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "huge":
+        path.write_bytes(b"--rollout-batch-size 8 " * 50_000)
+    target = "/dev/zero" if kind == "dev-zero" else str(path)
+    started = time.monotonic()
+    res = subprocess.run([sys.executable, str(SCRIPT), str(log), "--diagnose", "--run", target],
+                         capture_output=True, text=True, timeout=20)
+    assert time.monotonic() - started < 15
+    why = {"fifo": "a FIFO", "dev-zero": "a device", "directory": "a directory", "huge": "over 1 MiB"}[kind]
+    assert res.returncode == 2 and f"cannot read {target}: it is {why}" in res.stderr, res.stderr
+
+
+def test_a_log_over_the_cap_is_refused_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from miles101.tools import read_run
+
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(LINES) * 100, encoding="utf-8")
+    monkeypatch.setattr(read_run, "MAX_LOG_BYTES", 1000)
+    with pytest.raises(LogUnreadable, match="over 0 MiB|the most read_run reads"):
+        read_log_file(str(log))
+
+
+@pytest.mark.parametrize("digits", [10, 5000])
+def test_an_absurd_batch_size_in_a_run_file_is_refused_not_a_traceback(tmp_path: Path, digits: int) -> None:
+    log, path = tmp_path / "run.log", tmp_path / "run.args"
+    log.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    path.write_text(f"--train-backend fsdp --rollout-batch-size {'9' * digits}\n", encoding="utf-8")
+    res = run(log, "--run", str(path))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "digits long: no run has that many prompt groups" in res.stderr

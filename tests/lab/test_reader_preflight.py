@@ -145,3 +145,77 @@ def test_the_session_file_gives_ray_what_stands_above_its_ray_start_line():
             "RAY_memory_monitor_refresh_ms=0 ray start --head --num-gpus 1\nexport TRITON_PTXAS_PATH=/late\n")
     assert module.session_exports(text) == {"RAY_memory_usage_threshold": "0.98", "RAY_memory_monitor_refresh_ms": "0"}
     assert module.session_exports("ray start --head\nexport RAY_memory_usage_threshold=0.98\n") == {}
+
+
+def _args(**kw) -> "argparse.Namespace":
+    import argparse
+
+    base = dict(settings=None, image="radixark/miles:latest", mount=[], env=[], model="/models/m", data=None,
+                attention_backend=None, session=None)
+    return argparse.Namespace(**{**base, **kw})
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory", "huge"])
+@pytest.mark.parametrize("option", ["session", "settings"])
+def test_a_session_or_settings_file_that_is_not_a_small_regular_file_is_refused_at_once(tmp_path, kind, option):
+    """A FIFO, /dev/zero, a directory or a 200 MB file: refused by name within a second, never read whole."""
+    import os
+    import threading
+
+    path = tmp_path / "input"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "huge":
+        with open(path, "wb") as fh:
+            fh.truncate(200 * 2**20)  # sparse: 200 MB long, nothing written
+    target = "/dev/zero" if kind == "dev-zero" else str(path)
+    got: list[BaseException | None] = []
+
+    def call() -> None:
+        try:
+            module.settings(_args(**{option: target}))
+            got.append(None)
+        except ValueError as e:
+            got.append(e)
+
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive(), f"--{option} {kind} was waited on"
+    assert isinstance(got[0], ValueError) and "cannot read" in str(got[0]) and target in str(got[0])
+    assert {"fifo": "a FIFO", "dev-zero": "a device", "directory": "a directory", "huge": "over 1024 KiB"}[kind] \
+        in str(got[0])
+
+
+def test_the_table_escapes_what_a_probe_printed():
+    """A probe's text with an ANSI escape, a newline and a bidi override stays on its own row, escaped."""
+    check = module.Check("docker", False, "daemon said \x1b[2J\nFAIL: all good \u202e", "fix \x07it")
+    text = module.table([check], 1.0)
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert "all good \\u202e" in text and len(text.splitlines()) == 4
+
+
+@pytest.mark.parametrize(("value", "ok"), [
+    ("0.98", True), ("1", True), ("1.0", True), (".5", True), ("5.", False), ("9.8e-1", True), ("+0.5", True),
+    (" 0.98", True),  # the stream skips white space before the number
+    ("0.98 ", False), ("0.9_8", False), ("０.９８", False), ("0.98\n", False), ("1e-320", False), ("1e-45", False),
+    ("0", False), ("-0.5", False), ("1.0000001", False), ("1.00000001", True), ("inf", False), ("nan", False),
+    ("0x1p-1", False), ("", False), ("0.98abc", False), ("1e39", False), ("true", False), ("0.9.8", False),
+    ("0." + "0" * 5000 + "1", False), ("0." + "9" * 5000, True),
+])
+def test_the_ray_threshold_is_read_as_the_raylet_reads_a_float(value: str, ok: bool):
+    """ConvertValue<float> (ray_config.h:27-35): an istringstream >> float that must reach the end; the value as a
+    32-bit float in (0, 1]. Python's float() took `0.9_8`, full-width digits and a trailing space, and 1e-320."""
+    problem = module.ray_setting_problem("RAY_memory_usage_threshold", value)
+    assert (problem is None) == ok, (value, problem)
+    if not ok:
+        assert problem.startswith(f"RAY_memory_usage_threshold={value!r} is ")
+
+
+@pytest.mark.parametrize(("value", "ok"), [("250", True), ("0", True), (" 250", True), ("+250", True),
+                                           ("250.0", False), ("1e3", False), ("250 ", False), ("-1", False),
+                                           ("2_50", False), (str(2**64), False), ("true", False)])
+def test_the_refresh_ms_is_read_as_a_whole_number(value: str, ok: bool):
+    assert (module.ray_setting_problem("RAY_memory_monitor_refresh_ms", value) is None) == ok, value

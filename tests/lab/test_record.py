@@ -404,3 +404,18 @@ def test_pool_memory_is_sampled_with_the_phase(lab):
     assert len(rows) >= 3 and {r["phase"] for r in rows} >= {"start", "update"}
     assert [r["t"] for r in rows] == sorted(r["t"] for r in rows)
     assert lab.run_json(d)["pool"]["interval_s"] == 0.05
+
+
+def test_a_ctrl_c_while_the_recorder_starts_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while the recorder reads its run files (before any signal handler or container): exit 130 and one
+    line that says nothing was started, where a KeyboardInterrupt traceback was."""
+    from capture.lab import record as record_module
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(record_module.Catalog, "load", interrupted)
+    rc = record_module.main(["some-run", "--gpu-dir", str(tmp_path / "gpu")])
+    err = capsys.readouterr().err
+    assert rc == 130 and "interrupted (Ctrl-C) while reading the run files: nothing was started" in err
+    assert not (tmp_path / "gpu").exists()

@@ -124,3 +124,16 @@ def test_one_index_of_flags_json_for_the_book_and_the_lab(real_capture) -> None:
     assert [r.pattern for r in read.metric_patterns] == [r.pattern for r, _ in capture.metric_patterns]
     for name in ("--colocate", "--no-offload-train", "--sglang-mem-fraction-static"):
         assert bool(read.flags.get(name) or read.family(name)) == (capture.flag(name) is not None), name
+
+
+@pytest.mark.parametrize(("kind", "value", "words"), [
+    ("float", "1e999", "is inf to Miles"), ("float", "Infinity", "is inf to Miles"), ("float", "-inf", "is -inf"),
+    ("float", "nan", "is nan to Miles"), ("int", "9" * 20, "is past 9223372036854775807"),
+    ("int", "9" * 5000, "(5000 characters) is not an int"), ("int", "true", "'true' is not an int"),
+    ("float", "1e-6", None), ("int", "32", None),
+])
+def test_a_value_miles_would_read_as_no_usable_number_is_refused(kind: str, value: str, words: str | None) -> None:
+    from miles101.runcheck import value_error
+
+    got = value_error({"type": kind}, value)
+    assert (got is None) if words is None else (got is not None and words in got and len(got) < 120), got

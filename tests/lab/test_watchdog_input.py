@@ -52,9 +52,19 @@ def test_an_unreadable_log_is_refused(tmp_path: Path) -> None:
 def test_a_log_that_becomes_unreadable_while_followed_raises_the_message(tmp_path: Path) -> None:
     log = tmp_path / "run.log"
     follower = LogFollower(str(log))
-    log.mkdir()  # the path now names something open() refuses
-    with pytest.raises(LogUnreadable, match="make it readable"):
+    log.mkdir()  # the path now names a directory: no permission fix, the log is gone
+    with pytest.raises(LogUnreadable, match="it is now a directory, not the log"):
         follower.read()
+    log.rmdir()
+    os.mkfifo(log)  # a FIFO in its place is refused at once, never waited on
+    with pytest.raises(LogUnreadable, match="it is now a FIFO"):
+        follower.read()
+    log.unlink()
+    log.write_text("")
+    os.chmod(log, 0)
+    if os.geteuid() != 0:  # root reads any file
+        with pytest.raises(LogUnreadable, match="make it readable"):
+            follower.read()
 
 
 @pytest.mark.parametrize("arg", ["--poll", "--stall-after", "--probe-timeout"])
@@ -75,3 +85,22 @@ def test_a_bad_engine_address_is_refused_and_never_crashes_a_probe(tmp_path: Pat
     refused(watchdog("--log", str(tmp_path / "run.log"), "--engine", url), f"--engine {url!r}:", "http://127.0.0.1:15000")
     ok, detail = watchdog_module.probe(url, 1)
     assert not ok and detail.startswith("not a URL: ")
+
+
+def test_from_start_reads_a_large_log_a_chunk_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    """--from-start on a large log never reads it in one piece: each read takes at most CHUNK_BYTES, and
+    `behind` tells the loop to read on before it sleeps; every line arrives once, in order."""
+    monkeypatch.setattr(watchdog_module, "CHUNK_BYTES", 1000)
+    log = tmp_path / "run.log"
+    log.write_text("".join(f"line {i}\n" for i in range(2000)), encoding="utf-8")
+    follower = LogFollower(str(log), from_start=True)
+    got: list[str] = []
+    reads = 0
+    while True:
+        before = follower.pos
+        got += follower.read()
+        reads += 1
+        assert follower.pos - before <= 1000
+        if not follower.behind:
+            break
+    assert got == [f"line {i}" for i in range(2000)] and reads > 10

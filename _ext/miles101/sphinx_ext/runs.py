@@ -9,7 +9,6 @@
 """
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 from typing import ClassVar
 
@@ -18,14 +17,14 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 
-from ..inputs import code_digest, memo_key
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
-from ..memo import recall, remember
+from ..problems import Subtype
 from ..resolve import Resolved
 from ..runfiles import launch_script, ray_start, record_command, script_comment
+from ..strict import run_id_problem
 from .assets import write_if_changed
-from .base import ManualDirective, ResolvedRole, add_markup
+from .base import ManualDirective, ResolvedRole, add_markup, warn
 from .domain import capture_of
 from .marks import mark_of
 from .repository import record_yourself, repository_url
@@ -144,8 +143,6 @@ class OnceRecordedDirective(RecordingStateDirective):
 
 
 COMMANDS_DIR = "_commands"
-#: The scripts the last build served (run id → text), kept in the doctree dir for the same runs and code.
-COMMANDS_MEMO = "m101-commands.pickle"
 
 
 def command_file(run: dict) -> str:
@@ -157,22 +154,32 @@ def command_file(run: dict) -> str:
             f"{launch_script(run, start_ray=start_ray)}\n")
 
 
+def command_path(out: Path, run_id: object) -> Path | None:
+    """Where the site serves a run's launch: `out/<id>.sh` for a run id (a name, `strict.RUN_ID`) whose file
+    stays inside `out`; None for anything else, so no model, cached or not, names a file outside the site."""
+    if not isinstance(run_id, str) or run_id_problem(run_id) is not None:
+        return None
+    path = out / f"{run_id}.sh"
+    return path if path.resolve().parent == out.resolve() else None
+
+
 def write_command_files(app: Sphinx, exception: Exception | None) -> None:
-    """Every run's launch as <outdir>/_commands/<id>.sh, for the links under the {run-command} blocks."""
+    """Every run's launch as <outdir>/_commands/<id>.sh, for the links under the {run-command} blocks.
+
+    Each script is rendered from its run in this build's model (milliseconds for all of them), never kept
+    between builds: no memo's text is served as a file."""
     if exception is not None or app.builder.name not in ("html", "dirhtml", "singlehtml"):
         return  # the web site serves them; an e-book links none (editions.WebOnlyDownloads)
     out = Path(app.outdir) / COMMANDS_DIR
-    runs = sorted(capture_of(app.env).runs.items())
-    # The scripts are rendered again only when a run (as the model holds it, base filled in) or the code that
-    # renders them changed: the core's (code_digest) or this module's.
-    key = memo_key(code_digest(), "commands", Path(__file__).read_bytes(), pickle.dumps(runs, pickle.HIGHEST_PROTOCOL))
-    memo = Path(app.doctreedir) / COMMANDS_MEMO
-    texts = recall(memo, key)
-    if not isinstance(texts, dict):
-        texts = {run_id: command_file(run) for run_id, run in runs}
-        remember(memo, key, texts)
-    for run_id, text in texts.items():
-        write_if_changed(out / f"{run_id}.sh", text)  # a file watcher sees no change where there is none
+    declared = {p.stem for p in (Path(app.srcdir) / "capture" / "runs").glob("*.yaml")}
+    for run_id, run in sorted(capture_of(app.env).runs.items()):
+        path = command_path(out, run_id)
+        if path is None or run_id not in declared or not isinstance(run, dict) or run.get("id") != run_id:
+            warn(Subtype.UNKNOWN_VALUE, f"no launch script written for {run_id!r}: not a declared run's id",
+                 fix="a run id is the name of capture/runs/<id>.yaml; rebuild with -E if the doctree folder "
+                     "was altered")
+            continue
+        write_if_changed(path, command_file(run))  # a file watcher sees no change where there is none
 
 
 def pending_runs(capture, pending: list, repository: str = "") -> list[nodes.Node]:

@@ -31,13 +31,20 @@ class SourceError(RuntimeError):
     """The Miles source could not be opened or read."""
 
 
+#: Seconds a local `git` call may take (reading a whole tree's blobs takes seconds) before it is called hung.
+GIT_TIMEOUT = 600.0
+
+
 def run_checked(cmd: list[str], *, data: bytes | None = None) -> bytes:
+    """A local program's stdout; SourceError naming it when it cannot run, fails (what it said, escaped) or hangs."""
     try:
-        proc = subprocess.run(cmd, input=data, capture_output=True, check=False)
+        proc = subprocess.run(cmd, input=data, capture_output=True, check=False, timeout=GIT_TIMEOUT)
     except FileNotFoundError as exc:
         raise SourceError(f"cannot run {cmd[0]!r}: {exc}") from exc
+    except subprocess.TimeoutExpired:
+        raise SourceError(f"{' '.join(cmd[:4])} ... did not answer within {GIT_TIMEOUT:g} s") from None
     if proc.returncode != 0:
-        raise SourceError(f"{' '.join(cmd[:4])} ... failed: {proc.stderr.decode(errors='replace').strip()}")
+        raise SourceError(f"{' '.join(cmd[:4])} ... failed: {shown(proc.stderr.decode(errors='replace').strip())}")
     return proc.stdout
 
 
@@ -102,45 +109,76 @@ IMAGE_FIXES = {
 }
 
 
+def shown(text: str, limit: int = 300) -> str:
+    """Text a program printed, safe to echo to a terminal: control characters, escapes and bidi overrides as
+    Python escapes (`\\x1b`, `\\u202e`), cut to `limit` characters."""
+    out = "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+    return out if len(out) <= limit else out[:limit] + f"... ({len(out)} characters)"
+
+
 def _docker_error(what: str, image: str, stderr: str, kind: str) -> SourceError:
-    """One line: what failed (docker's last line) and its fix (IMAGE_FIXES[kind], or the daemon's)."""
+    """One line: what failed (docker's last line, escaped) and its fix (IMAGE_FIXES[kind], or the daemon's)."""
     said = (stderr.strip().splitlines() or ["(no message)"])[-1].strip()
     if "permission denied while trying to connect" in said or "Cannot connect to the Docker daemon" in said:
         kind = "daemon"
-    return SourceError(f"{what} of {image} failed: {said}. Fix: {IMAGE_FIXES[kind]}")
+    return SourceError(f"{what} of {image} failed: {shown(said)}. Fix: {IMAGE_FIXES[kind]}")
 
 
-def _docker(docker: str, *args: str) -> subprocess.CompletedProcess:
+#: Seconds each docker call may take before it is called hung (a pull has none: it may take an hour, and
+#: prints its progress): an inspect answers at once; a container's `git log` or `tar` of the tree in seconds.
+DOCKER_TIMEOUTS = {"inspect": 60.0, "run": 600.0}
+
+
+def _docker(docker: str, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run([docker, *args], capture_output=True, check=False)
+        return subprocess.run([docker, *args], capture_output=True, check=False, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        verb = " ".join(args[:2])
+        raise SourceError(f"`{docker} {verb}` did not answer within {timeout:g} s. Fix: check that Docker "
+                          "answers (`docker info`; restart the daemon if it hangs), then run this again") from None
     except OSError as exc:
         raise SourceError(f"cannot run {docker!r}: {exc.strerror or exc}. Fix: {IMAGE_FIXES['docker']}") from None
+
+
+#: What `docker image inspect --format '{{.Id}} ...'` prints first: an image id (`sha256:<hex>`; a reference
+#: such as `repo@sha256:<hex>` from other engines), never control characters or undecodable bytes.
+IMAGE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}")
 
 
 def read_image(image: str, docker: str | None = None, pull: bool = True) -> Source:
     """Read /root/miles from the Miles image: digest, commit and files (pulled first when absent).
 
-    Every failure is a one-line SourceError naming what failed and the fix."""
+    Every failure is a one-line SourceError naming what failed and the fix; every docker call but the pull
+    has a timeout (DOCKER_TIMEOUTS), and what docker printed is quoted escaped (`shown`)."""
     docker = docker or os.environ.get("MILES101_DOCKER", "docker")
     fmt = "{{.Id}} {{join .RepoDigests \",\"}}"
-    found = _docker(docker, "image", "inspect", "--format", fmt, image)
+    inspect = DOCKER_TIMEOUTS["inspect"]
+    found = _docker(docker, "image", "inspect", "--format", fmt, image, timeout=inspect)
     if found.returncode != 0 and pull:
         pulled = _docker(docker, "pull", image)
         if pulled.returncode != 0:
             raise _docker_error("docker pull", image, pulled.stderr.decode(errors="replace"), "pull")
-        found = _docker(docker, "image", "inspect", "--format", fmt, image)
+        found = _docker(docker, "image", "inspect", "--format", fmt, image, timeout=inspect)
     if found.returncode != 0:
         raise _docker_error("docker image inspect", image, found.stderr.decode(errors="replace"), "pull")
-    image_id, _, digests = found.stdout.decode().strip().partition(" ")
+    said = found.stdout.decode(errors="replace").strip()
+    image_id, _, digests = said.partition(" ")
+    if not IMAGE_ID.fullmatch(image_id):
+        raise SourceError(f"docker image inspect of {image} printed {shown(said or '(nothing)')!s}, not an image "
+                          "id. Fix: check that `docker` is Docker (`docker version`), or set MILES101_DOCKER to it")
     digest = (digests.split(",")[0] if digests else image_id).split("@")[-1]
     meta = _docker(docker, "run", "--rm", "--entrypoint", "git", image, "-C", IMAGE_MILES_DIR, "log", "-1",
-                   "--format=%H %cs")
-    words = meta.stdout.decode(errors="replace").split()
-    if meta.returncode != 0 or len(words) != 2:
+                   "--format=%H %cs", timeout=DOCKER_TIMEOUTS["run"])
+    printed = meta.stdout.decode(errors="replace")
+    words = printed.split()
+    if meta.returncode != 0 or len(words) != 2 or not re.fullmatch(r"[0-9a-f]{7,64}", words[0]) \
+            or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", words[1]):
         raise _docker_error(f"reading the Miles commit at {IMAGE_MILES_DIR}", image,
-                            meta.stderr.decode(errors="replace") or "no commit printed", "miles")
+                            meta.stderr.decode(errors="replace") or f"git printed {printed.strip() or 'no commit'!r}",
+                            "miles")
     files = _docker(docker, "run", "--rm", "--entrypoint", "sh", image, "-c",
-                    f"cd {IMAGE_MILES_DIR} && git ls-files -z | tar --null -T - -cf -")
+                    f"cd {IMAGE_MILES_DIR} && git ls-files -z | tar --null -T - -cf -", timeout=DOCKER_TIMEOUTS["run"])
     if files.returncode != 0:
         raise _docker_error(f"reading the files of {IMAGE_MILES_DIR}", image, files.stderr.decode(errors="replace"),
                             "miles")
@@ -153,7 +191,7 @@ def read_image(image: str, docker: str | None = None, pull: bool = True) -> Sour
                     if handle is not None:
                         blobs[member.name[2:] if member.name.startswith("./") else member.name] = handle.read()
     except tarfile.TarError as exc:
-        raise SourceError(f"reading the files of {IMAGE_MILES_DIR} in {image} failed: {exc}. "
+        raise SourceError(f"reading the files of {IMAGE_MILES_DIR} in {image} failed: {shown(str(exc))}. "
                           f"Fix: {IMAGE_FIXES['miles']}") from None
     return Source(commit=words[0], commit_date=words[1], read_from=f"image {digest}", blobs=blobs)
 

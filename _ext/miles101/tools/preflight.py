@@ -197,7 +197,7 @@ def run_command(run: dict[str, Any], seed: int | None, name: str, label: str | N
 def docker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """Run one docker verb; never raises on a non-zero exit."""
     try:
-        return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(["docker", *args], capture_output=True, text=True, errors="replace", timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as e:
         return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
 
@@ -232,7 +232,7 @@ NOT_REPORTED = re.compile(r"^\[?\s*(n/?a|not supported|unknown error|insufficien
 def run_probe(cmd: list[str], timeout: float = 20) -> subprocess.CompletedProcess[str]:
     """Run a probe; a missing program is exit 127, a hang or an OS error exit 124, never an exception."""
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
     except FileNotFoundError as e:
         return subprocess.CompletedProcess(cmd, 127, "", str(e))
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -521,6 +521,48 @@ def session_exports(text: str) -> dict[str, str]:
     return env
 
 
+#: How the raylet reads RAY_<name>: `RayConfig::ReadEnv` → `ConvertValue<T>`, an `std::istringstream >> T` that
+#: must reach the end of the text, else RAY_CHECK aborts with "Cannot parse" (ray-project/ray
+#: src/ray/common/ray_config.h:27-35 at 01567b92ef33353eb20cd397703d1f9e2acb41bd; Miles pins no Ray version:
+#: requirements.txt:23 `ray[default]`). The stream skips leading white space, then reads the number in the C
+#: locale, then nothing may follow: no `_`, no full-width digit, no trailing space, no `inf`/`nan`, no hex.
+RAY_FLOAT = re.compile(r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+RAY_UINT = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]+)")
+#: The smallest normal 32-bit float: a smaller value is 0 (or a denormal) to the raylet's `float`.
+FLT_MIN = 1.17549435e-38
+
+
+def ray_float(value: str) -> float | None:
+    """The value of a Ray `float` setting as `ConvertValue<float>` reads it (the 32-bit float), or None when the
+    raylet would refuse it or read it as 0 (underflow) or infinity (overflow)."""
+    import struct
+
+    m = RAY_FLOAT.fullmatch(value)
+    if not m:
+        return None
+    try:
+        v = struct.unpack("<f", struct.pack("<f", float(m[1])))[0]
+    except OverflowError:  # past the largest float
+        return None
+    return v if abs(v) >= FLT_MIN else None
+
+
+def ray_setting_problem(key: str, value: str) -> str | None:
+    """Why the raylet would stop at `key`=`value` or take it as no setting (the value quoted), or None."""
+    if "threshold" in key:
+        v = ray_float(value)
+        if v is None:
+            return (f"{key}={value!r} is not a number Ray reads (digits, one point, an optional exponent, nothing "
+                    "after; Ray's raylet stops with \"Cannot parse\" or reads it as 0)")
+        if not 0 < v <= 1:
+            return f"{key}={value!r} is {v:.9g} to Ray, not a fraction in (0, 1]"
+        return None
+    m = RAY_UINT.fullmatch(value)
+    if not m or int(m[1]) >= 2**64:
+        return f"{key}={value!r} is not whole ms >= 0 as Ray reads it (ASCII digits only, nothing after)"
+    return None
+
+
 def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     """RAY_memory_* as the raylet sees them: the image's environment, the run's env (docker -e), then
     the session file's `export` lines above its `ray start` line (run["session_env"], the reader's)."""
@@ -538,13 +580,9 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
         seen.append(f"{key}={value if value is not None else default + ' (default)'}")
         if value is None:
             continue
-        try:
-            v = float(value)
-            fine = 0 < v <= 1 if "threshold" in key else v >= 0 and v.is_integer()
-        except ValueError:
-            fine = False
-        if not fine:
-            problems.append(f"{key}={value!r} is not {'a fraction in (0, 1]' if 'threshold' in key else 'whole ms >= 0'}")
+        problem = ray_setting_problem(key, value)
+        if problem:
+            problems.append(problem)
     if problems:
         return Check("ray memory monitor", False, "; ".join(problems),
                      f"fix the value in its export line in {SESSION_FILE}, above `ray start` (the lab: env: in "
@@ -621,7 +659,8 @@ def smoke_run(run: dict[str, Any], name: str, argv: list[str], timeout: float) -
     """Run one short container with the run's flags and mounts; (exit code or None on timeout, output lines)."""
     cmd = run_command(dict(run, launch="direct", entry=argv[:1], args=argv[1:], seeds=None), None, name, "preflight")
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        res = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout,
+                             stdin=subprocess.DEVNULL)
         return res.returncode, (res.stdout + res.stderr).splitlines()
     except subprocess.TimeoutExpired as e:
         docker("kill", name)
@@ -770,14 +809,21 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     return checks, digest
 
 
+def shown(text: str) -> str:
+    """Text to print on one line of a terminal: what a program said may hold escapes, line breaks or a bidi
+    override (a forged `FAIL:` line); each non-printable character is written as its Python escape."""
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+
+
 def table(checks: list[Check], total: float) -> str:
-    """The verdicts as a plain-text table, each failure and warning with its fix, then the total time."""
+    """The verdicts as a plain-text table, each failure and warning with its fix, then the total time; what a
+    probe printed stays on its row (`shown`)."""
     width = max(len(c.name) for c in checks)
     rows = [f"{'check'.ljust(width)}  verdict  time    what it found / the fix"]
     for c in checks:
-        rows.append(f"{c.name.ljust(width)}  {c.status.upper():<7}  {c.seconds:5.1f}s  {c.message}")
+        rows.append(f"{c.name.ljust(width)}  {c.status.upper():<7}  {c.seconds:5.1f}s  {shown(c.message)}")
         if c.fix and c.status in ("fail", "warn"):
-            rows.append(f"{''.ljust(width)}  {'':<7}  {'':6}  fix: {c.fix}")
+            rows.append(f"{''.ljust(width)}  {'':<7}  {'':6}  fix: {shown(c.fix)}")
     failed = sum(c.status == "fail" for c in checks)
     rows.append(f"preflight: {failed} failed, {sum(c.status == 'warn' for c in checks)} warnings, "
                 f"{sum(c.status == 'pass' for c in checks)} passed in {total:.1f} s")
@@ -816,12 +862,35 @@ def run_checks(run: dict[str, Any], args: argparse.Namespace, disk: Path, lab: b
     return report(run, checks, round(time.monotonic() - t0, 2), args.json)
 
 
+#: The largest --settings or --session file read (a session file of section 1.1 is a few hundred bytes).
+MAX_INPUT_BYTES = 1 << 20
+
+
+def read_small(path: str | Path, cap: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most `cap` bytes; OSError (its strerror says why) otherwise. Opened
+    without blocking and checked on the open file, so a FIFO or /dev/zero is refused, never waited on."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
+        raise OSError(0, f"it is {kind}, not a file")
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(cap + 1)
+    if len(data) > cap:
+        raise OSError(0, f"it is over {cap >> 10} KiB, the most preflight reads; pass the small file itself")
+    return data
+
+
 def settings(args: argparse.Namespace) -> dict[str, Any]:
     """The run's settings from --settings (JSON) and the flags; a flag wins. ValueError names the problem."""
     run: dict[str, Any] = {}
     if args.settings:
         try:
-            run = json.loads(Path(args.settings).read_text(encoding="utf-8"))
+            run = json.loads(read_small(args.settings).decode("utf-8"))
         except OSError as e:
             raise ValueError(f"{args.settings}: cannot read: {e.strerror or e}") from e
         except ValueError as e:
@@ -862,7 +931,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     session = Path(args.session).expanduser() if args.session else Path(SESSION_FILE).expanduser()
     if args.session or session.is_file():
         try:
-            run["session_env"] = session_exports(session.read_text(encoding="utf-8"))
+            run["session_env"] = session_exports(read_small(session).decode("utf-8"))
         except (OSError, UnicodeDecodeError) as e:
             raise ValueError(f"--session {session}: cannot read: {getattr(e, 'strerror', None) or e}. Fix: pass the "
                              f"session file of section 1.1, step 3 ({SESSION_FILE})") from e

@@ -409,19 +409,27 @@ def judge_zero_std_steps(zs: list[dict[str, Any]]) -> tuple[str, str]:
     return judge_zero_std([z["share"] for z in zs])
 
 
+def batch_size(digits: str) -> int:
+    """A --rollout-batch-size's digits as a number; ValueError (the value, the fix) for one no run could pass."""
+    if len(digits) > 9:
+        raise ValueError(f"--rollout-batch-size {digits[:12]}... is {len(digits)} digits long: no run has that many "
+                         "prompt groups; fix the value (or pass --groups N)")
+    return int(digits)
+
+
 def groups_in_log(lines: Iterable[str]) -> int | None:
-    """rollout_batch_size from Megatron's argument dump in the log, if printed."""
+    """rollout_batch_size from Megatron's argument dump in the log, if printed (and a number a run could have)."""
     for line in lines:
         m = BATCH_DUMP_RE.search(clean(line))
         if m:
-            return int(m["n"])
+            return int(m["n"]) if len(m["n"]) <= 9 else None
     return None
 
 
 def groups_in_file(text: str) -> int | None:
-    """The number after --rollout-batch-size in a run file or a launch command, if any."""
+    """The number after --rollout-batch-size in a run file or a launch command, if any; ValueError when absurd."""
     m = BATCH_ARG_RE.search(text)
-    return int(m["n"]) if m else None
+    return batch_size(m["n"]) if m else None
 
 
 def judge_gap(v: list[float]) -> tuple[str, str]:
@@ -2306,21 +2314,43 @@ def decode_log(raw: bytes) -> str:
                         "(PowerShell: `| Out-File -Encoding utf8`)")
 
 
-def read_log_file(path: str) -> list[str]:
-    """The lines of a log file: a regular file only (a FIFO would block), decoded by `decode_log`, any line end."""
+#: The largest log read_run reads (a Miles driver log of thousands of steps is tens of MB), and the largest run
+#: file, launch script or $RUN.args: a bigger input is refused by name, never read into memory.
+MAX_LOG_BYTES = 1 << 30
+MAX_RUN_BYTES = 1 << 20
+
+
+def read_regular(path: str, cap: int, what: str = "a saved log file") -> bytes:
+    """The bytes of `path`, a regular file of at most `cap` bytes; LogUnreadable (why, and the fix) otherwise.
+    Opened without blocking and checked on the open file, so a FIFO or a device is refused, never waited on."""
     import os
     import stat
 
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a file"
-            raise LogUnreadable(f"it is {kind}; give read_run a saved log file")
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as e:
         raise LogUnreadable(e.strerror or str(e)) from None
-    return decode_log(raw).splitlines()  # \n, \r\n and \r all end a line
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
+        raise LogUnreadable(f"it is {kind}; give read_run {what}")
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            raw = fh.read(cap + 1)
+        except OSError as e:
+            raise LogUnreadable(e.strerror or str(e)) from None
+    if len(raw) > cap:
+        raise LogUnreadable(f"it is over {cap >> 20} MiB, the most read_run reads; give it {what} of that size "
+                            "or less (e.g. the part you need: `tail -c 500M LOG > part.log`)")
+    return raw
+
+
+def read_log_file(path: str) -> list[str]:
+    """The lines of a log file: a regular file only (a FIFO would block) of at most MAX_LOG_BYTES, decoded by
+    `decode_log`, any line end."""
+    return decode_log(read_regular(path, MAX_LOG_BYTES)).splitlines()  # \n, \r\n and \r all end a line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -2362,11 +2392,11 @@ def main(argv: list[str] | None = None) -> int:
     run_text = None
     if args.run:
         try:
-            with open(args.run, encoding="utf-8", errors="replace") as fh:
-                run_text = fh.read()
-                groups = groups_in_file(run_text)
-        except OSError as e:
-            print(f"read_run: cannot read {args.run}: {e.strerror}", file=sys.stderr)
+            run_text = read_regular(args.run, MAX_RUN_BYTES, "the run's launch script, run file or $RUN.args").decode(
+                "utf-8", errors="replace")
+            groups = groups_in_file(run_text)
+        except (LogUnreadable, ValueError) as e:
+            print(f"read_run: cannot read {args.run}: {e}", file=sys.stderr)
             return 2
         if not groups and not args.diagnose:
             print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
@@ -2411,12 +2441,12 @@ def main(argv: list[str] | None = None) -> int:
         if steps_file and os.path.isfile(steps_file):
             try:
                 run_file = os.path.join(root, "capture", "runs", "first-grpo.yaml")
-                with open(run_file, encoding="utf-8") as fh:
-                    ours_groups = groups_in_file(fh.read())
-                with open(steps_file, encoding="utf-8") as fh:
-                    ours = read_run([json.loads(ln) for ln in fh if ln.strip()], args.steps, ours_groups)
+                ours_groups = groups_in_file(read_regular(run_file, MAX_RUN_BYTES, "a run file").decode("utf-8"))
+                steps_text = read_regular(steps_file, MAX_LOG_BYTES, "a steps.jsonl").decode("utf-8")
+                ours = read_run([json.loads(ln) for ln in steps_text.splitlines() if ln.strip()], args.steps,
+                                ours_groups)
                 note = f"recorded ({steps_file})"
-            except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
+            except (LogUnreadable, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
                 note = f"unreadable ({steps_file}: {type(e).__name__})"
         elif not root:
             note = "pending (run from a Miles 101 checkout or pass --root to see it)"

@@ -54,6 +54,10 @@ JOB_BAD_RE = re.compile(r"Job '[^']+' (?:failed|was stopped)")
 
 #: How many of the last bytes read the follower compares to notice a log rewritten in place.
 TAIL_BYTES = 256
+#: The most a read takes of a log at once (a --from-start on a 1 GB log is read in pieces of this size), and the
+#: longest line kept (Miles's step lines are a few KB; the rest of a longer line is dropped, never buffered).
+CHUNK_BYTES = 8 << 20
+MAX_LINE = 1 << 20
 
 DEFAULTS = {"stall_after": 1800.0, "poll": 30.0, "engine_failures": 3, "task_errors": 3, "probe_timeout": 10.0}
 
@@ -217,6 +221,8 @@ class LogFollower:
         self.ident: tuple[int, int] | None = None  # (device, inode) of the file being read
         self.tail = b""  # the last bytes read, to notice a file rewritten past the old end
         self.restarted = False
+        self.behind = False  # more bytes wait than the last read took (CHUNK_BYTES)
+        self.held = 0  # characters kept in `pieces`
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         try:
             st = os.stat(path)
@@ -248,33 +254,50 @@ class LogFollower:
                         "reading from the start when it is truncated or replaced")
 
     def read(self) -> list[str]:
-        """The lines completed since the last read ([] while the file is missing)."""
-        try:
-            fh = open(self.path, "rb")
+        """The lines completed since the last read ([] while the file is missing), from at most CHUNK_BYTES
+        new bytes: `behind` says more is waiting (a --from-start on a large log is read a chunk at a time)."""
+        try:  # without blocking: a FIFO or device put in the log's place is refused, never waited on
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         except FileNotFoundError:
+            self.behind = False
             return []
         except OSError as e:
             raise LogUnreadable(f"{e.strerror or e}: make it readable by this user (or run the watchdog as "
                                 "the user that runs the job)") from None
-        with fh:
-            st = os.fstat(fh.fileno())
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "not a regular file")
+            raise LogUnreadable(f"it is now {kind}, not the log the job's `tee` writes: put the log back (or pass "
+                                "the file `tee` writes now) and start the watchdog again")
+        with os.fdopen(fd, "rb") as fh:
             ident = (st.st_dev, st.st_ino)
             if self.ident is not None and (ident != self.ident or st.st_size < self.pos or not self._same_tail(fh)):
-                self.pos, self.tail, self.pieces, self.restarted = 0, b"", [], True
+                self.pos, self.tail, self.pieces, self.held, self.restarted = 0, b"", [], 0, True
                 self._decoder.reset()
             self.ident = ident
             fh.seek(self.pos)
-            data = fh.read()
+            data = fh.read(CHUNK_BYTES)
         self.pos += len(data)
+        self.behind = self.pos < st.st_size
         self.tail = (self.tail + data[-TAIL_BYTES:])[-TAIL_BYTES:]
         chunk = self._decoder.decode(data)
         parts = re.split(r"\r\n|\r|\n", chunk)  # only the new text: a long line costs linear time, not quadratic
         if len(parts) == 1:
-            self.pieces.append(chunk)
+            self._hold(chunk)
             return []
-        parts[0] = "".join([*self.pieces, parts[0]])
-        self.pieces = [parts.pop()]
+        parts[0] = "".join([*self.pieces, parts[0]])[:MAX_LINE]
+        self.pieces, self.held = [], 0
+        self._hold(parts.pop())
         return [p for p in parts if p]
+
+    def _hold(self, text: str) -> None:
+        """Keep the start of the line being written, at most MAX_LINE characters (its rest is never a signal)."""
+        room = MAX_LINE - self.held
+        if room > 0 and text:
+            self.pieces.append(text[:room])
+            self.held += min(len(text), room)
 
     def _same_tail(self, fh: Any) -> bool:
         """Whether the bytes just before the read position are still the ones read there."""
@@ -335,13 +358,18 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
             stop(args, reason, out)
             return 3
         if args.pid and not alive(args.pid):
-            for line in follower.read():
-                dog.feed(line)
+            while True:  # the whole rest of the log, a chunk at a time
+                for line in follower.read():
+                    dog.feed(line)
+                if not follower.behind:
+                    break
             if dog.ended == "ok" or (args.steps and dog.steps_done >= args.steps):
                 out(f"watchdog: the run ended normally after {dog.steps_done} steps")
                 return 0
             out(f"watchdog: process {args.pid} exited and the log shows no normal end")
             return 1
+        if follower.behind:  # more of the log waits: read on before sleeping
+            continue
         out(dog.status())
         time.sleep(args.poll)
 
