@@ -14,8 +14,9 @@ file's settings in; the lab's recorder launches runs with the procedure defined 
 The checks, in order (a failed prerequisite skips the checks that need it): host arch · docker ·
 image (present, its arch) · leftovers (the lab only: a recorder's container still running) · gpu ·
 driver and CUDA · compute capability · kernels (the image's sgl-kernel and flashinfer carry code the
-GPU runs) · ray memory monitor · memory (pool) · disk · mounts, model and data · generation (one
-prompt through SGLang in the image) · train step (the run's own procedure cut to two rollouts; only
+GPU runs) · ray memory monitor · memory (pool) · shared memory (the host's /dev/shm, which the
+container shares: its size, and whether it lies in the unified pool) · disk · mounts, model and
+data · generation (one prompt through SGLang in the image) · train step (the run's own procedure cut to two rollouts; only
 when the settings carry the run's arguments). Every check has a timeout, so a hung docker or
 driver fails its check instead of the preflight.
 
@@ -57,14 +58,20 @@ GUIDE = "6.4"
 BUILD_GB10 = "Build an image for the GB10"
 MISSING = "A mount, the model or the data is missing"
 IMAGE = "The image is missing or built for another CPU"
+SHM_MISSING = "The host has no /dev/shm"
 
 # ---- the launch procedure (section 1.1): what runs in the image, and the container around it ----
 
 # The flags Miles's install guide starts its image with (docs/getting-started/installation.md:17-21,
-# docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, 32 GB /dev/shm, unlimited locked
-# memory, a 64 MiB stack, host networking (the watchdog reaches the engine's port on 127.0.0.1).
-RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlock=-1",
+# docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, unlimited locked memory, a 64 MiB
+# stack, host networking (the watchdog reaches the engine's port on 127.0.0.1). The guide also passes
+# --shm-size=32g; with --ipc=host Docker gives the container the host's /dev/shm and never reads that
+# size (moby b985e2313a, daemon/container_operations_unix.go:242-246 sets ShmPath = "/dev/shm";
+# daemon/container/container_unix.go:172-191 bind-mounts it; daemon/oci_linux.go:498-514 then drops
+# the sized default mount it overrides), so it is left out: the host's tmpfs is what counts (check_shm).
+RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--ulimit", "memlock=-1",
              "--ulimit", "stack=67108864", "--network=host"]
+SHM = "/dev/shm"  # with --ipc=host, the container's /dev/shm is this directory of the host
 WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
 LABEL = "miles101.recorder"  # every container the lab's recorder starts carries LABEL=<run id>
 RAY_DASHBOARD = "http://127.0.0.1:8265"
@@ -566,6 +573,48 @@ def check_memory(min_gib: float) -> Check:
                  "" if ok else f"stop other jobs: on a Spark the GPU shares this memory; {see('Memory or disk is short')}")
 
 
+def mount_type(path: str, mounts: str = "/proc/mounts") -> str | None:
+    """The filesystem type mounted exactly at `path` (the last such line of /proc/mounts), or None."""
+    try:
+        lines = Path(mounts).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    found = None
+    for line in lines:
+        parts = line.split()
+        if len(parts) >= 3 and parts[1].replace("\\040", " ") == path:
+            found = parts[2]
+    return found
+
+
+def check_shm(path: str = SHM, mounts: str = "/proc/mounts", gpu_own_memory: bool | None = None) -> Check:
+    """The host's /dev/shm, which a --ipc=host container shares: its size, and whether it is pool memory.
+
+    gpu_own_memory: None asks nvidia-smi (memory.total: a GB10 reports none, its GPU uses the pool).
+    """
+    if not Path(path).is_dir():
+        return Check("shared memory", False, f"{path} is not there; Docker refuses --ipc=host without it "
+                     "(\"/dev/shm is not mounted, but must be for --ipc=host\")",
+                     f"mount a tmpfs at {path} (`sudo mount -t tmpfs -o mode=1777 shm {path}`); {see(SHM_MISSING)}")
+    try:
+        st = os.statvfs(path)
+    except OSError as e:
+        return Check("shared memory", True, f"cannot read {path}: {e.strerror or e}; not checked", status="warn")
+    size, used = st.f_blocks * st.f_frsize / 2**30, (st.f_blocks - st.f_bfree) * st.f_frsize / 2**30
+    fs = mount_type(path, mounts)
+    head = f"{path}: {fs or 'unknown filesystem'}, {size:.1f} GiB limit, {used:.1f} GiB used"
+    if fs != "tmpfs":
+        return Check("shared memory", True, f"{head}; not a tmpfs, so not memory")
+    if gpu_own_memory is None:
+        rows = query_gpu(["name", "memory.total"])  # a GB10 answers [N/A] for memory.total
+        gpu_own_memory = any(r.get("memory.total") for r in rows) if rows else None
+    where = ("in the unified pool (a tmpfs is memory; this GPU has none of its own)" if gpu_own_memory is False
+             else "in host memory, apart from the GPU's own" if gpu_own_memory
+             else "in host memory (no GPU answered: whether it shares that memory is not known)")
+    return Check("shared memory", True, f"{head}; {where}; the container shares it (--ipc=host), "
+                                        "and files written there take that memory, up to the limit")
+
+
 def check_disk(path: Path, min_gib: float) -> Check:
     probe = path
     while not probe.exists() and probe != probe.parent:
@@ -750,7 +799,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     checks.append(timed(lambda: check_kernels(run["image"], cc, t["kernels"])) if image_ok and cc
                   else skip("kernels", "needs the image and the GPU's compute capability"))
     checks.append(timed(lambda: check_ray_monitor(run, run["image"])) if image_ok else skip("ray memory monitor", "needs the image"))
-    checks += [timed(lambda: check_memory(min_mem_gib)), timed(lambda: check_disk(disk, min_disk_gib)),
+    checks += [timed(lambda: check_memory(min_mem_gib)), timed(check_shm), timed(lambda: check_disk(disk, min_disk_gib)),
                *listed(timed(lambda: check_mounts(run))), *listed(timed(lambda: check_data(run)))]
     ready = all(c.ok for c in checks)
     trains = bool(run.get("entry")) and bool(run.get("id"))
