@@ -4,7 +4,7 @@
     python3 preflight.py --image IMAGE [--mount HOST:CONTAINER ...] [--model PATH] [--data PATH]
                          [--attention-backend NAME] [--env KEY=VALUE ...] [--settings FILE.json]
                          [--skip-smoke] [--json]
-    python3 preflight.py --compare-image IMAGE [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
+    python3 preflight.py --compare-image IMAGE [--all] [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
 
 Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
 `watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
@@ -24,7 +24,9 @@ On a GB10 the GPU has no memory of its own: nvidia-smi answers "[N/A]" for memor
 (NVIDIA's DGX Spark known issues). The probes read such an answer as "not reported" (None), never as
 a value; the memory check reads the pool from /proc/meminfo.
 
-Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings.
+Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings. With
+--compare-image: 0 same, 1 differs where no page looks, 4 runs as the book's, 3 differs where pages look,
+2 could not compare (compare_image()).
 """
 from __future__ import annotations
 
@@ -929,11 +931,12 @@ def _miles_tree() -> Any:
     return miles_tree
 
 
-def compare_image(image: str, as_json: bool = False) -> int:
+def compare_image(image: str, as_json: bool = False, all_runs: bool = False) -> int:
     """Read /root/miles out of IMAGE with the book's extractor and compare it with the book's side.
 
-    Exit status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages look,
-    2 it could not compare (one line on stderr says what failed and the fix; nothing is written)."""
+    Exit status: 0 same as the book, 1 differs only where no page looks, 4 runs as the book's (only
+    defaults of flags the commands pass changed), 3 differs where pages look, 2 it could not compare
+    (one line on stderr says what failed and the fix; nothing is written)."""
     if not image.strip() or image.startswith("-"):  # docker would read "-x" as its own option
         print(f"preflight: --compare-image: {image!r} is not an image name. Fix: pass the image you run, as "
               "`docker images` lists it (REPOSITORY:TAG)", file=sys.stderr)
@@ -950,13 +953,14 @@ def compare_image(image: str, as_json: bool = False) -> int:
         print(f"preflight: --compare-image: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # the extractor meeting a tree it cannot parse: one line, never a traceback
-        print(f"preflight: --compare-image: the extractor could not read Miles in {image} "
-              f"({type(e).__name__}: {e}). Fix: download miles_tree.py again from the book; if it still "
-              "fails, the image's Miles is newer than the book's extractor: use the book's commands with care",
-              file=sys.stderr)
+        where = tree.where_it_failed(e)
+        print(f"preflight: --compare-image: the extractor could not read Miles in {image}"
+              f"{f' at {where}' if where else ''} ({type(e).__name__}: {printable(str(e))[:200]}). Fix: download "
+              "miles_tree.py again from the book; if it still fails, the image's Miles is newer than the book's "
+              "extractor: use the book's commands with care", file=sys.stderr)
         return 2
     report = tree.compare(tree.BOOK, image_side)
-    print(json.dumps(report, indent=1) if as_json else tree.render(report, image))
+    print(json.dumps(report, indent=1) if as_json else tree.render(report, image, all_runs))
     return report["exit"]
 
 
@@ -987,9 +991,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--compare-image", metavar="IMAGE",
                     help="only compare the Miles in IMAGE with the book's (needs miles_tree.py beside this file; "
                          "pulls IMAGE when absent): its commit, the flags the book's commands pass that it lacks or "
-                         "changed, the metric keys the pages read that it no longer logs, and a verdict. Exit "
-                         "status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages "
-                         "look, 2 it could not compare")
+                         "changed (one flag a group; --all names every run), the metric keys the pages read that "
+                         "it no longer logs, and a verdict. Exit status: 0 same as the book, 1 differs only where "
+                         "no page looks, 4 runs as the book's (only defaults of flags the commands pass changed), "
+                         "3 differs where pages look, 2 it could not compare")
+    ap.add_argument("--all", action="store_true", dest="all_runs",
+                    help="with --compare-image: name every run a changed flag touches, not only the first page's")
     add_common_options(ap)
     return ap
 
@@ -998,7 +1005,7 @@ def main(argv: list[str] | None = None) -> int:
     """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
     args = parser().parse_args(argv)
     if args.compare_image is not None:
-        return compare_image(args.compare_image, args.json)
+        return compare_image(args.compare_image, args.json, args.all_runs)
     try:
         run = settings(args)
     except ValueError as e:
