@@ -8,7 +8,8 @@ imports the same code to write capture/miles/, so the reader's image and the boo
 extractor.
 
 Sections: the source (a snapshot of the tree, read from an image) · a whitelist evaluator for
-constant expressions · the tree's Python modules · flags · metric keys.
+constant expressions · the tree's Python modules · flags · metric keys · renames (the one heuristic
+the reader's check and the lab's drift report share) · the book's side and the comparison.
 """
 from __future__ import annotations
 
