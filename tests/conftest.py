@@ -1,6 +1,7 @@
 """Shared fixtures: Sphinx's own test fixtures, the test roots, and a copied-root builder."""
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
 from collections.abc import Callable
@@ -21,6 +22,12 @@ pytest_plugins = ("sphinx.testing.fixtures",)
 #: The markers a test carries besides `unit`: a module says `pytestmark = pytest.mark.build` (or `slow`);
 #: tests/scenarios/ is `scenario` (the reader's paths replayed on the stand-ins).
 NOT_UNIT = ("build", "browser", "slow", "scenario")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--miles-src", default=os.environ.get("MILES_SRC"), metavar="PATH",
+                     help="a Miles checkout or git dir (default $MILES_SRC) for the tests that read a real Miles "
+                          "tree (the image check at 31f1ca961 and 688cf82b9); without one they are skipped")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

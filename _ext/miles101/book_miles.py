@@ -97,7 +97,7 @@ def book_side(root: Path = ROOT, capture: Path | None = None, book: Book | None 
     (its extraction from ``capture``, default ``root/capture/miles``: the campaign passes the previous one).
 
     ``book`` is ``root/manual.json`` loaded already (the build's); without it, it is loaded here."""
-    from .tools.miles_tree import PREFIXES, flag_table, metric_table
+    from .tools.miles_tree import PREFIXES, flag_layout, flag_table, metric_table
 
     capture = capture or root / "capture" / "miles"
     flags_doc, metrics_doc = extraction_doc(capture, "flags.json"), extraction_doc(capture, "metrics.json")
@@ -140,6 +140,8 @@ def book_side(root: Path = ROOT, capture: Path | None = None, book: Book | None 
         "metric_reads": {k: sorted(set(v)) for k, v in sorted(metric_reads.items())},
         "flags": flags,
         "metrics": metric_table(metrics_doc["metrics"]),
+        "layout": flag_layout(flags_doc["flags"], only={o for passed in runs.values() for o in passed},
+                              lines=flags_doc.get("lines")),
     }
 
 
@@ -150,7 +152,11 @@ def block(data: dict[str, Any]) -> str:
 
     parts = []
     for key, value in data.items():
-        if isinstance(value, dict) and key in ("runs", "metric_reads", "flags", "metrics"):
+        if key == "layout":  # each file's flag order a line, then each passed flag's place a line
+            body = ",\n".join(f"  {dump(k)}: {{\n" + ",\n".join(f"   {dump(a)}: {dump(b)}" for a, b in v.items()) + "\n  }"
+                              for k, v in value.items())
+            parts.append(f" {dump(key)}: {{\n{body}\n }}")
+        elif isinstance(value, dict) and key in ("runs", "metric_reads", "flags", "metrics"):
             body = ",\n".join(f"  {dump(k)}: {dump(v)}" for k, v in value.items())
             parts.append(f" {dump(key)}: {{\n{body}\n }}")
         elif isinstance(value, list) and value and isinstance(value[0], dict):
@@ -184,7 +190,7 @@ def sample(book: dict[str, Any] | None = None) -> str:
     book = BOOK if book is None else book
     image = {"commit": book["read"]["commit"], "date": book["read"]["date"],
              "read_from": SAMPLE_IMAGE.split("@", 1)[1].join(["image ", ""]),
-             "flags": book["flags"], "metrics": book["metrics"]}
+             "flags": book["flags"], "metrics": book["metrics"], "layout": book.get("layout")}
     return render_report(compare(book, image), SAMPLE_IMAGE)
 
 

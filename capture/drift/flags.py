@@ -3,19 +3,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from miles101.tools.miles_tree import RENAME_HEURISTIC, find_renames
+
 from .change import Change, prose_forms, show
 from .sides import Side
 
+__all__ = ["RENAME_HEURISTIC", "family_changes", "find_renames", "flag_changes", "record_changes"]
+
 TYPE_FIELDS = ("type", "choices", "choices_expr")
 OTHER_FIELDS = ("aliases", "action", "nargs", "const", "required", "backend", "conditional", "kind", "group")
-RENAME_HEURISTIC = (
-    "a removed flag and an added flag are taken as one renamed flag when (1) they share a dest, or "
-    "(2) the added flag's definition starts on the line the removed one's did, after a line diff of the "
-    "file (needs the source text of both sides), or (3) it sits in the same file between the same two "
-    "surviving flags with the same kind and type. These are guesses: check the heuristic named on each."
-)
-
-
 def show_default(rec: dict) -> str:
     kind = rec["default_kind"]
     if kind == "computed":
@@ -84,50 +80,6 @@ def record_changes(old: dict, new: dict, key: str, names: set[str]) -> list[Chan
     return out
 
 
-def _neighbours(records: list[dict], rec: dict, both: set[str]) -> tuple[str | None, str | None]:
-    """The flags (of those on both sides) just before and after ``rec`` in its file."""
-    same = sorted((r for r in records if r["file"] == rec["file"] and r["name"] in both), key=lambda r: r["line"])
-    before = [r["name"] for r in same if r["line"] < rec["line"]]
-    after = [r["name"] for r in same if r["line"] > rec["line"]]
-    return (before[-1] if before else None), (after[0] if after else None)
-
-
-def find_renames(old: Side, new: Side, removed: list[dict], added: list[dict]) -> list[tuple[dict, dict, str]]:
-    """(old record, new record, why) for removed/added pairs that look like one flag renamed."""
-    pairs: list[tuple[dict, dict, str]] = []
-    removed, added = list(removed), list(added)
-
-    def take(o: dict, n: dict, why: str) -> None:
-        pairs.append((o, n, why))
-        removed.remove(o)
-        added.remove(n)
-
-    for o in list(removed):
-        hits = [n for n in added if n["dest"] == o["dest"]]
-        if len(hits) == 1:
-            take(o, hits[0], f"same dest {o['dest']!r}")
-    for o in list(removed):
-        lmap = old.linemap(new, o["file"])
-        if lmap is None:
-            continue
-        spot = lmap.map(o["line"])
-        hits = [n for n in added if n["file"] == o["file"] and n["kind"] == o["kind"]
-                and (n["line"] == spot.start if spot.tag == "equal" else spot.start <= n["line"] <= spot.end)]
-        if len(hits) == 1:
-            how = "unchanged" if spot.tag == "equal" else "edited"
-            take(o, hits[0], f"same definition line ({at(o)} -> line {hits[0]['line']}, line {how} in a line diff)")
-    both = {r["name"] for r in old.flags} & {r["name"] for r in new.flags}
-    for o in list(removed):
-        around = _neighbours(old.flags, o, both)
-        if None in around:
-            continue
-        hits = [n for n in added if n["file"] == o["file"] and (n["kind"], n["type"]) == (o["kind"], o["type"])
-                and _neighbours(new.flags, n, both) == around]
-        if len(hits) == 1:
-            take(o, hits[0], f"same place in {o['file']}, between {around[0]} and {around[1]}")
-    return pairs
-
-
 def flag_changes(old: Side, new: Side) -> list[Change]:
     """Every flag change between the two sides."""
     olds, news = _by_name(old.flags), _by_name(new.flags)
@@ -152,7 +104,7 @@ def flag_changes(old: Side, new: Side) -> list[Change]:
             renamed.append((o, n, f"the new flag keeps {o['name']} as an alias"))
             removed.remove(o)
             added.remove(n)
-    for o, n, why in find_renames(old, new, removed, added):
+    for o, n, why in find_renames(removed, added, old.flags, new.flags, lambda file: old.linemap(new, file)):
         renamed.append((o, n, why))
         removed.remove(o)
         added.remove(n)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from miles101.book_miles import book_side, extraction_doc
-from miles101.tools.miles_tree import compare, flag_table, metric_table, render
+from miles101.tools.miles_tree import compare, flag_layout, flag_table, metric_table, render
 
 
 def extraction_side(capture: Path) -> dict:
@@ -20,7 +20,8 @@ def extraction_side(capture: Path) -> dict:
     flags, metrics = extraction_doc(capture, "flags.json"), extraction_doc(capture, "metrics.json")
     prov = flags["provenance"]
     return {"commit": prov["commit"], "date": prov["commit_date"], "read_from": prov["read_from"],
-            "flags": flag_table(flags["flags"]), "metrics": metric_table(metrics["metrics"])}
+            "flags": flag_table(flags["flags"]), "metrics": metric_table(metrics["metrics"]),
+            "layout": flag_layout(flags["flags"], lines=flags.get("lines"))}
 
 
 def run_file_report(previous: Path, current: Path, root: Path) -> dict:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from miles101.derive import derive_all
+from miles101.tools.miles_tree import flag_file_digests
 
 from . import EXTRACTOR_VERSION
 from .files import extract_files
@@ -125,7 +126,8 @@ def documents(source: Source, megatron: Source | None = None, previous: Path | N
         print(line)
     flags["families"].sort(key=lambda f: (f["prefix"] or "", f["file"], f["line"]))
     return {
-        "flags.json": {"schema": "miles-flags/1", "provenance": prov, **flags},
+        "flags.json": {"schema": "miles-flags/1", "provenance": prov, **flags,
+                       "lines": flag_file_digests(source, flags["flags"])},
         "metrics.json": {"schema": "miles-metrics/1", "provenance": prov, "metrics": extract_metrics(source)},
         "models.json": {"schema": "miles-models/1", "provenance": prov, "models": extract_models(source)},
         "files.json": {"schema": "miles-files/1", "provenance": prov, "files": extract_files(source)},

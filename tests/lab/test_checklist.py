@@ -17,7 +17,8 @@ def checklist() -> list[str]:
     """The numbered steps of 1.1's "Do this, in order", each as its own text."""
     text = PAGE.read_text(encoding="utf-8")
     section = text.split("## Do this, in order", 1)[1].split("\n(start-the-session)=", 1)[0]
-    return re.split(r"^(?=\d+\. \*\*)", section, flags=re.M)[1:]
+    steps = re.split(r"^(?=\d+\. (?:\([a-z0-9-]+\)=\n {3})?\*\*)", section, flags=re.M)[1:]
+    return [re.sub(r"^(\d+\. )\([a-z0-9-]+\)=\n {3}", r"\1", step) for step in steps]  # its anchor: tests/test_step_refs.py
 
 
 def text_samples() -> list[str]:

@@ -281,7 +281,7 @@ def test_dry_run_prints_the_command_and_starts_nothing(lab):
     assert res.returncode == 0, res.stderr
     cmd = [ln for ln in res.stdout.splitlines() if ln.startswith("docker run")]
     assert len(cmd) == 1
-    assert "--gpus all --ipc=host --shm-size=32g --ulimit memlock=-1 --ulimit stack=67108864 --network=host" in cmd[0]
+    assert "--gpus all --ipc=host --ulimit memlock=-1 --ulimit stack=67108864 --network=host" in cmd[0]
     assert f"-v {lab.model}:/root/models/test" in cmd[0]
     assert cmd[0].endswith("--seed 1234 --rollout-seed 42'")
     out = res.stdout.splitlines()

@@ -4,7 +4,7 @@
     python3 preflight.py --image IMAGE [--mount HOST:CONTAINER ...] [--model PATH] [--data PATH]
                          [--attention-backend NAME] [--env KEY=VALUE ...] [--settings FILE.json]
                          [--skip-smoke] [--json]
-    python3 preflight.py --compare-image IMAGE [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
+    python3 preflight.py --compare-image IMAGE [--all] [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
 
 Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
 `watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
@@ -14,8 +14,9 @@ file's settings in; the lab's recorder launches runs with the procedure defined 
 The checks, in order (a failed prerequisite skips the checks that need it): host arch · docker ·
 image (present, its arch) · leftovers (the lab only: a recorder's container still running) · gpu ·
 driver and CUDA · compute capability · kernels (the image's sgl-kernel and flashinfer carry code the
-GPU runs) · ray memory monitor · memory (pool) · disk · mounts, model and data · generation (one
-prompt through SGLang in the image) · train step (the run's own procedure cut to two rollouts; only
+GPU runs) · ray memory monitor · memory (pool) · shared memory (the host's /dev/shm, which the
+container shares: its size, and whether it lies in the unified pool) · disk · mounts, model and
+data · generation (one prompt through SGLang in the image) · train step (the run's own procedure cut to two rollouts; only
 when the settings carry the run's arguments). Every check has a timeout, so a hung docker or
 driver fails its check instead of the preflight.
 
@@ -23,7 +24,9 @@ On a GB10 the GPU has no memory of its own: nvidia-smi answers "[N/A]" for memor
 (NVIDIA's DGX Spark known issues). The probes read such an answer as "not reported" (None), never as
 a value; the memory check reads the pool from /proc/meminfo.
 
-Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings.
+Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings. With
+--compare-image: 0 same, 1 differs where no page looks, 4 runs as the book's, 3 differs where pages look,
+2 could not compare (compare_image()).
 """
 from __future__ import annotations
 
@@ -57,14 +60,20 @@ GUIDE = "6.4"
 BUILD_GB10 = "Build an image for the GB10"
 MISSING = "A mount, the model or the data is missing"
 IMAGE = "The image is missing or built for another CPU"
+SHM_MISSING = "The host has no /dev/shm"
 
 # ---- the launch procedure (section 1.1): what runs in the image, and the container around it ----
 
 # The flags Miles's install guide starts its image with (docs/getting-started/installation.md:17-21,
-# docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, 32 GB /dev/shm, unlimited locked
-# memory, a 64 MiB stack, host networking (the watchdog reaches the engine's port on 127.0.0.1).
-RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--shm-size=32g", "--ulimit", "memlock=-1",
+# docs/getting-started/quick-start.md:35-42): all GPUs, host IPC, unlimited locked memory, a 64 MiB
+# stack, host networking (the watchdog reaches the engine's port on 127.0.0.1). The guide also passes
+# --shm-size=32g; with --ipc=host Docker gives the container the host's /dev/shm and never reads that
+# size (moby b985e2313a, daemon/container_operations_unix.go:242-246 sets ShmPath = "/dev/shm";
+# daemon/container/container_unix.go:172-191 bind-mounts it; daemon/oci_linux.go:498-514 then drops
+# the sized default mount it overrides), so it is left out: the host's tmpfs is what counts (check_shm).
+RUN_FLAGS = ["--gpus", "all", "--ipc=host", "--ulimit", "memlock=-1",
              "--ulimit", "stack=67108864", "--network=host"]
+SHM = "/dev/shm"  # with --ipc=host, the container's /dev/shm is this directory of the host
 WORKDIR = "/root/miles"  # where the image clones Miles (docker/Dockerfile:238)
 LABEL = "miles101.recorder"  # every container the lab's recorder starts carries LABEL=<run id>
 RAY_DASHBOARD = "http://127.0.0.1:8265"
@@ -604,6 +613,48 @@ def check_memory(min_gib: float) -> Check:
                  "" if ok else f"stop other jobs: on a Spark the GPU shares this memory; {see('Memory or disk is short')}")
 
 
+def mount_type(path: str, mounts: str = "/proc/mounts") -> str | None:
+    """The filesystem type mounted exactly at `path` (the last such line of /proc/mounts), or None."""
+    try:
+        lines = Path(mounts).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    found = None
+    for line in lines:
+        parts = line.split()
+        if len(parts) >= 3 and parts[1].replace("\\040", " ") == path:
+            found = parts[2]
+    return found
+
+
+def check_shm(path: str = SHM, mounts: str = "/proc/mounts", gpu_own_memory: bool | None = None) -> Check:
+    """The host's /dev/shm, which a --ipc=host container shares: its size, and whether it is pool memory.
+
+    gpu_own_memory: None asks nvidia-smi (memory.total: a GB10 reports none, its GPU uses the pool).
+    """
+    if not Path(path).is_dir():
+        return Check("shared memory", False, f"{path} is not there; Docker refuses --ipc=host without it "
+                     "(\"/dev/shm is not mounted, but must be for --ipc=host\")",
+                     f"mount a tmpfs at {path} (`sudo mount -t tmpfs -o mode=1777 shm {path}`); {see(SHM_MISSING)}")
+    try:
+        st = os.statvfs(path)
+    except OSError as e:
+        return Check("shared memory", True, f"cannot read {path}: {e.strerror or e}; not checked", status="warn")
+    size, used = st.f_blocks * st.f_frsize / 2**30, (st.f_blocks - st.f_bfree) * st.f_frsize / 2**30
+    fs = mount_type(path, mounts)
+    head = f"{path}: {fs or 'unknown filesystem'}, {size:.1f} GiB limit, {used:.1f} GiB used"
+    if fs != "tmpfs":
+        return Check("shared memory", True, f"{head}; not a tmpfs, so not memory")
+    if gpu_own_memory is None:
+        rows = query_gpu(["name", "memory.total"])  # a GB10 answers [N/A] for memory.total
+        gpu_own_memory = any(r.get("memory.total") for r in rows) if rows else None
+    where = ("in the unified pool (a tmpfs is memory; this GPU has none of its own)" if gpu_own_memory is False
+             else "in host memory, apart from the GPU's own" if gpu_own_memory
+             else "in host memory (no GPU answered: whether it shares that memory is not known)")
+    return Check("shared memory", True, f"{head}; {where}; the container shares it (--ipc=host), "
+                                        "and files written there take that memory, up to the limit")
+
+
 def check_disk(path: Path, min_gib: float) -> Check:
     probe = path
     while not probe.exists() and probe != probe.parent:
@@ -789,7 +840,7 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     checks.append(timed(lambda: check_kernels(run["image"], cc, t["kernels"])) if image_ok and cc
                   else skip("kernels", "needs the image and the GPU's compute capability"))
     checks.append(timed(lambda: check_ray_monitor(run, run["image"])) if image_ok else skip("ray memory monitor", "needs the image"))
-    checks += [timed(lambda: check_memory(min_mem_gib)), timed(lambda: check_disk(disk, min_disk_gib)),
+    checks += [timed(lambda: check_memory(min_mem_gib)), timed(check_shm), timed(lambda: check_disk(disk, min_disk_gib)),
                *listed(timed(lambda: check_mounts(run))), *listed(timed(lambda: check_data(run)))]
     ready = all(c.ok for c in checks)
     trains = bool(run.get("entry")) and bool(run.get("id"))
@@ -949,11 +1000,12 @@ def _miles_tree() -> Any:
     return miles_tree
 
 
-def compare_image(image: str, as_json: bool = False) -> int:
+def compare_image(image: str, as_json: bool = False, all_runs: bool = False) -> int:
     """Read /root/miles out of IMAGE with the book's extractor and compare it with the book's side.
 
-    Exit status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages look,
-    2 it could not compare (one line on stderr says what failed and the fix; nothing is written)."""
+    Exit status: 0 same as the book, 1 differs only where no page looks, 4 runs as the book's (only
+    defaults of flags the commands pass changed), 3 differs where pages look, 2 it could not compare
+    (one line on stderr says what failed and the fix; nothing is written)."""
     if not image.strip() or image.startswith("-"):  # docker would read "-x" as its own option
         print(f"preflight: --compare-image: {image!r} is not an image name. Fix: pass the image you run, as "
               "`docker images` lists it (REPOSITORY:TAG)", file=sys.stderr)
@@ -970,13 +1022,14 @@ def compare_image(image: str, as_json: bool = False) -> int:
         print(f"preflight: --compare-image: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # the extractor meeting a tree it cannot parse: one line, never a traceback
-        print(f"preflight: --compare-image: the extractor could not read Miles in {image} "
-              f"({type(e).__name__}: {e}). Fix: download miles_tree.py again from the book; if it still "
-              "fails, the image's Miles is newer than the book's extractor: use the book's commands with care",
-              file=sys.stderr)
+        where = tree.where_it_failed(e)
+        print(f"preflight: --compare-image: the extractor could not read Miles in {image}"
+              f"{f' at {where}' if where else ''} ({type(e).__name__}: {printable(str(e))[:200]}). Fix: download "
+              "miles_tree.py again from the book; if it still fails, the image's Miles is newer than the book's "
+              "extractor: use the book's commands with care", file=sys.stderr)
         return 2
     report = tree.compare(tree.BOOK, image_side)
-    print(json.dumps(report, indent=1) if as_json else tree.render(report, image))
+    print(json.dumps(report, indent=1) if as_json else tree.render(report, image, all_runs))
     return report["exit"]
 
 
@@ -1007,9 +1060,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--compare-image", metavar="IMAGE",
                     help="only compare the Miles in IMAGE with the book's (needs miles_tree.py beside this file; "
                          "pulls IMAGE when absent): its commit, the flags the book's commands pass that it lacks or "
-                         "changed, the metric keys the pages read that it no longer logs, and a verdict. Exit "
-                         "status: 0 same as the book, 1 differs only where no page looks, 3 differs where pages "
-                         "look, 2 it could not compare")
+                         "changed (one flag a group; --all names every run), the metric keys the pages read that "
+                         "it no longer logs, and a verdict. Exit status: 0 same as the book, 1 differs only where "
+                         "no page looks, 4 runs as the book's (only defaults of flags the commands pass changed), "
+                         "3 differs where pages look, 2 it could not compare")
+    ap.add_argument("--all", action="store_true", dest="all_runs",
+                    help="with --compare-image: name every run a changed flag touches, not only the first page's")
     add_common_options(ap)
     return ap
 
@@ -1018,7 +1074,7 @@ def main(argv: list[str] | None = None) -> int:
     """The reader's preflight: parse the settings (exit 2 when they are bad), check, report."""
     args = parser().parse_args(argv)
     if args.compare_image is not None:
-        return compare_image(args.compare_image, args.json)
+        return compare_image(args.compare_image, args.json, args.all_runs)
     try:
         run = settings(args)
     except ValueError as e:
