@@ -402,6 +402,24 @@ def test_the_drawings_take_every_colour_from_the_theme() -> None:
         assert set(re.findall(r"url\(#([^)]+)\)", svg)) <= set(ids), path.name
 
 
+def test_no_built_page_carries_mermaid_s_data_attributes(manual) -> None:
+    """mermaid writes `data-id`, `data-points` (base64 JSON of each edge's points), `data-et`, `data-edge` and
+    `data-look` into a drawing for its own bookkeeping; no stylesheet or script of the site reads them, so
+    the inline drawing drops every `data-*` attribute (`inline_svg`), while the committed drawing keeps them."""
+    mermaids = re.compile(r'\sdata-(?:id|points|et|edge|look)="')
+    drawn = "".join(path.read_text(encoding="utf-8") for path in sorted((ROOT / "drawings").glob("*.svg")))
+    assert mermaids.search(drawn), "the committed drawings stay as mermaid drew them"
+    out = Path(manual.app.outdir)
+    pages = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*.html")}
+    inline = {name: re.findall(r'<div class="m101-drawing">(<svg .*?</svg>)</div>', page, flags=re.S)
+              for name, page in pages.items()}
+    assert sum(map(len, inline.values())) >= 10, "no inline drawings found"
+    carrying = sorted(name for name, page in pages.items() if mermaids.search(page))
+    assert not carrying, f"pages with mermaid's data-* attributes: {carrying}"
+    in_svg = sorted(name for name, svgs in inline.items() if any(re.search(r"\sdata-[\w.-]+=", s) for s in svgs))
+    assert not in_svg, f"inline drawings with a data-* attribute: {in_svg}"
+
+
 def test_nu_html_checker_finds_no_error_on_any_web_page(manual) -> None:
     """vnu-jar (pinned in package.json, the Nu HTML checker the W3C runs) over every page of the site."""
     import os
