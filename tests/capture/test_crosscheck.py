@@ -6,7 +6,9 @@ Qwen3-shaped model, where held bytes are counted from the tensors instead of the
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -80,8 +82,13 @@ def test_shapes_map_the_extracted_families():
 
 @pytest.mark.slow  # builds a model with torch on the CPU and runs two optimizer steps
 def test_program_runs_on_cpu_and_agrees(tmp_path):
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    missing = [name for name in ("torch", "transformers") if importlib.util.find_spec(name) is None]
+    if missing:
+        why = (f"the cross-check needs {' and '.join(missing)}, which only its own set holds "
+               "(requirements-crosscheck.txt): M101_CROSSCHECK=1 python3 dev.py test tests/capture/test_crosscheck.py")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI runs the cross-check ({why}; .ci/run sets M101_CROSSCHECK=1)")
+        pytest.skip(why)
     models = tmp_path / "models.json"
     models.write_text(json.dumps({"schema": "miles-models/1", "provenance": {}, "models": [TINY]}))
     out = tmp_path / "cpu.json"
