@@ -177,7 +177,7 @@ class SeriesPlotDirective(PlotDirective):
         words = (f"Public reference, not a measurement of this book: {doc.get('framework')} "
                  f"(commit {str(doc.get('framework_commit') or '?')[:9]}), {s.get('method')}, {lora}, "
                  f"{doc.get('model')}, learning rate {s.get('lr'):g}, {s.get('samples_per_prompt')} sample(s) per prompt, "
-                 f"{s.get('gpus')} GPU(s); {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is verl's, "
+                 f"{s.get('gpus')} GPU(s). {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is verl's, "
                  f"plotted under verl's name. Source: ")
         link = nodes.reference("", f"{src.get('repository')} {src.get('path')} at {str(src.get('commit'))[:9]}",
                                refuri=src.get("url", ""))
