@@ -141,7 +141,9 @@ def test_other_editions_show_the_numbers(book_copy: Path, buildername: str) -> N
                                                           *out.rglob("*.xhtml")])
     assert "0.707" in text and "critic/score/mean" in text  # step 434 of the public log, in its numbers table
     if buildername == "epub":
-        assert "<svg" in text and "m101-plot-line" in text
+        drawing = (out / "_images" / "m101-plot-fig-public-score.svg").read_text(encoding="utf-8")
+        assert 'src="../_images/m101-plot-fig-public-score.svg"' in text and "m101-plot-line" in drawing
+        assert "<style>" in drawing and "<svg" not in text, "the EPUB's pages hold no inline SVG (OPF-014)"
     else:
         assert "drawn in the web and EPUB editions" in text
 

@@ -17,6 +17,9 @@ Your words after the generated source line (roles welcome).
 """
 from __future__ import annotations
 
+import re
+from html import escape
+from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -24,7 +27,7 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
 from ..figurerules import FIGURE_ID, SAME_ID_FIX, twice_on_page
-from ..palette import MEANINGS
+from ..palette import HUES, MEANINGS
 from ..plotsvg import Line, gap_text, median_band, sample_rows, svg
 from ..problems import ProblemError, Subtype
 from ..strict import read_bytes
@@ -45,7 +48,27 @@ class plot_svg(nodes.General, nodes.Element):
     the EPUB); the PDF and the text editions show its numbers table instead."""
 
 
+def standalone_svg(markup: str) -> str:
+    """A plot as its own SVG file (the EPUB's): the palette's light colours in its own style sheet, since no page
+    style reaches an image (as the EPUB's diagrams keep their light colours)."""
+    rules = "".join(f".m101-plot-line.m101-plot-{m}{{stroke:{HUES[h].light_ink}}}"
+                    f".m101-plot-dot.m101-plot-{m}{{fill:{HUES[h].light_ink}}}"
+                    f".m101-plot-band.m101-plot-{m}{{fill:{HUES[h].light_tint};stroke:none}}" for m, h in MEANINGS.items())
+    head, sep, rest = markup.partition("</title>")
+    return re.sub(r'\saria-labelledby="[^"]*"', "", head) + sep + f"<style>{rules}</style>" + rest + "\n"
+
+
 def visit_plot_html(self: Any, node: plot_svg) -> None:
+    """Inline on the web site (coloured by the page's palette classes, light and dark); in the EPUB an image file
+    beside the page (EPUB content documents holding inline SVG must declare it in the OPF, which Sphinx does not)."""
+    if self.builder.name == "epub":
+        name = f"m101-plot-{node['fig_id']}.svg"
+        folder = Path(self.builder.outdir) / self.builder.imagedir
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(standalone_svg(node["svg"]), encoding="utf-8")
+        self.body.append(f'<div class="m101-plot-drawing"><img src="{self.builder.imgpath}/{name}" '
+                         f'alt="{escape(node["alt"])}"/></div>\n')
+        raise nodes.SkipNode
     self.body.append(f'<div class="m101-plot-drawing">{node["svg"]}</div>\n')
     raise nodes.SkipNode
 
@@ -150,7 +173,7 @@ class PlotDirective(ManualDirective):
                 points: list[tuple[int, float | None]], band: dict[int, tuple[float, float]], every: str) -> None:
         """The SVG, the caption, what is missing, and the numbers, in that order."""
         title = f"{fig['m101_title']}: {metric} per step"
-        fig += plot_svg("", svg=svg(lines, title, "step", fig["ids"][0]))
+        fig += plot_svg("", svg=svg(lines, title, "step", fig["ids"][0]), fig_id=fig["ids"][0], alt=title)
         fig += cap
         gaps = gap_text(points)
         if gaps:
