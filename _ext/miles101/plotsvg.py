@@ -10,7 +10,6 @@ bounded number of buckets), so 100,000 steps draw in bounded time and size. Stdl
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -118,6 +117,8 @@ def gap_text(points: Sequence[Point]) -> str:
 def median_band(per_seed: dict[object, dict[int, float | None]]) -> tuple[list[Point], list[tuple[int, float, float]]]:
     """The median over seeds at each step, and the band from the lowest to the highest seed (steps where no
     seed has a number are gaps)."""
+    import statistics  # here, not at the top: the extension imports this module; only a plot of seeds needs it
+
     steps = sorted({s for rows in per_seed.values() for s in rows})
     points: list[Point] = []
     band: list[tuple[int, float, float]] = []
