@@ -31,6 +31,8 @@ def record_file(kind: str, result: Resolved) -> str:
             return f"capture/runs/{d['run']}.yaml"
     if kind in ("run", "run-arg"):
         return f"capture/runs/{dependency(kind, result.key)[1]}.yaml"
+    if kind == "series":
+        return f"capture/series/{result.key}.json"
     return BY_NAME[kind].reads or BY_NAME[kind].home
 
 
@@ -64,7 +66,7 @@ def explain(root: Path, capture: Capture, spec: str, refs: list[Ref] | None = No
         lines.append(f"  shown: {result.extra.get('text', result.value)}")
     elif "url" in result.extra:
         lines.append(f"  link: {result.extra['url']}")
-    key = role_key(kind, text) if kind != "run" else text
+    key = role_key(kind, text) if kind not in ("run", "series") else text
     refs = page_refs(root) if refs is None else refs
     cites = sorted((r for r in refs if r.kind == kind and r.key == key), key=lambda r: (r.file, r.line))
     lines.append(f"  cited on {len(cites)} page line(s):" if cites else "  cited by no page.")

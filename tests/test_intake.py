@@ -127,7 +127,8 @@ def test_each_test_gets_its_own_copy_of_the_sessions_capture(real_capture, real_
 def _keys(capture, kind: str) -> list[str]:
     """Every key of one kind the whole capture can fingerprint (what a page could cite)."""
     by_kind = {"flag": list(capture.flags), "default": list(capture.flags), "pin": ["miles"],
-               "metric": list(capture.metrics), "src": list(capture.files), "run": list(capture.runs)}
+               "metric": list(capture.metrics), "src": list(capture.files), "run": list(capture.runs),
+               "series": list(capture.series)}
     return by_kind.get(kind) or capture.value_keys(kind)
 
 

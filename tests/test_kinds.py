@@ -52,7 +52,7 @@ def test_the_problems_follow_on_table_comes_from_the_rows() -> None:
 #: A real key of each kind that is not a value (a value kind's key is the first the committed capture holds).
 NAMED_KEYS = {"flag": "--num-rollout", "default": "--num-rollout", "metric": "train/loss",
               "src": "miles/utils/arguments.py:1", "issue": "radixark/miles#1", "run": "first-grpo",
-              "run-arg": "first-grpo --num-rollout"}
+              "run-arg": "first-grpo --num-rollout", "series": "verl-gsm8k-qwen2.5-0.5b-ppo"}
 
 
 def test_a_new_kind_is_its_row_its_loader_and_its_css() -> None:

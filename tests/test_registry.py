@@ -50,7 +50,7 @@ def test_each_cited_kind_is_a_kind_of_the_book() -> None:
     for row in [*ROLES.values(), *DIRECTIVES.values()]:
         assert row.cites is None or row.cites in BY_NAME, row
     assert {name for name, row in DIRECTIVES.items() if row.argument == WORD} == {
-        "flag", "listing", "run-command", "until-recorded", "once-recorded", "fit-compare"}
+        "flag", "listing", "run-command", "until-recorded", "once-recorded", "fit-compare", "run-plot", "series-plot"}
 
 
 @pytest.mark.parametrize(("line", "found"), [

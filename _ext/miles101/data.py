@@ -47,6 +47,7 @@ FINGERPRINT_INPUTS: dict[str, tuple[str, ...]] = {
     "fact": ("capture/facts.json",),
     "reference": ("capture/references/*.json",), "threshold": ("capture/references/*.json",),
     "crosscheck": ("capture/crosscheck/results/*.json", "capture/computed.json"),
+    "series": ("capture/series/*.json",),
 }
 
 
@@ -89,6 +90,8 @@ class Capture:
     problems: list[Problem]
     #: Each host's cross-check results (capture/crosscheck/results/<host>.json), less what their schema refuses.
     crosschecks: dict[str, dict] = field(default_factory=dict)
+    #: Public per-step series (capture/series/<id>.json, the `series` kind), less what their schema refuses.
+    series: dict[str, dict] = field(default_factory=dict)
     #: What the model was built from (miles101.intake.input_sums): each input file's path → the sha256 of its bytes
     #: (None: missing), and "code" → the code digest. Empty for a model built otherwise.
     sources: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
@@ -206,6 +209,8 @@ class Capture:
             rec = [self.runs.get(key), self.recordings.get(key)]
         elif kind == "pin":
             rec = self.provenance
+        elif kind == "series":
+            rec = self.series.get(key)
         else:  # a value kind (measured, computed, ...): no other kind has values
             v = self.value(kind, key)
             rec = None if v is None else [v.value, v.unit, v.what, v.detail]

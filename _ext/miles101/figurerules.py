@@ -69,6 +69,8 @@ def book_figure_problems(pages: list[tuple[str, str]], plate_id: str | None = No
                     continue
             elif name == "book-plate" and plate_id:
                 fig_id = plate_id
+            elif name in ("run-plot", "series-plot") and FIGURE_ID.match(options.get("id", "")):
+                fig_id = options["id"]  # a plot is a figure too: its id is unique in the book
             else:
                 continue
             if fig_id in here:

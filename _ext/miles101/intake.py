@@ -233,6 +233,8 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
         doc = crosschecks[path.stem] = obj(path)
         guarded(rel, lambda: add_crosschecks(doc, rel), None)
 
+    series = {path.stem: obj(path) for path in sorted((cap_dir / "series").glob("*.json"))}
+
     def add_values(kind: str, doc: dict) -> None:
         for key, rec in doc.items():
             detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
@@ -247,5 +249,5 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
         root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
         families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
         files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
-        attempts=attempts, problems=problems, crosschecks=crosschecks, sources=sources,
+        attempts=attempts, problems=problems, crosschecks=crosschecks, series=series, sources=sources,
     )

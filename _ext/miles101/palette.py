@@ -114,6 +114,12 @@ def stylesheet(diagrams: bool = True) -> str:
             f".m101-accent-{name} {{ --m101-accent: var(--m101-{name}); "
             f"--m101-accent-tint: var(--m101-{name}-tint); }}"
         )
+    for meaning, hue in MEANINGS.items():  # plots are inline markup in every HTML edition: their classes always
+        parts.append(
+            f".m101-plot .m101-plot-line.m101-plot-{meaning} {{ stroke: var(--m101-{hue}); }}\n"
+            f".m101-plot .m101-plot-dot.m101-plot-{meaning} {{ fill: var(--m101-{hue}); }}\n"
+            f".m101-plot .m101-plot-band.m101-plot-{meaning} {{ fill: var(--m101-{hue}-tint); stroke: none; }}"
+        )
     for meaning, hue in MEANINGS.items() if diagrams else ():
         parts.append(
             f".m101-diagram .node.{meaning} {_SHAPES} {{ fill: var(--m101-{hue}-tint) !important; "

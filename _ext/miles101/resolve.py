@@ -168,6 +168,15 @@ def _run_arg(capture: Capture, text: str) -> Resolved | Problem:
     return Resolved("run-arg", text, shown, {"run": run_id, "flag": flag})
 
 
+def _series(capture: Capture, series_id: str) -> Resolved | Problem:
+    doc = capture.series.get(series_id)
+    if not doc:
+        return Problem(Subtype.UNKNOWN_VALUE, f"no public series {series_id!r}.{suggest(series_id, list(capture.series))}",
+                       f"extract it into {BY_NAME['series'].home}.")
+    return Resolved("series", series_id, doc, {"url": (doc.get("source") or {}).get("url")})
+
+
 _RESOLVERS = {"flag": _flag, "default": _default, "metric": _metric, "src": _src, "issue": _issue, "run": _run, "run-arg": _run_arg,
+              "series": _series,
               **{kind: _value(kind) for kind in VALUE_KINDS}}
 KINDS = tuple(_RESOLVERS)

@@ -46,6 +46,7 @@ from .problems import Problem, ProblemError, Subtype, broken_sources, capture_pr
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite
+from .series import rederive
 from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
 
 # miles101.runcheck (and jsonschema with it), miles101.values (the run reader, statistics) and miles101.catalog are
@@ -668,6 +669,12 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             out.crosschecks += 1
             out.problems += run(memo_key(inputs.code, "crosscheck", rel, _sum(path), computed_sum),
                                 lambda: crosscheck_file_problems(rel, results, computed))
+    for path in sorted((cap / "series").glob("*.json")):
+        rel, raw = path.relative_to(root).as_posix(), _read(path)
+        if raw is None or rel not in inputs.clean:
+            continue  # its schema problems are named already
+        out.problems += run(memo_key(inputs.code, "series", rel, _sum(path), *_series_excerpt_sum(root, raw)),  # noqa: B023
+                            lambda: series_problems(root, rel, raw))
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         if _in_gpu_dot_dir(run_json, cap):
             continue
@@ -692,6 +699,26 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     if passed != shapes:
         remember(shapes_file, inputs.code, passed)
     return out
+
+
+def _series_excerpt_sum(root: Path, raw: bytes) -> tuple[str, ...]:
+    """The sum of a series file's excerpt (part of its check's memo key), or () when it names none."""
+    try:
+        excerpt = json.loads(raw).get("excerpt")
+    except (ValueError, AttributeError):
+        return ()
+    if not isinstance(excerpt, str):
+        return ()
+    try:
+        return excerpt, hashlib.sha256((root / excerpt).read_bytes()).hexdigest()
+    except OSError:
+        return excerpt, "unreadable"
+
+
+def series_problems(root: Path, rel: str, raw: bytes) -> list[Problem]:
+    """A public series file must be what its excerpt of the public log gives, parsed again (`miles101.series`)."""
+    doc = json.loads(raw)
+    return [capture_problem(rel, f"{why}.", fix_for(rel) + ".") for why in rederive(root, rel, doc)]
 
 
 def reference_src_problems(capture: Any) -> list[Problem]:

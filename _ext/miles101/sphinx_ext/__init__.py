@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, front, heap, hosting,
-               image_compare, incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts,
+               image_compare, incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, plots,
                reference_tables, repository, runs, sources, stacked_tables, valid_markup, values)
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 SETUPS = (
     loading.setup_loading, repository.setup_repository, domain.setup_domain, incremental.setup_incremental,
     page_source.setup_page_source, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
-    figures.setup_figures, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
+    figures.setup_figures, plots.setup_plots, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
     image_compare.setup_image_compare,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
@@ -57,7 +57,7 @@ SETUPS = (
 #: The components that register a class for the markup registry's names (miles101.registry; tests/test_registry.py
 #: holds every name to a class): each has `ROLES` and `DIRECTIVES` (reference_tables: `KINDS`, one class for all).
 ROLE_MODULES = (flags, values, runs, sources)
-DIRECTIVE_MODULES = (flags, values, runs, sources, figures, front, calculator, log_doctor, image_compare)
+DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calculator, log_doctor, image_compare)
 
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with

@@ -5,6 +5,7 @@
     python3 read_run.py LOG --diagnose      # which 7.1 entries the log's lines point at, likeliest first
     python3 read_run.py LOG --diagnose --run FILE   # ... with the fixes for the run's backend and batching
     python3 read_run.py LOG --compare       # the first steps beside the public references
+    python3 read_run.py LOG --compare --against SERIES [--at 0,5,9]   # per step beside a public run's series
     python3 read_run.py LOG --groups 32     # the number of prompt groups a rollout keeps (--rollout-batch-size)
     python3 read_run.py LOG --samples       # the sample responses the log holds, step by step
 
@@ -2262,6 +2263,64 @@ def render_compare(rows: list[dict[str, Any]], n_steps: int, gb10_note: str) -> 
     return "\n".join(out)
 
 
+#: The Miles keys `--compare --against` puts beside a public series, and the series' own keys. No verl key is
+#: mapped to a Miles key (the two are computed by different code: verl's GSM8K scorer is not Miles's reward),
+#: so each side is shown under its own name and no verdict is given against someone else's run.
+SERIES_YOURS = ("rollout/raw_reward", "rollout/response_len/mean", "perf/step_time")
+SERIES_THEIRS = ("critic/score/mean", "response_length/mean")
+SERIES_NO_VERDICT = ("no verdict: a public run is someone else's (another framework, method, model and scorer); "
+                     "verdicts are given only against this book's own recorded runs of the same recipe")
+
+
+def load_series(spec: str, root: str | None) -> dict[str, Any]:
+    """A public series (Miles 101's capture/series/<id>.json): a path, or an id under ROOT/capture/series/.
+    ValueError naming the file and what is wrong."""
+    import os
+
+    path = spec if os.path.isfile(spec) or not root else os.path.join(root, "capture", "series", spec + ".json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}; name a file, or an id of capture/series/ with --root") from e
+    except ValueError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from e
+    steps, metrics = (doc.get("steps"), doc.get("metrics")) if isinstance(doc, dict) else (None, None)
+    if not isinstance(steps, list) or not isinstance(metrics, dict) or not all(
+            isinstance(col, list) and len(col) == len(steps) for col in metrics.values()):
+        raise ValueError(f"{path}: not a series file ($.steps and one $.metrics column per key, as long as $.steps)")
+    return {**doc, "path": path}
+
+
+def compare_series(rows: list[dict[str, Any]], series: dict[str, Any], at: list[int]) -> dict[str, Any]:
+    """The per-metric table of `--compare --against`: your value and the public run's at each chosen step."""
+    yours = {key: [next((lookup(r, key) for r in rows if r.get("step") == k), None) for k in at]
+             for key in SERIES_YOURS}
+    index = {s: i for i, s in enumerate(series["steps"])}
+    theirs = {key: [series["metrics"][key][index[k]] if k in index else None for k in at]
+              for key in SERIES_THEIRS if key in series["metrics"]}
+    return {"against": series.get("id"), "source": (series.get("source") or {}).get("url"),
+            "settings": series.get("settings"), "gpu": series.get("gpu_note"), "steps": at,
+            "yours": yours, "reference": theirs, "verdict": None, "why_no_verdict": SERIES_NO_VERDICT}
+
+
+def render_compare_series(table: dict[str, Any]) -> str:
+    """The table as text: one row per metric, one column per chosen step; '-' where a step has no number."""
+    s = table.get("settings") or {}
+    head = ["metric"] + [f"step {k}" for k in table["steps"]]
+    body = [[f"{key} (yours)"] + ["-" if v is None else f"{v:.4g}" for v in vals] for key, vals in table["yours"].items()]
+    body += [[f"{key} (public ref)"] + ["-" if v is None else f"{v:.4g}" for v in vals]
+             for key, vals in table["reference"].items()]
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    out = [f"Your steps beside the public run {table['against']}: {s.get('method')}, learning rate {s.get('lr')}, "
+           f"{s.get('samples_per_prompt')} sample(s) per prompt, {s.get('gpus')} GPU(s). {table.get('gpu')}",
+           f"Source: {table.get('source')}", ""]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *body]]
+    out += ["", "Each side is under its own name: verl's keys are not Miles's. No verdict: "
+            + SERIES_NO_VERDICT.removeprefix("no verdict: ") + "."]
+    return "\n".join(out)
+
+
 def _checkout_root() -> str | None:
     """The Miles 101 checkout this file sits in (_ext/miles101/tools/read_run.py), if it does."""
     import os
@@ -2366,6 +2425,10 @@ def main(argv: list[str] | None = None) -> int:
                       help="put the first steps beside the public references and our GB10 run")
     mode.add_argument("--samples", action="store_true",
                       help="print the sample responses Miles logged for each step, with label and reward")
+    ap.add_argument("--against", metavar="SERIES", help="with --compare: a public run's series (capture/series/<id>.json, "
+                    "or its id with --root) to put beside your steps, metric by metric, without a verdict")
+    ap.add_argument("--at", metavar="STEPS", help="with --against: the steps to show, comma-separated (default: your "
+                    "first --steps steps)")
     ap.add_argument("--root", metavar="DIR", help="a Miles 101 checkout to read references and recordings from "
                     "(default: the checkout this file sits in, if any)")
     where = ap.add_mutually_exclusive_group()
@@ -2431,6 +2494,23 @@ def main(argv: list[str] | None = None) -> int:
         for b in asm.malformed:
             print(f"read_run: line {b['line']} looks like a step line but does not parse: {b['text']}", file=sys.stderr)
         return 1
+    if (args.against or args.at) and not args.compare:
+        ap.error("--against and --at go with --compare")
+    if args.compare and args.against:
+        try:
+            at = sorted({int(x) for x in args.at.split(",") if x.strip()}) if args.at else \
+                sorted({r["step"] for r in rows})[:args.steps]
+        except ValueError:
+            print(f"read_run: --at {args.at!r}: give step numbers separated by commas, e.g. --at 0,5,9", file=sys.stderr)
+            return 2
+        try:
+            series = load_series(args.against, args.root or _checkout_root())
+        except ValueError as e:
+            print(f"read_run: {e}", file=sys.stderr)
+            return 2
+        table = compare_series(rows, series, at)
+        print(json.dumps(table, indent=2) if args.json else render_compare_series(table))
+        return 0
     if args.compare:
         import os
 
