@@ -61,6 +61,17 @@ def _record(book: Path, rows: list[dict]) -> None:
     (gpu / "tiny-pending" / "values.json").write_text(json.dumps(values))
 
 
+def test_caption_settings_read_as_a_run_file_writes_them() -> None:
+    """A public run's learning rate in the run files' form (1e-6 beside {run-arg}'s 1e-6, not Python's 1e-06), and
+    counts with their plural, so one caption never shows one value in two forms."""
+    from miles101.sphinx_ext.plots import counted, setting_number
+
+    assert [setting_number(v) for v in (1e-06, 3e-05, 1e-5, 0.0001, 2.5e-07, 1e20, 1, None, "1e-6")] == [
+        "1e-6", "3e-5", "1e-5", "0.0001", "2.5e-7", "1e20", "1", "not in the log", "not in the log"]
+    assert (counted(1, "GPU", "GPUs"), counted(8, "GPU", "GPUs"), counted(None, "GPU", "GPUs")) == (
+        "1 GPU", "8 GPUs", "an unknown number of GPUs")
+
+
 def _figure(html: str, fig_id: str) -> str:
     start = html.index(f'id="{fig_id}"')
     return html[start:html.index('<div class="m101-figure', start + 1) if '<div class="m101-figure' in html[start + 1:]
@@ -76,7 +87,8 @@ def test_a_pending_slot_draws_nothing_and_the_recording_draws_it_with_no_page_ed
     assert "pending" in pending and "No curve yet" in pending and "<svg" not in pending and "polyline" not in pending
     public = _figure(before.html("sections/1-2-empty"), "fig-public-score")
     assert "public ref" in public and "<svg" in public and "m101-plot-data" in public and "PPO" in public
-    assert "learning rate 1e-06" in public and "1 sample(s) per prompt" in public and "does not state the GPU" in public
+    assert "actor learning rate 1e-6," in public and "1 sample per prompt, 1 GPU." in public
+    assert "1e-06" not in public and "(s)" not in public and "does not state the GPU" in public
     rows = parse_log(ml.healthy(6, reward=0.25))
     assert len(rows) == 6 and all(r["rollout"]["rollout/raw_reward"] == 0.25 for r in rows)
     _record(book, [{**r, "seed": 1} for r in rows])

@@ -42,7 +42,7 @@ def test_the_text_table_names_each_side_and_gives_no_verdict(tmp_path: Path) -> 
     res = in_process(main, str(_log(tmp_path)), "--compare", "--against", str(SERIES), "--at", "0,9")
     assert res.returncode == 0, res.stderr
     assert "rollout/raw_reward (yours)" in res.stdout and "critic/score/mean (public ref)" in res.stdout
-    assert "PPO, learning rate 1e-06, 1 sample(s) per prompt" in res.stdout and "does not state the GPU" in res.stdout
+    assert "PPO, actor learning rate 1e-6, 1 sample per prompt, 1 GPU." in res.stdout and "does not state the GPU" in res.stdout
     assert " ok " not in res.stdout and "bad" not in res.stdout and "No verdict" in res.stdout
 
 

@@ -91,6 +91,21 @@ def _number(v: float | None) -> str:
     return "no number" if v is None else f"{v:g}"
 
 
+def setting_number(v: object) -> str:
+    """A setting as a run file writes it (`1e-6`, where Python's `:g` gives `1e-06`), so a caption setting a
+    public run's value beside a {run-arg} shows one value in one form; 'not in the log' for none."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return "not in the log"
+    return re.sub(r"e([+-]?)0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), f"{v:g}")
+
+
+def counted(n: object, one: str, many: str) -> str:
+    """`1 GPU`, `8 GPUs`; 'an unknown number of <many>' when the log does not give it."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        return f"an unknown number of {many}"
+    return f"{n} {one if n == 1 else many}"
+
+
 def numbers_table(points: list[tuple[int, float | None]], metric: str, band: dict[int, tuple[float, float]],
                   every: str) -> nodes.table:
     """The text alternative: a sample of the steps with their values (and the seeds' range for a median)."""
@@ -199,8 +214,9 @@ class SeriesPlotDirective(PlotDirective):
         lora = f"LoRA rank {s['lora_rank']}" if s.get("lora_rank") else "full parameters (no LoRA)"
         words = (f"Public reference, not a measurement of this book: {doc.get('framework')} "
                  f"(commit {str(doc.get('framework_commit') or '?')[:9]}), {s.get('method')}, {lora}, "
-                 f"{doc.get('model')}, learning rate {s.get('lr'):g}, {s.get('samples_per_prompt')} sample(s) per prompt, "
-                 f"{s.get('gpus')} GPU(s). {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is verl's, "
+                 f"{doc.get('model')}, actor learning rate {setting_number(s.get('lr'))}, "
+                 f"{counted(s.get('samples_per_prompt'), 'sample', 'samples')} per prompt, "
+                 f"{counted(s.get('gpus'), 'GPU', 'GPUs')}. {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is verl's, "
                  f"plotted under verl's name. Source: ")
         link = nodes.reference("", f"{src.get('repository')} {src.get('path')} at {str(src.get('commit'))[:9]}",
                                refuri=src.get("url", ""))

@@ -2312,8 +2312,12 @@ def render_compare_series(table: dict[str, Any]) -> str:
     body += [[f"{key} (public ref)"] + ["-" if v is None else f"{v:.4g}" for v in vals]
              for key, vals in table["reference"].items()]
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    out = [f"Your steps beside the public run {table['against']}: {s.get('method')}, learning rate {s.get('lr')}, "
-           f"{s.get('samples_per_prompt')} sample(s) per prompt, {s.get('gpus')} GPU(s). {table.get('gpu')}",
+    lr = s.get("lr")
+    if isinstance(lr, (int, float)) and not isinstance(lr, bool):  # as a run file writes it (1e-6), like the page's caption
+        lr = re.sub(r"e([+-]?)0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), f"{lr:g}")
+    n, g = s.get("samples_per_prompt"), s.get("gpus")
+    out = [f"Your steps beside the public run {table['against']}: {s.get('method')}, actor learning rate {lr}, "
+           f"{n} sample{'' if n == 1 else 's'} per prompt, {g} GPU{'' if g == 1 else 's'}. {table.get('gpu')}",
            f"Source: {table.get('source')}", ""]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *body]]
     out += ["", "Each side is under its own name: verl's keys are not Miles's. No verdict: "
