@@ -635,7 +635,8 @@ def check_shm(path: str = SHM, mounts: str = "/proc/mounts", gpu_own_memory: boo
     if not Path(path).is_dir():
         return Check("shared memory", False, f"{path} is not there; Docker refuses --ipc=host without it "
                      "(\"/dev/shm is not mounted, but must be for --ipc=host\")",
-                     f"mount a tmpfs at {path} (`sudo mount -t tmpfs -o mode=1777 shm {path}`); {see(SHM_MISSING)}")
+                     f"make the directory and mount a tmpfs on it (`sudo mkdir -p {path} && "
+                     f"sudo mount -t tmpfs -o mode=1777 shm {path}`); {see(SHM_MISSING)}")
     try:
         st = os.statvfs(path)
     except OSError as e:
@@ -1041,7 +1042,7 @@ def parser() -> argparse.ArgumentParser:
                     "Run it on the host (it starts its own short containers of the image).",
         epilog="Exit status: 0 every check passed (warnings allowed), 1 a check failed, 2 bad settings. "
                "With --compare-image: 0 same as the book, 1 differs only where no page looks, "
-               "3 differs where pages look, 2 it could not compare.")
+               "4 runs as the book's, 3 differs where pages look, 2 it could not compare.")
     ap.add_argument("--settings", metavar="FILE.json",
                     help="the run's settings as JSON: image, args (Miles's arguments), env, mounts "
                          "([{\"host\": ..., \"container\": ...}]); with id and entry the train step runs too")
