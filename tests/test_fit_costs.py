@@ -76,9 +76,12 @@ def test_master_copy_results_follow_their_schema_and_give_crosscheck_values() ->
     assert master_copy.flag_number(1e-6) == "1e-6"
 
 
-def test_every_committed_master_copy_file_follows_its_schema() -> None:
+def test_every_committed_master_copy_file_follows_its_schema(real_capture) -> None:
+    """Each host's results follow the schema and the book's recipe: its --lr, as many steps as its rollouts."""
     import jsonschema
 
+    lr, _ = real_capture.run_arg("recipe-gsm8k", "--lr")
+    rollouts, _ = real_capture.run_arg("recipe-gsm8k", "--num-rollout")
     for path in sorted((ROOT / "capture/crosscheck/master_copy").glob("*.json")):
         doc = json.loads(path.read_text())
         jsonschema.validate(doc, SCHEMA)
@@ -87,7 +90,8 @@ def test_every_committed_master_copy_file_follows_its_schema() -> None:
             assert model["arms"]["no_master"]["param_dtype"] == "torch.bfloat16", path
             assert model["arms"]["no_master"]["optimizer_state_dtype"] == "torch.bfloat16", path
             assert model["arms"]["master"]["optimizer_state_dtype"] == "torch.float32", path
-            assert doc["setup"]["optimizer"]["lr"] == 1e-6 and doc["host"]["gpu"], path
+            assert doc["setup"]["optimizer"]["lr"] == float(lr) and model["steps"] == int(rollouts), path
+            assert doc["host"]["gpu"] or doc["host"]["device"] == "cpu", path
 
 
 def _slopes() -> dict:

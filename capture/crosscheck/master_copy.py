@@ -148,6 +148,9 @@ def train_arm(m: dict, step0_cpu: dict[str, Any], keep_master: bool, steps: int,
             record["grad_dtype"] = str(_local(p.grad).dtype)
             state = optimizer.state[p]
             record["optimizer_state_dtype"] = str(_local(state["exp_avg"]).dtype)
+        if step % 10 == 0 or step == 1:
+            print(f"{m['name']} {'master' if keep_master else 'no_master'}: step {step}/{steps}, "
+                  f"{time.time() - t0:.0f} s", file=sys.stderr, flush=True)
         if step in checkpoints:
             params = {n: _local(p).detach() for n, p in model.named_parameters()}
             record["at"][str(step)] = compare(step0, _bf16_now(model), params if keep_master else None)
