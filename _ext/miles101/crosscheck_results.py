@@ -94,6 +94,68 @@ def activation_slopes(doc: dict[str, Any]) -> dict[str, dict[bool, dict[str, Any
     return out
 
 
+def leave_out_checks(doc: dict[str, Any], params: dict[str, int], state_bpp: float,
+                     moments_bpp: float) -> list[dict[str, Any]]:
+    """The calculator's training term held against every measured point of one host's sweeps, each predicted
+    from a slope that did not see it.
+
+    The calculator estimates training as ``params × state_bpp`` (weights, gradients, AdamW's moments) plus the
+    slope times the tokens. For each activation-bound point the slope is fitted again without it (leave one out,
+    at least two other token counts); the other points of the sweep (the flat part below the activation-bound
+    ones) and each completed run's step-2 forward/backward peak are predicted from the whole slope. A sweep run
+    with the moments freed (``sweep_optimizer_state: freed``) is measured without them, so they are added back
+    (``params × moments_bpp``). Each check: ``{host, model, checkpointing, tokens, kind, ratio}``, ratio =
+    measured bytes over estimated bytes.
+    """
+    out: list[dict[str, Any]] = []
+    for name, model in sorted((doc.get("models") or {}).items()):
+        if name not in params:
+            continue
+        state = params[name] * state_bpp
+        for ckpt in (False, True):
+            run = _run(model, ckpt)
+            fit = sweep_fit(run) if run else None
+            if fit is None:
+                continue
+            moments = params[name] * moments_bpp if run.get("sweep_optimizer_state") == "freed" else 0
+            points = [p for p in run["sweep"] if p.get("status") == "ok" and p.get("phase") == SWEEP_PHASE]
+            used = set(fit["tokens"])
+
+            def add(tokens: int, measured: float, slope: float, kind: str) -> None:
+                out.append({"model": name, "checkpointing": ckpt, "tokens": tokens, "kind": kind,
+                            "ratio": measured / (state + slope * tokens)})
+
+            for p in points:
+                if p["tokens"] in used:
+                    rest = [q for q in points if q["tokens"] in used and q["tokens"] != p["tokens"]]
+                    if len(rest) >= 2:
+                        slope, _ = _least_squares([q["tokens"] for q in rest], [q["peak_bytes"] for q in rest])
+                        add(p["tokens"], p["peak_bytes"] + moments, slope, "left out of the fit")
+                else:
+                    add(p["tokens"], p["peak_bytes"] + moments, fit["bytes_per_token"], "below the fitted range")
+            step2 = run.get("peak_bytes_step2_forward_backward")
+            if _number(step2) and _number(run.get("tokens")):
+                add(run["tokens"], step2, fit["bytes_per_token"], "a training step with the state held")
+    return out
+
+
+def leave_out_band(docs: dict[str, dict], params: dict[str, int], state_bpp: float,
+                   moments_bpp: float) -> dict[str, Any] | None:
+    """The training term's error band over every host's `leave_out_checks`: the lowest and highest ratio of
+    measured to estimated bytes, how many checks, and the GPUs they ran on; None without a check."""
+    checks, gpus = [], []
+    for host, doc in sorted(docs.items()):
+        found = leave_out_checks(doc, params, state_bpp, moments_bpp)
+        checks += found
+        if found:
+            gpus.append(host_gpu(doc))
+    if not checks:
+        return None
+    ratios = [c["ratio"] for c in checks]
+    return {"low": min(ratios), "high": max(ratios), "checks": len(checks),
+            "models": len({c["model"] for c in checks}), "gpus": gpus}
+
+
 def _gib(run: dict[str, Any] | None, field: str) -> float | None:
     """A run's allocator peak in GiB; None where the run has none (no such run, or a peak the schema lets be
     absent or null: a CPU run reads no allocator)."""

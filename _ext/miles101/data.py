@@ -46,7 +46,7 @@ FINGERPRINT_INPUTS: dict[str, tuple[str, ...]] = {
     "computed": ("capture/computed.json",),
     "fact": ("capture/facts.json",),
     "reference": ("capture/references/*.json",), "threshold": ("capture/references/*.json",),
-    "crosscheck": ("capture/crosscheck/results/*.json", "capture/computed.json"),
+    "crosscheck": ("capture/crosscheck/results/*.json", "capture/crosscheck/master_copy/*.json", "capture/computed.json"),
     "series": ("capture/series/*.json",),
 }
 

@@ -164,7 +164,8 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
                fraction: float, fp32_master: bool = True, reference: bool = False, response_len: int = 0,
                prompts: int = 0, samples: int = 0, activation_bytes_per_token: float | None = None,
                micro_batch_size: int = 1, prompt_len: int = 0, dynamic_batch: bool = False,
-               max_tokens_per_gpu: int | None = None) -> dict[str, Any]:
+               max_tokens_per_gpu: int | None = None, train_low: float = 1.0,
+               train_high: float = 1.0) -> dict[str, Any]:
     """The budget of one colocated GPU on a unified pool, phase by phase, in bytes (inference from code).
 
     Rollout: the trainer's state (and a KL reference model) sits in host memory, which on a
@@ -181,6 +182,12 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     reading the checkpoint leaves in the page cache). ``held`` is how many of the step's ``sequences``
     (prompts × samples) the KV cache holds at once at full length, and ``rounds`` the worst case,
     ⌈sequences ÷ held⌉: SGLang queues the rest, so the step is slower, not killed.
+
+    ``train_low`` and ``train_high`` are the training term's error band, measured over estimated bytes
+    (`miles101.crosscheck_results.leave_out_band`). The verdict stays on the safe side of it: the training phase
+    counts as ``train`` times the band's top where that is above one, and it is ``near_line`` (verdict "tight",
+    and the page names the allocator setting) when the room under the line is smaller than the band's width
+    times the training term.
     """
     trainer = params * trainer_bytes_per_param(fp32_master)
     ref = params * REFERENCE_BYTES_PER_PARAM if reference else 0
@@ -192,7 +199,8 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     micro_tokens = micro_batch_tokens(sequence_tokens, micro_batch_size, dynamic_batch, max_tokens_per_gpu)
     activations = None if activation_bytes_per_token is None else activation_bytes_per_token * micro_tokens
     train = None if activations is None else trainer + ref + activations
-    peak = rollout if train is None else max(rollout, train)
+    train_safe = None if train is None else train * max(1.0, train_high)
+    peak = rollout if train_safe is None else max(rollout, train_safe)
     limit = threshold * pool_bytes
     margin = limit - peak
     kv_tokens = int(kv // kv_bytes_per_token) if kv > 0 and kv_bytes_per_token else None
@@ -202,23 +210,25 @@ def fit_budget(*, params: int, kv_bytes_per_token: int | None, pool_bytes: float
     over = []
     if kv <= 0 or held == 0 or rollout > limit:
         over.append("rollout")
-    if train is not None and train > limit:
+    if train_safe is not None and train_safe > limit:
         over.append("training")
+    larger = "training" if train_safe is not None and train_safe > rollout else "rollout"
+    phase = over[0] if len(over) == 1 else larger
+    near_line = (not over and phase == "training" and train is not None
+                 and margin < (max(1.0, train_high) - train_low) * train)
     if over:
         verdict = "does-not-fit"
-    elif margin < weights:
+    elif margin < weights or near_line:
         verdict = "tight"
     else:
         verdict = "fits"
-    larger = "training" if train is not None and train > rollout else "rollout"
-    phase = over[0] if len(over) == 1 else larger
     return {
         "trainer": trainer, "reference": ref, "weights": weights, "share": share, "kv": kv,
         "rollout": rollout, "activations": activations, "train": train, "peak": peak,
         "limit": limit, "pool": pool_bytes, "margin": margin, "verdict": verdict, "kv_tokens": kv_tokens,
         "step_tokens": prompts * samples * response_len, "micro_tokens": micro_tokens,
         "sequence_tokens": sequence_tokens, "sequences": sequences, "held": held, "rounds": rounds,
-        "over": over, "phase": phase,
+        "over": over, "phase": phase, "near_line": near_line,
     }
 
 
@@ -229,7 +239,9 @@ def fit_lever(inputs: dict[str, Any], slopes: dict[str, float | None]) -> dict[s
     bytes per token ``{"plain": ..., "checkpointed": ...}``. Tried in order of how few settings change, and
     within that: gradient checkpointing, a smaller micro-batch (``--micro-batch-size 1``, or
     ``--max-tokens-per-gpu`` down to one sequence), ``--no-keep-fp32-master``; when rollout is still over, the
-    largest SGLang fraction (two decimals) under which it fits. Returns ``{"changes", "budget"}`` for the first
+    largest SGLang fraction (two decimals) under which it fits. ``--no-keep-fp32-master`` costs learning (the bf16
+    weights may not move at a small learning rate), so it is tried only after every combination of the others,
+    and never with ``master_required`` (Miles refuses it there). Returns ``{"changes", "budget"}`` for the first
     that fits ("fits" before "tight"), or None when no combination does.
     """
     seq = inputs.get("prompt_len", 0) + inputs.get("response_len", 0)
@@ -240,26 +252,28 @@ def fit_lever(inputs: dict[str, Any], slopes: dict[str, float | None]) -> dict[s
         options.append([{}, {"max_tokens_per_gpu": seq}])
     elif not inputs.get("dynamic_batch") and inputs.get("micro_batch_size", 1) > 1:
         options.append([{}, {"micro_batch_size": 1}])
-    if inputs.get("fp32_master", True):
+    if inputs.get("fp32_master", True) and not inputs.get("master_required"):
         options.append([{}, {"fp32_master": False}])
     combos: list[dict[str, Any]] = [{}]
     for choice in options:
         combos = [{**c, **o} for o in choice for c in combos]
     combos.sort(key=len)  # stable: fewer changes first, in the order above
     found: dict[str, dict[str, Any]] = {}
-    for combo in combos:
-        tried = _with_fraction(inputs, combo, slopes, seq)
-        for changes in tried:
-            b = _budget_of({**inputs, **changes}, slopes)
-            if b["verdict"] != "does-not-fit" and b["verdict"] not in found:
-                found[b["verdict"]] = {"changes": changes, "budget": b}
-        if "fits" in found:
+    for costly in (False, True):  # a free lever that leaves the run tight comes before the master copy's cost
+        for combo in (c for c in combos if ("fp32_master" in c) == costly):
+            for changes in _with_fraction(inputs, combo, slopes, seq):
+                b = _budget_of({**inputs, **changes}, slopes)
+                if b["verdict"] != "does-not-fit" and b["verdict"] not in found:
+                    found[b["verdict"]] = {"changes": changes, "budget": b}
+            if "fits" in found:
+                break
+        if found:
             break
     return found.get("fits") or found.get("tight")
 
 
 def _budget_of(inputs: dict[str, Any], slopes: dict[str, float | None]) -> dict[str, Any]:
-    args = {k: v for k, v in inputs.items() if k != "checkpointing"}
+    args = {k: v for k, v in inputs.items() if k not in ("checkpointing", "master_required")}
     args["activation_bytes_per_token"] = slopes.get("checkpointed" if inputs.get("checkpointing") else "plain")
     return fit_budget(**args)
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .crosscheck_results import SWEEP_PHASE, activation_slopes, host_gpu
+from .crosscheck_results import SWEEP_PHASE, activation_slopes, host_gpu, leave_out_band
+from .master_copy import master_copy_figure
 from .derive import UNIT_BYTES
 from .markup import directive_options
 from .problems import Problem, Subtype
@@ -43,7 +44,16 @@ FLAGS = {
     "checkpointing": "--gradient-checkpointing",
     "dynamic": "--use-dynamic-batch-size",
     "max_tokens": "--max-tokens-per-gpu",
+    "train_env": "--train-env-vars",
+    "true_on_policy": "--true-on-policy-mode",
 }
+#: The allocator setting the verdict names near the line: trainer only, as Miles's FSDP colocate tests pass it
+#: (tests/e2e/fsdp/r3/_common.py:76-78: exported to the whole job it disables torch_memory_saver).
+ALLOCATOR_ENV = '{"PYTORCH_CUDA_ALLOC_CONF":"expandable_segments:True"}'
+#: The page whose entry explains --train-env-vars (the verdict links it).
+TRAIN_ENV_DOC = "sections/2-3-stop-ray-killing-the-job"
+#: Optimizer steps after which the master copy's cost is shown (the book's recipe runs about this many).
+MASTER_COPY_STEPS = 100
 #: The run file settings the directive's :run: option reads as the calculator's starting values.
 RUN_DEFAULTS = {"fraction": float, "response_len": int, "prompts": int, "samples": int}
 #: The largest value each whole-number field takes (the widget refuses more, naming the limit).
@@ -125,7 +135,9 @@ def coefficients(capture: Any) -> dict[str, Any]:
         active = capture.value("computed", f"params_active.{name}")
         models.append({"name": name, "params": params.value, "params_active": active.value if active else None,
                        "kv_bytes_per_token": capture.value("computed", key).value,
-                       "activation": activations.get(name)})
+                       "activation": activations.get(name),
+                       # Miles's Qwen3 dense true-on-policy contract (model_type "qwen3") requires the master copy
+                       "qwen3_dense": name.startswith("qwen3-") and active is None})
     models.sort(key=lambda m: (m["params"], m["name"]))
     return {
         "schema": SCHEMA,
@@ -144,9 +156,19 @@ def coefficients(capture: Any) -> dict[str, Any]:
         "flags": dict(FLAGS),
         "limits": dict(LIMITS),
         "activation_phase": SWEEP_PHASE,
+        "band": training_band(capture, models),
+        "master_copy": master_copy_figure(capture, MASTER_COPY_STEPS),
+        "allocator_env": ALLOCATOR_ENV,
         "crosschecks": crosscheck_hosts(capture),
         "models": models,
     }
+
+
+def training_band(capture: Any, models: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The training term's error band from the cross-checks' sweeps (`crosscheck_results.leave_out_band`)."""
+    per = {k: _value(capture, "computed", f"bytes_per_param.{k}").value for k in ("trainer_state", "adam_moments")}
+    return leave_out_band(capture.crosschecks, {m["name"]: m["params"] for m in models},
+                          per["trainer_state"], per["adam_moments"])
 
 
 def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] | str:
@@ -170,6 +192,7 @@ def run_settings(capture: Any, doc: dict[str, Any], run: str) -> dict[str, Any] 
     settings["max_tokens_per_gpu"] = int(raw) if raw is not None else None
     args = [str(a) for a in (capture.runs.get(run) or {}).get("args") or []]
     settings["checkpointing"] = FLAGS["checkpointing"] in args
+    settings["true_on_policy"] = FLAGS["true_on_policy"] in args
     settings["dynamic_batch"] = FLAGS["dynamic"] in args and settings["max_tokens_per_gpu"] is not None
     # One rollout is one optimizer step unless the run file says otherwise (Miles: --global-batch-size).
     raw, _ = capture.run_arg(run, FLAGS["global_batch"])

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .crosscheck_results import crosscheck_values
+from .master_copy import FOLDER as MASTER_COPY_FOLDER, master_copy_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
 from .kinds import CAPTURE_FILES, REFERENCE_KINDS
@@ -234,6 +235,15 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
         guarded(rel, lambda: add_crosschecks(doc, rel), None)
 
     series = {path.stem: obj(path) for path in sorted((cap_dir / "series").glob("*.json"))}
+
+    def add_master_copy(doc: dict, rel: str) -> None:
+        for key, (number, unit, what, detail) in master_copy_values(Path(rel).stem, doc).items():
+            values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
+
+    for path in sorted((cap_dir / MASTER_COPY_FOLDER).glob("*.json")):  # what --no-keep-fp32-master costs
+        rel = path.relative_to(root).as_posix()
+        master_doc = obj(path)
+        guarded(rel, lambda: add_master_copy(master_doc, rel), None)
 
     def add_values(kind: str, doc: dict) -> None:
         for key, rec in doc.items():

@@ -75,6 +75,10 @@ def _threshold_source(value: Value, hardware_home: str) -> str:
 
 def _crosscheck_source(value: Value, hardware_home: str) -> str:
     d = value.detail
+    if d.get("reading") == "master_copy":  # capture/crosscheck/master_copy/: no allocator reading
+        from .master_copy import reading_text
+
+        return f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: {reading_text(d)}"
     return (f"Cross-check on another GPU, not this manual's GB10 recording. {value.what}: read from PyTorch's "
             f"allocator on an {d['gpu']} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers "
             f"{d.get('transformers')}), {d.get('date')}, one GPU, {d.get('tokens')} tokens per step, the model built "
@@ -180,7 +184,9 @@ KINDS: tuple[Kind, ...] = (
          "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)", llms="cross-check",
          tag="cross-check", source=_crosscheck_source, inline_source=_crosscheck_inline, term="cross-check",
          files=(CaptureFile("crosscheck/results/*.json", "crosscheck.schema.json",
-                            "{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"),),
+                            "{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"),
+                CaptureFile("crosscheck/master_copy/*.json", "master-copy.schema.json",
+                            "{restore}, or re-run `python3 -m capture.crosscheck.master_copy` on that host")),
          legend="A reading of the book's own program on a GPU that is not a GB10, such as the H200 cross-check "
                 "of 2.1, labelled with that GPU."),
     Kind("issue", True, False, "the issue thread itself (owner/repo#N on GitHub)"),

@@ -15,6 +15,7 @@ import pytest
 from .browser_support import ARTIFACTS, ROOT, Server, Site, is_local, note_screenshot, open_watched
 
 from miles101 import derive
+from miles101.sphinx_ext import calculator
 
 PAGE = "sections/2-1-pick-a-model-size.html"
 MODELS = {m["name"]: m for m in json.loads((ROOT / "capture/miles/models.json").read_text())["models"]}
@@ -36,10 +37,12 @@ def _rgb(ink: str) -> str:
     return "rgb({}, {}, {})".format(*(int(ink[i:i + 2], 16) for i in (1, 3, 5)))
 
 
-def expected(name: str, s: dict[str, Any], slope: float | None = None) -> dict[str, Any]:
-    """The Python side: derive.fit_budget over derive's own coefficients and the facts (and the page's slope)."""
+def expected(name: str, s: dict[str, Any], slope: float | None = None, band: dict | None = None) -> dict[str, Any]:
+    """The Python side: derive.fit_budget over derive's own coefficients and the facts (and the page's slope and
+    error band)."""
     m = MODELS[name]
     return derive.fit_budget(activation_bytes_per_token=slope,
+        train_low=(band or {}).get("low", 1.0), train_high=(band or {}).get("high", 1.0),
         params=derive.parameter_count(m), kv_bytes_per_token=derive.kv_bytes_per_token(m),
         pool_bytes=POOL_BYTES, threshold=FACTS["ray.memory_usage_threshold"]["value"],
         fraction=float(s["fraction"]), fp32_master=s["master"], reference=s["kl"], response_len=int(s["response"]),
@@ -64,6 +67,10 @@ def _set(page: Any, name: str, s: dict[str, Any]) -> None:
         field = fit.get_by_label(label)
         field.focus()
         field.fill(s[key])
+
+
+def _band(page: Any) -> dict | None:
+    return json.loads(page.locator("script.m101-fit-data").text_content()).get("band")
 
 
 def _slope(page: Any, name: str, key: str = "plain") -> float | None:
@@ -95,7 +102,7 @@ def _read(page: Any) -> dict[str, Any]:
 def test_numbers_equal_python(tabs: dict[str, Any], server: Server, name: str, settings: dict[str, Any]) -> None:
     page = _open(tabs["light"], server)
     _set(page, name, settings)
-    got, want = _read(page), expected(name, settings, _slope(page, name))
+    got, want = _read(page), expected(name, settings, _slope(page, name), _band(page))
     assert got["verdict"] == want["verdict"], (got["text"], want)
     assert got["margin"] == want["margin"]
     for term in ("trainer", "weights", "kv"):
@@ -120,9 +127,11 @@ def test_numbers_equal_python(tabs: dict[str, Any], server: Server, name: str, s
     assert f"--rollout-max-response-len {settings['response']}" in got["flags"]
     # every value the sum assumed is pasted: one rollout is one optimizer step unless the reader chose otherwise
     assert f"--global-batch-size {int(settings['prompts']) * int(settings['samples'])}" in got["flags"]
-    assert f"--rollout-max-prompt-len {settings['prompt']}" in got["flags"] and "--micro-batch-size 1" in got["flags"]
+    # the longest prompt is an assumption of the sum, not a flag (3.1 leaves --rollout-max-prompt-len alone)
+    assert "--rollout-max-prompt-len" not in got["flags"] and "--micro-batch-size 1" in got["flags"]
     assert "e+" not in got["flags"]
-    assert got["phase"] == want["phase"] and got["title"] == f"The pool during {want['phase']}"
+    assert got["phase"] == want["phase"] and got["title"].startswith(f"The pool during {want['phase']}")
+    assert ("the larger of the two phases over the line" in got["title"]) == (len(want["over"]) > 1)
     assert got["barPhase"] == want["phase"]
     assert page.errors == []
 
@@ -385,9 +394,10 @@ def test_grid_equals_fit_budget(tabs: dict[str, Any], server: Server) -> None:
                                  activation_bytes_per_token=((m.get("activation") or {}).get(
                                      "checkpointed" if g["checkpointing"] else "plain") or {}).get("bytes_per_token"),
                                  micro_batch_size=g["micro_batch_size"], prompt_len=g["prompt_len"],
-                                 dynamic_batch=g["dynamic_batch"], max_tokens_per_gpu=g["max_tokens_per_gpu"])
+                                 dynamic_batch=g["dynamic_batch"], max_tokens_per_gpu=g["max_tokens_per_gpu"],
+                                 train_low=doc["band"]["low"], train_high=doc["band"]["high"])
         for key in ("verdict", "margin", "kv_tokens", "held", "rounds", "sequences", "sequence_tokens", "peak",
-                    "micro_tokens", "activations", "over", "phase"):
+                    "micro_tokens", "activations", "over", "phase", "near_line", "step_tokens"):
             assert js[key] == want[key], (g, key, js[key], want[key])
 
 
@@ -402,14 +412,14 @@ def test_qwen3_4b_at_32k_names_the_training_phase(tabs: dict[str, Any], server: 
     settings = {"fraction": "0.25", "master": True, "kl": False, "response": "32768", "prompt": "512",
                 "prompts": fit.get_by_label("Prompts per step").input_value(),
                 "samples": fit.get_by_label("Samples per prompt").input_value()}
-    want = expected("qwen3-4B", settings, _slope(page, "qwen3-4B"))
+    want = expected("qwen3-4B", settings, _slope(page, "qwen3-4B"), _band(page))
     assert want["phase"] == "training" and got["phase"] == "training"
     assert "training phase does not fit" in got["text"] and "--gradient-checkpointing" in got["text"]
     assert float(got["act"]) == want["activations"]
     assert got["title"] == "The pool during training" and got["barPhase"] == "training"
     fit.get_by_label("Gradient checkpointing").check()
     got = _read(page)
-    want = expected("qwen3-4B", settings, _slope(page, "qwen3-4B", "checkpointed"))
+    want = expected("qwen3-4B", settings, _slope(page, "qwen3-4B", "checkpointed"), _band(page))
     assert float(got["act"]) == want["activations"]
     assert "--gradient-checkpointing" in got["flags"]
     assert got["verdict"] == want["verdict"]
@@ -474,9 +484,9 @@ def test_lever_equals_fit_lever(tabs: dict[str, Any], server: Server) -> None:
     doc = json.loads(page.locator("script.m101-fit-data").text_content())
     grid = [{"model": m["name"], "fraction": f, "fp32_master": master, "reference": False, "response_len": r,
              "prompt_len": 512, "prompts": 8, "samples": 8, "checkpointing": ck, "micro_batch_size": mbs,
-             "dynamic_batch": False, "max_tokens_per_gpu": None}
+             "dynamic_batch": False, "max_tokens_per_gpu": None, "true_on_policy": top}
             for m in doc["models"] if m.get("activation") for f in (0.25, 0.9) for master in (True, False)
-            for r in (1024, 32768) for ck in (False, True) for mbs in (1, 4)]
+            for r in (1024, 32768) for ck in (False, True) for mbs in (1, 4) for top in (False, True)]
     got = page.evaluate("""async ([grid, url]) => {
       const mod = await import(url);
       const c = JSON.parse(document.querySelector('script.m101-fit-data').textContent);
@@ -490,7 +500,9 @@ def test_lever_equals_fit_lever(tabs: dict[str, Any], server: Server) -> None:
                   "pool_bytes": doc["pool"]["bytes"], "threshold": doc["threshold"]["value"],
                   **{k: g[k] for k in ("fraction", "fp32_master", "reference", "response_len", "prompt_len",
                                        "prompts", "samples", "micro_batch_size", "dynamic_batch",
-                                       "max_tokens_per_gpu", "checkpointing")}}
+                                       "max_tokens_per_gpu", "checkpointing")},
+                  "train_low": doc["band"]["low"], "train_high": doc["band"]["high"],
+                  "master_required": calculator.master_required(m, g)}
         slopes = {k: ((m.get("activation") or {}).get(k) or {}).get("bytes_per_token")
                   for k in ("plain", "checkpointed")}
         want = derive.fit_lever(inputs, slopes)
@@ -541,4 +553,68 @@ def test_whole_number_fields_refuse_huge_and_fractions(tabs: dict[str, Any], ser
     field.fill(good)
     assert field.get_attribute("aria-invalid") is None
     assert _read(page)["flags"] == before
+    assert page.errors == []
+
+
+def test_the_master_copy_comes_last_with_its_measured_cost(tabs: dict[str, Any], server: Server) -> None:
+    """Issue 56 (6), the page state it reports: Qwen3-8B with a 16k response cap. The verdict offers
+    --no-keep-fp32-master after the free levers, with the measured share of bf16 weights that moved beside it (the
+    Python sentence, word for word); ticking true on-policy mode takes it away, since Miles refuses it there."""
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    fit.locator("select").select_option("qwen3-8B")
+    fit.get_by_label("Response length").fill("16384")
+    fit.get_by_label("Longest prompt").fill("512")
+    got = _read(page)
+    doc = json.loads(page.locator("script.m101-fit-data").text_content())
+    model = next(m for m in doc["models"] if m["name"] == "qwen3-8B")
+    assert "--no-keep-fp32-master" in got["text"] and "comes last because it costs learning" in got["text"]
+    assert calculator.plain(calculator._master_cost(doc, model)).strip() in got["text"]
+    if doc.get("master_copy"):
+        assert "of qwen3-" in got["text"] and "bf16 weights had changed without it" in got["text"]
+    top = fit.get_by_label("True on-policy mode")
+    top.check()
+    got = _read(page)
+    assert "--no-keep-fp32-master is not offered" in got["text"] and "--true-on-policy-mode" in got["flags"]
+    top.uncheck()
+    # turned off by hand, the flags carry it and the note beside them says what it costs
+    fit.get_by_label("fp32 master").uncheck()
+    note = fit.locator(".m101-fit-flags-note").inner_text()
+    assert "--no-keep-fp32-master" in _read(page)["flags"] and "comes last because it costs learning" in note
+    assert page.errors == []
+
+
+def test_the_smaller_items(tabs: dict[str, Any], server: Server) -> None:
+    """Issue 56 (7): the assumed prompt follows the response cap as its note says, until typed; the flags to paste
+    leave --rollout-max-prompt-len out and say why; the heading names both phases when both are over; the
+    rounds come with the worst-case response tokens of a step."""
+    page = _open(tabs["light"], server)
+    fit = page.locator(".m101-fit").first
+    prompt, hint_id = fit.get_by_label("Longest prompt"), None
+    hint_id = f"#{prompt.get_attribute('id')}-hint"
+    if "Assumed as long as the response cap" in page.locator(hint_id).inner_text():
+        fit.get_by_label("Response length").fill("3000")
+        assert prompt.input_value() == "3000"
+        prompt.fill("200")
+        fit.get_by_label("Response length").fill("4000")
+        assert prompt.input_value() == "200" and "Assumed" not in page.locator(hint_id).inner_text()
+    got = _read(page)
+    assert "--rollout-max-prompt-len" not in got["flags"]
+    assert "--rollout-max-prompt-len filters long prompts" in fit.locator(".m101-fit-flags-note").inner_text()
+    # both phases over: Qwen3-8B at a 16k cap with SGLang taking most of the pool
+    fit.locator("select").select_option("qwen3-8B")
+    fit.get_by_label("Response length").fill("16384")
+    fit.get_by_label("SGLang's share").fill("0.9")
+    got = _read(page)
+    assert "rollout and training phases do not" in got["text"]
+    assert got["title"] == f"The pool during {got['phase']}, the larger of the two phases over the line"
+    # rounds: Qwen3-4B, many long sequences
+    fit.locator("select").select_option("qwen3-4B")
+    fit.get_by_label("SGLang's share").fill("0.25")
+    for label, value in (("Response length", "8192"), ("Prompts per step", "64"), ("Samples per prompt", "8")):
+        fit.get_by_label(label).fill(value)
+    got = _read(page)
+    assert got["rounds"] and got["rounds"] > 1, got
+    assert f"({64 * 8 * 8192:,} response tokens a step)" in got["kvText"]
+    assert f"about {got['rounds']:,} rounds of up to {got['held']:,} sequences" in got["kvText"]
     assert page.errors == []

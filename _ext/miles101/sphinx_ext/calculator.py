@@ -33,7 +33,7 @@ from ..derive import GIB, UNIT_BYTES, fit_budget, fit_lever
 # The calculator's data and its block rules live in the core (miles101.fit), one copy for the build and
 # --check; the names the tests and the editions read here are re-exported.
 from ..fit import (COMPARE_FIX, COMPARE_TERMS, CROSSCHECK_LABEL, FLAGS, LIMITS, POOL_KEY, POOL_KIND, RUN_DEFAULTS, SCHEMA,
-                   SLOPE_KEYS, THRESHOLD_FACT, CalculatorError, FitBlock, activation_coefficients, coefficients,
+                   SLOPE_KEYS, THRESHOLD_FACT, TRAIN_ENV_DOC, CalculatorError, FitBlock, activation_coefficients, coefficients,
                    crosscheck_hosts, fit_block, run_settings)
 from ..problems import Subtype
 from .assets import serve
@@ -61,7 +61,15 @@ def budget_inputs(doc: dict[str, Any], model: dict[str, Any], settings: dict[str
             "micro_batch_size": settings.get("micro_batch_size", doc["defaults"]["micro_batch_size"]),
             "prompt_len": settings.get("prompt_len", 0), "dynamic_batch": settings.get("dynamic_batch", False),
             "max_tokens_per_gpu": settings.get("max_tokens_per_gpu"),
-            "checkpointing": settings.get("checkpointing", False)}
+            "train_low": (doc.get("band") or {}).get("low", 1.0), "train_high": (doc.get("band") or {}).get("high", 1.0),
+            "checkpointing": settings.get("checkpointing", False),
+            "master_required": master_required(model, settings)}
+
+
+def master_required(model: dict[str, Any], settings: dict[str, Any]) -> bool:
+    """Miles refuses --no-keep-fp32-master here: true on-policy mode on a Qwen3 dense model (its contract), or on a
+    model whose family the calculator does not know (a typed parameter count)."""
+    return bool(settings.get("true_on_policy")) and model.get("qwen3_dense", True) is not False
 
 
 def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +78,7 @@ def budget_for(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, A
     The activation term reads the slope of the setting of --gradient-checkpointing."""
     inputs = budget_inputs(doc, model, settings)
     ckpt = inputs.pop("checkpointing")
+    inputs.pop("master_required")
     return fit_budget(**inputs, activation_bytes_per_token=_slopes(model)[SLOPE_KEYS[bool(ckpt)]])
 
 
@@ -107,9 +116,42 @@ def _verdict_sentence(doc: dict[str, Any], model: dict[str, Any], settings: dict
               else f"The {b['over'][0]} phase does not")
     lever = lever_for(doc, model, settings)
     if lever is None:
-        return f" {phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response."
+        return f" {phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response.{_refused_note(doc, model, settings)}"
     flags = ", ".join(lever_flags(doc, lever["changes"], num))
-    return f" {phases} fit; {flags} would make it {VERDICT_WORD[lever['budget']['verdict']]}."
+    cost = _master_cost(doc, model) if lever["changes"].get("fp32_master") is False else ""
+    return f" {phases} fit; {flags} would make it {VERDICT_WORD[lever['budget']['verdict']]}.{cost}"
+
+
+def _master_cost(doc: dict[str, Any], model: dict[str, Any]) -> str:
+    """What dropping the master copy costs in learning: the measured share of bf16 weights that moved (the
+    calculator's model where it was measured, else the first measured), or the cost in words without a reading."""
+    F, figures = doc["flags"], doc.get("master_copy") or {}
+    head = (f" {F['no_master']} comes last because it costs learning: without the fp32 master copy the weights and"
+            " AdamW's state stay bf16, and an update smaller than half a bf16 step rounds away")
+    if not figures:
+        return head + " (not measured yet)."
+    name = model.get("name") if model.get("name") in figures else sorted(figures)[0]
+    f = figures[name]
+    return (f"{head}: after {num(f['steps'])} optimizer steps at --lr {num(f['lr_text'])}, {num(format(f['no_master'], '.1%'))}"
+            f" of {name}'s bf16 weights had changed without it, against {num(format(f['master'], '.1%'))} with it"
+            f" ({num(f['gpu'])}; bf16 rounding is the same on every GPU).")
+
+
+def _refused_note(doc: dict[str, Any], model: dict[str, Any], settings: dict[str, Any]) -> str:
+    """Why the master copy was not offered: Miles refuses to drop it here."""
+    if not master_required(model, settings):
+        return ""
+    return (f" {doc['flags']['no_master']} is not offered: Miles refuses it under {doc['flags']['true_on_policy']}"
+            " with the Qwen3 dense contract.")
+
+
+def allocator_sentence(doc: dict[str, Any], b: dict[str, Any]) -> str:
+    """Near the line in the training phase: the allocator setting, for the trainer only (every edition prints it)."""
+    if not b.get("near_line"):
+        return ""
+    return (f" Training is near the line, within the estimate's error band: fragmentation can still run it out of"
+            f" memory. Give the trainer PyTorch's expandable segments with {doc['flags']['train_env']}"
+            f" '{doc['allocator_env']}' (the trainer only; not for Megatron with --offload-train).")
 
 
 def note_deps(env: Any, capture: Any, doc: dict[str, Any], run: str) -> None:
@@ -229,8 +271,9 @@ def _held_sentence(b: dict, prompt_assumed: bool = False) -> str:
     if b["held"] >= b["sequences"]:
         return f" At {seq} tokens per sequence{assumed} it holds all {sequences} sequences of a step at once."
     return (f" At {seq} tokens per sequence{assumed} it holds {held} of a step's {sequences}"
-            f" sequences at once; SGLang queues the rest, so at worst the step runs in about {num(format(b['rounds'], ','))}"
-            " rounds: slower, not killed.")
+            f" sequences at once; SGLang queues the rest, so at worst, with every response at the cap"
+            f" ({num(format(b['step_tokens'], ','))} response tokens a step), the step runs in about {num(format(b['rounds'], ','))}"
+            f" rounds of up to {held} sequences: slower, not killed.")
 
 
 def worked_sum_verdict(b: dict, prompt_assumed: bool = False, lever: str = "") -> str:
@@ -245,6 +288,24 @@ def _worked_sum_verdict(b: dict, prompt_assumed: bool = False, lever: str = "") 
             f"{'' if b['train'] is not None else ' The activation term is not estimated.'}{lever}")
 
 
+def band_sentence(doc: dict[str, Any]) -> str:
+    """How far the training term may be off (every edition prints it)."""
+    return plain(_band_sentence(doc))
+
+
+def _band_sentence(doc: dict[str, Any]) -> str:
+    """band_sentence with each computed number marked (`num`)."""
+    band = doc.get("band")
+    if not band:
+        return "The training term has no error band yet: no cross-check sweep holds enough points."
+    return (f"How far the training term may be off: measured over estimated bytes from {num(format(band['low'], '.2f'))}"
+            f" to {num(format(band['high'], '.2f'))} over {num(band['checks'])} checks of {num(band['models'])} models"
+            f" ({num(', '.join(band['gpus']))}, not a GB10), each point predicted from a slope fitted without it."
+            " A band, not a promise: the allocator's fragmentation is not in it. The sum counts training at"
+            " the estimate or the band's top, whichever is larger, and calls it tight when the room left is"
+            " smaller than the band's width times the training term.")
+
+
 def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
     """The sum at the directive's starting values, as a table (the same numbers the widget opens with)."""
     rows, b = _worked_sum_rows(doc, model, settings)
@@ -252,6 +313,8 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         f'<tr class="m101-fit-row-{escape(cls)}{" m101-fit-part" if label.startswith("of which") else ""}"><th scope="row">{escape(label)}</th><td>{marked_html(how)}</td>'
         f'<td class="m101-fit-num">{marked_html(val)}</td></tr>' for label, how, val, cls in rows)
     verdict = VERDICT_TEXT[b["verdict"]]
+    link = (f' <a href="{escape(doc["train_env_href"])}">What {escape(doc["flags"]["train_env"])} sets.</a>'
+            if b.get("near_line") and doc.get("train_env_href") else "")
     return (
         f'<table class="m101-fit-sum" data-model="{escape(model["name"])}" data-verdict="{b["verdict"]}"'
         f' data-phase="{b["phase"]}"'
@@ -261,12 +324,18 @@ def worked_sum_html(doc: dict, model: dict, settings: dict, run: str) -> str:
         f'<thead><tr><th scope="col">term</th><th scope="col">how</th><th scope="col">size</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
         f'<p class="m101-fit-sum-verdict">Verdict at these settings: <strong>{verdict}</strong>; '
-        f"{marked_html(_worked_sum_verdict(b, settings.get('prompt_assumed', False), _verdict_sentence(doc, model, settings, b)))}</p>"
+        f"{marked_html(_worked_sum_verdict(b, settings.get('prompt_assumed', False), _verdict_sentence(doc, model, settings, b) + allocator_sentence(doc, b)))}{link}</p>"
+        f'<p class="m101-fit-band">{marked_html(_band_sentence(doc))}</p>'
     )
 
 
 def visit_fit_html(self: Any, node: fit_calculator) -> None:
     doc, model, settings = node["doc"], node["model"], node["settings"]
+    try:  # the entry that explains --train-env-vars, which the verdict near the line links
+        href = self.builder.get_relative_uri(self.builder.current_docname, TRAIN_ENV_DOC)
+    except Exception:  # noqa: BLE001 -- a build without that page: the sentence stands without its link
+        href = ""
+    doc = {**doc, "train_env_href": href}
     payload = json_for_script({**doc, "start": {"model": model["name"], **settings}}, separators=(",", ":"))
     self.body.append(
         f'<div class="m101-fit" id="{escape(node["fit_id"])}">'

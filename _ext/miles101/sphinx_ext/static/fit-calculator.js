@@ -40,7 +40,11 @@ export function fitBudget(c, model, s) {
   const coeff = s.activation_bytes_per_token !== undefined ? s.activation_bytes_per_token : slopeOf(model, s.checkpointing);
   const activations = coeff === null ? null : coeff * microTokens;
   const train = activations === null ? null : trainer + reference + activations;
-  const peak = train === null ? rollout : Math.max(rollout, train);
+  const band = c.band || {};
+  const high = Math.max(1.0, band.high === undefined ? 1.0 : band.high);
+  const low = band.low === undefined ? 1.0 : band.low;
+  const trainSafe = train === null ? null : train * high;
+  const peak = trainSafe === null ? rollout : Math.max(rollout, trainSafe);
   const limit = c.threshold.value * c.pool.bytes;
   const margin = limit - peak;
   const kvTokens = kv > 0 && model.kv_bytes_per_token ? Math.floor(kv / model.kv_bytes_per_token) : null;
@@ -49,17 +53,18 @@ export function fitBudget(c, model, s) {
   const rounds = held && sequences ? Math.ceil(sequences / held) : null;
   const over = [];
   if (kv <= 0 || held === 0 || rollout > limit) over.push("rollout");
-  if (train !== null && train > limit) over.push("training");
+  if (trainSafe !== null && trainSafe > limit) over.push("training");
+  const larger = trainSafe !== null && trainSafe > rollout ? "training" : "rollout";
+  const phase = over.length === 1 ? over[0] : larger;
+  const nearLine = !over.length && phase === "training" && train !== null && margin < (high - low) * train;
   let verdict = "fits";
   if (over.length) verdict = "does-not-fit";
-  else if (margin < weights) verdict = "tight";
-  const larger = train !== null && train > rollout ? "training" : "rollout";
-  const phase = over.length === 1 ? over[0] : larger;
+  else if (margin < weights || nearLine) verdict = "tight";
   return {
     trainer, reference, weights, share, kv, rollout, activations, train, peak, limit,
     pool: c.pool.bytes, margin, verdict, kv_tokens: kvTokens,
     step_tokens: s.prompts * s.samples * s.response_len, micro_tokens: microTokens,
-    sequence_tokens: sequenceTokens, sequences, held, rounds, over, phase,
+    sequence_tokens: sequenceTokens, sequences, held, rounds, over, phase, near_line: nearLine,
   };
 }
 
@@ -78,24 +83,33 @@ function withFraction(c, model, s, combo, seq) {
   return out;
 }
 
-/** miles101.derive.fit_lever: the fewest setting changes on this page that make the run fit, or null. */
+/** calculator.master_required: Miles refuses --no-keep-fp32-master (true on-policy mode, Qwen3 dense contract). */
+export function masterRequired(model, s) {
+  return !!s.true_on_policy && model.qwen3_dense !== false;
+}
+
+/** miles101.derive.fit_lever: the fewest setting changes on this page that make the run fit, or null; the free
+ * levers first, --no-keep-fp32-master (it costs learning) only after them and never where Miles refuses it. */
 export function fitLever(c, model, s) {
   const seq = (s.prompt_len || 0) + s.response_len;
   const options = [];
   if (!s.checkpointing && slopeOf(model, true) !== null) options.push([{}, { checkpointing: true }]);
   if (s.dynamic_batch && s.max_tokens_per_gpu && s.max_tokens_per_gpu > seq) options.push([{}, { max_tokens_per_gpu: seq }]);
   else if (!s.dynamic_batch && (s.micro_batch_size || 1) > 1) options.push([{}, { micro_batch_size: 1 }]);
-  if (s.fp32_master !== false) options.push([{}, { fp32_master: false }]);
+  if (s.fp32_master !== false && !masterRequired(model, s)) options.push([{}, { fp32_master: false }]);
   let combos = [{}];
   for (const choice of options) combos = choice.flatMap((o) => combos.map((cb) => ({ ...cb, ...o })));
   combos.sort((a, b) => Object.keys(a).length - Object.keys(b).length);
   const found = {};
-  for (const combo of combos) {
-    for (const changes of withFraction(c, model, s, combo, seq)) {
-      const b = fitBudget(c, model, { ...s, ...changes });
-      if (b.verdict !== "does-not-fit" && !(b.verdict in found)) found[b.verdict] = { changes, budget: b };
+  for (const costly of [false, true]) {
+    for (const combo of combos.filter((cb) => ("fp32_master" in cb) === costly)) {
+      for (const changes of withFraction(c, model, s, combo, seq)) {
+        const b = fitBudget(c, model, { ...s, ...changes });
+        if (b.verdict !== "does-not-fit" && !(b.verdict in found)) found[b.verdict] = { changes, budget: b };
+      }
+      if ("fits" in found) break;
     }
-    if ("fits" in found) break;
+    if (Object.keys(found).length) break;
   }
   return found.fits || found.tight || null;
 }
@@ -110,6 +124,48 @@ export function leverFlags(c, changes, n = String) {
   if (changes.fp32_master === false) out.push(F.no_master);
   if ("fraction" in changes) out.push(`${F.fraction} ${n(changes.fraction)}`);
   return out;
+}
+
+/** calculator._master_cost: what dropping the master copy costs in learning, with the measured figure. */
+export function masterCost(c, model, n = String) {
+  const F = c.flags;
+  const figures = c.master_copy || {};
+  const head = ` ${F.no_master} comes last because it costs learning: without the fp32 master copy the weights and`
+    + " AdamW's state stay bf16, and an update smaller than half a bf16 step rounds away";
+  const names = Object.keys(figures).sort();
+  if (!names.length) return `${head} (not measured yet).`;
+  const name = model.name && model.name in figures ? model.name : names[0];
+  const f = figures[name];
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  return `${head}: after ${n(f.steps)} optimizer steps at --lr ${n(f.lr_text)}, ${n(pct(f.no_master))}`
+    + ` of ${name}'s bf16 weights had changed without it, against ${n(pct(f.master))} with it`
+    + ` (${n(f.gpu)}; bf16 rounding is the same on every GPU).`;
+}
+
+/** calculator._refused_note: why the master copy was not offered. */
+export function refusedNote(c, model, s) {
+  if (!masterRequired(model, s)) return "";
+  return ` ${c.flags.no_master} is not offered: Miles refuses it under ${c.flags.true_on_policy} with the Qwen3 dense contract.`;
+}
+
+/** calculator.allocator_sentence: near the line in the training phase, the allocator setting (trainer only). */
+export function allocatorSentence(c, b) {
+  if (!b.near_line) return "";
+  return " Training is near the line, within the estimate's error band: fragmentation can still run it out of"
+    + ` memory. Give the trainer PyTorch's expandable segments with ${c.flags.train_env}`
+    + ` '${c.allocator_env}' (the trainer only; not for Megatron with --offload-train).`;
+}
+
+/** calculator._band_sentence: how far the training term may be off. */
+export function bandSentence(c, n = String) {
+  const band = c.band;
+  if (!band) return "The training term has no error band yet: no cross-check sweep holds enough points.";
+  return `How far the training term may be off: measured over estimated bytes from ${n(band.low.toFixed(2))}`
+    + ` to ${n(band.high.toFixed(2))} over ${n(band.checks)} checks of ${n(band.models)} models`
+    + ` (${n(band.gpus.join(", "))}, not a GB10), each point predicted from a slope fitted without it.`
+    + " A band, not a promise: the allocator's fragmentation is not in it. The sum counts training at"
+    + " the estimate or the band's top, whichever is larger, and calls it tight when the room left is"
+    + " smaller than the band's width times the training term.";
 }
 
 const group = (text) => text.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -218,6 +274,8 @@ function mount(root) {
   const kl = check(`${p}-kl`, `KL reference model (${F.kl})`, start.reference);
   const ckpt = check(`${p}-ckpt`, `Gradient checkpointing (${F.checkpointing}, FSDP)`, !!start.checkpointing,
     "Keeps fewer activations in the forward pass and recomputes them in the backward pass.");
+  const top = check(`${p}-top`, `True on-policy mode (${F.true_on_policy})`, !!start.true_on_policy,
+    `With it, Miles refuses ${F.no_master} on a Qwen3 dense model (its Qwen3 dense contract).`);
   const L = c.limits;
   const micro = number(`${p}-micro`, start.micro_batch_size, "1", String(L.micro_batch_size), "1");
   const dynamic = check(`${p}-dynamic`, `Dynamic batch size (${F.dynamic})`, !!start.dynamic_batch,
@@ -234,15 +292,23 @@ function mount(root) {
   const samples = number(`${p}-samples`, start.samples, "1", String(L.samples), "1");
   const promptLen = number(`${p}-prompt`, start.prompt_len, "1", String(L.prompt_len), "1");
   const promptHint = start.prompt_assumed
-    ? `Assumed as long as the response cap: the run file sets no ${F.prompt_len}. Type your data's longest prompt.`
+    ? "Assumed as long as the response cap (it follows that field until you type a value): the run file sets no"
+      + ` ${F.prompt_len}. Type your data's longest prompt.`
     : `From the run file's ${F.prompt_len}.`;
+  // The assumed prompt follows the response cap, as the hint says, until the reader types one.
+  let promptChosen = !start.prompt_assumed;
+  promptLen.addEventListener("input", () => {
+    promptChosen = true;
+    const hint = document.getElementById(`${promptLen.id}-hint`);
+    if (hint) hint.textContent = "Your data's longest prompt, in tokens.";
+  });
 
   const form = el("form", { class: "m101-fit-form", novalidate: true, "aria-label": "Will it fit? settings" },
     el("fieldset", {}, el("legend", { text: "Model" }),
       field(`${p}-model`, "Model (shapes Miles ships in scripts/models)", select),
       field(`${p}-params`, "Parameters, in billions (for another model)", params,
         "Without a shape the KV cache's tokens cannot be counted.")),
-    el("fieldset", {}, el("legend", { text: "Trainer" }), master, offload, kl, ckpt),
+    el("fieldset", {}, el("legend", { text: "Trainer" }), master, offload, kl, ckpt, top),
     el("fieldset", {}, el("legend", { text: "Training batches" }),
       field(`${p}-micro`, `Samples per micro-batch (${F.micro_batch})`, micro),
       dynamic,
@@ -313,6 +379,7 @@ function mount(root) {
       fp32_master: master.querySelector("input").checked,
       cpu_offload: offload.querySelector("input").checked,
       reference: kl.querySelector("input").checked,
+      true_on_policy: top.querySelector("input").checked,
       response_len: whole(response, L.response_len, "the most tokens one response may have"),
       prompt_len: whole(promptLen, L.prompt_len, "a prompt has at least one token"),
       prompts: whole(prompts, L.prompts, "a step rolls out at least one prompt"),
@@ -320,6 +387,10 @@ function mount(root) {
       checkpointing: ckpt.querySelector("input").checked,
       dynamic_batch: dynamic.querySelector("input").checked,
     };
+    if (!promptChosen && s.response_len !== null) {
+      promptLen.value = String(s.response_len);
+      s.prompt_len = whole(promptLen, L.prompt_len, "a prompt has at least one token");
+    }
     micro.disabled = s.dynamic_batch;
     maxTokens.disabled = !s.dynamic_batch;
     s.micro_batch_size = whole(micro, L.micro_batch_size, "a micro-batch holds at least one sample");
@@ -365,6 +436,8 @@ function mount(root) {
 
   const staticVerdict = root.querySelector(".m101-fit-sum-verdict");
   if (staticVerdict) staticVerdict.hidden = true; // one verdict on the page: the live one below
+  const staticBand = root.querySelector(".m101-fit-band");
+  if (staticBand) staticBand.hidden = true; // the live activation line says it
 
   function render() {
     const m = model();
@@ -395,13 +468,22 @@ function mount(root) {
       const found = fitLever(c, m, s);
       lever = found
         ? ` ${phases} fit; ${leverFlags(c, found.changes, num).join(", ")} would make it ${VERDICT_WORD[found.budget.verdict]}.`
-        : ` ${phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response.`;
+          + (found.changes.fp32_master === false ? masterCost(c, m, num) : "")
+        : ` ${phases} fit, and neither gradient checkpointing, a smaller micro-batch, dropping the fp32 master copy nor SGLang's share makes it fit: pick a smaller model or a shorter response.${refusedNote(c, m, s)}`;
     }
+    if (b.verdict === "tight" && b.near_line) why = "";
+    const allocator = allocatorSentence(c, b);
     verdict.replaceChildren(el("strong", { text: `${VERDICT[b.verdict]}: ` }),
-      ...marked(`${name}, ${b.phase} phase: ${gap} (${num(gib(c, b.peak))} of ${num(gib(c, b.limit))}).${why}${lever}`));
+      ...marked(`${name}, ${b.phase} phase: ${gap} (${num(gib(c, b.peak))} of ${num(gib(c, b.limit))}).${why}${lever}${allocator}`));
+    if (allocator && c.train_env_href) {
+      verdict.append(" ", el("a", { href: c.train_env_href, text: `What ${F.train_env} sets.` }));
+    }
     verdict.dataset.phase = b.phase;
     verdict.dataset.lever = plain(lever);
-    title.textContent = `The pool during ${b.phase}`;
+    verdict.dataset.allocator = plain(allocator);
+    title.textContent = b.over.length > 1
+      ? `The pool during ${b.phase}, the larger of the two phases over the line`
+      : `The pool during ${b.phase}`;
     verdict.dataset.verdict = b.verdict;
     verdict.dataset.marginBytes = String(b.margin);
 
@@ -457,7 +539,8 @@ function mount(root) {
       else if (b.held >= b.sequences) held = `At ${seq} it holds all ${num(count(b.sequences))} sequences of a step at once.`;
       else {
         held = `At ${seq} it holds ${num(count(b.held))} of a step's ${num(count(b.sequences))} sequences at once. SGLang queues `
-          + `the rest, so at worst (every response at the cap) the step runs in about ${num(count(b.rounds))} rounds: slower, not killed.`;
+          + `the rest, so at worst, with every response at the cap (${num(count(b.step_tokens))} response tokens a step), the step `
+          + `runs in about ${num(count(b.rounds))} rounds of up to ${num(count(b.held))} sequences: slower, not killed.`;
       }
       kvLine.replaceChildren(...marked(`KV cache: about ${num(count(b.kv_tokens))} tokens at ${num(count(m.kv_bytes_per_token))} bytes each. ${held}`));
     }
@@ -478,6 +561,7 @@ function mount(root) {
         + `forward/backward peak over ${num(slope.points)} token counts, ${num(c.crosschecks[slope.host].label)}) × `
         + `${num(count(b.micro_tokens))} tokens in the largest micro-batch; training peak ${num(gib(c, b.train))}.`));
     }
+    if (b.activations !== null) actLine.append(" ", ...marked(bandSentence(c, num)));
     actLine.dataset.microTokens = String(b.micro_tokens);
     actLine.dataset.activations = b.activations === null ? "" : String(b.activations);
 
@@ -487,10 +571,11 @@ function mount(root) {
 
     const lines = [`${F.fraction} ${flagValue(s.fraction)}`];
     if (!s.fp32_master) lines.push(F.no_master);
+    if (s.true_on_policy) lines.push(F.true_on_policy);
     if (s.cpu_offload) lines.push(F.cpu_offload);
     if (s.reference) lines.push(F.kl);
     if (s.checkpointing) lines.push(F.checkpointing);
-    lines.push(`${F.response_len} ${flagValue(s.response_len)}`, `${F.prompt_len} ${flagValue(s.prompt_len)}`,
+    lines.push(`${F.response_len} ${flagValue(s.response_len)}`,
       `${F.prompts} ${flagValue(s.prompts)}`, `${F.samples} ${flagValue(s.samples)}`, `${F.global_batch} ${flagValue(s.global_batch)}`);
     if (s.dynamic_batch) lines.push(F.dynamic, `${F.max_tokens} ${flagValue(s.max_tokens_per_gpu)}`);
     else lines.push(`${F.micro_batch} ${flagValue(s.micro_batch_size)}`);
@@ -499,6 +584,10 @@ function mount(root) {
     const notes = [`${num(count(steps))} optimizer step${steps === 1 ? "" : "s"} per rollout: ${num(count(s.prompts * s.samples))} samples `
       + `÷ ${F.global_batch} ${num(count(s.global_batch))}, rounded down.`];
     if (s.reference) notes.push(`${F.kl} builds the reference model; set ${F.kl_coef} to the KL weight you want.`);
+    notes.push(`The longest prompt is an assumption of the sum, not a flag: ${F.prompt_len} filters long prompts at`
+      + " load and tokenizes the whole dataset to do so, and the GSM8K recipe leaves it alone.");
+    if (!s.fp32_master) notes.push(masterCost(c, m, num).trim());
+    if (!s.fp32_master && masterRequired(m, s)) notes.push(refusedNote(c, m, s).trim().replace("is not offered", "fails at start-up here"));
     flagsNote.hidden = false;
     flagsNote.replaceChildren(...marked(notes.join(" ")));
     flagsNote.dataset.steps = String(steps);
