@@ -2721,7 +2721,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
         if not passes_arguments(run_text):  # else its settings would read as Miles's defaults
-            print(f"read_run: {args.run} passes no argument (no --flag in it outside comments): pass the run's launch "
+            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch "
                   "script, run file or 7.1's $RUN.args", file=sys.stderr)
             return 2
     if groups is None:
