@@ -2691,7 +2691,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="prompt groups per rollout (your --rollout-batch-size), for the share of groups without "
                        "spread; default: the rollout_batch_size line of a Megatron log")
     where.add_argument("--run", metavar="FILE", help="a launch script, Miles 101 run file or 7.1's $RUN.args to read "
-                       "--rollout-batch-size from (and, for --diagnose, --train-backend and --use-dynamic-batch-size)")
+                       "--rollout-batch-size from (and, for --diagnose, --train-backend and --use-dynamic-batch-size, read as "
+                       "bash reads them; a run file's base: is read from <id>.yaml beside it)")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps must be at least 1")
