@@ -64,6 +64,8 @@ CASES: list[tuple[str, str, str | None, str | None, dict[str, str]]] = [
      None, "off", {"backend": NOT_READ}),
     ("run file, base not a run id", "base: ../../etc/x\nargs: []\n", None, None,
      {"backend": "from base: ../../etc/x, not a run id", "dynamic_batch": "from base: ../../etc/x, not a run id"}),
+    ("a run file's args list alone", "# pasted from a run file\n- --train-backend\n- fsdp\n-   --use-dynamic-batch-size\n",
+     "fsdp", "on", {}),
     ("run file, values are not shell", 'args:\n  - --train-backend\n  - "$BACKEND"\n', None, "off",
      {"backend": "$BACKEND, not a choice: megatron or fsdp"}),
 ]
@@ -157,3 +159,24 @@ def test_fixes_say_what_they_need_when_the_backend_is_unknown() -> None:
     fsdp = rr.diagnose(lines, report, rr.settings_of_args("python3 train.py --train-backend fsdp", "run"))
     assert fsdp[0]["facts"]["backend"] == "fsdp"
     assert not any(f.startswith("On FSDP") for c in fsdp[0]["causes"] for f in c["fixes"])
+
+
+@pytest.mark.parametrize("text,groups", [
+    ("python3 train.py --rollout-batch-size 32", 32), ("python3 train.py --rollout-batch-size=8 --x", 8),
+    ("python3 train.py --rollout-batch-size 8 \\\n  --rollout-batch-size 16", 16),
+    ("python3 train.py --x 1  # --rollout-batch-size 64", None), ("# --rollout-batch-size 64\npython3 train.py", None),
+    ("python3 train.py --rollout-batch-size $N", None), ("python3 train.py --rollout-batch-size '8'", 8),
+    ("args:\n  - --rollout-batch-size\n  - \"4\"\n", 4), ("- --rollout-batch-size\n- '4'\n", 4),
+    ("base: first-grpo\nargs: []\n", None), ("python3 train.py --rollout-batch-size 8x", None),
+])
+def test_groups_in_file_reads_words(text: str, groups: int | None) -> None:
+    assert rr.groups_in_file(text) == groups
+
+
+def test_groups_in_file_follows_a_base(tmp_path: Path) -> None:
+    child = tmp_path / "mine.yaml"
+    child.write_text("base: parent\nargs:\n  - --colocate\n", encoding="utf-8")
+    (tmp_path / "parent.yaml").write_text("args:\n  - --rollout-batch-size\n  - '16'\n", encoding="utf-8")
+    assert rr.groups_in_file(child.read_text(encoding="utf-8"), rr.base_reader(str(child))) == 16
+    assert rr.groups_in_file((RUNS / "recipe-gsm8k.yaml").read_text(encoding="utf-8"),
+                             rr.base_reader(str(RUNS / "recipe-gsm8k.yaml"))) is not None

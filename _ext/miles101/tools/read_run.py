@@ -70,7 +70,7 @@ SHARED_REWARDS = ("0.0", "1.0")
 # Megatron's argument dump prints `  rollout_batch_size ........ 32` on rank 0; FSDP runs print none.
 BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
 # --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
-BATCH_ARG_RE = re.compile(r"--rollout-batch-size[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<n>\d+)")
+BATCH_FLAG = "--rollout-batch-size"
 
 #: Longer lines are never step lines (Miles's are a few KB); they are skipped, so a 20 MB line costs no parse.
 MAX_STEP_LINE = 1 << 20
@@ -427,10 +427,25 @@ def groups_in_log(lines: Iterable[str]) -> int | None:
     return None
 
 
-def groups_in_file(text: str) -> int | None:
-    """The number after --rollout-batch-size in a run file or a launch command, if any; ValueError when absurd."""
-    m = BATCH_ARG_RE.search(text)
-    return batch_size(m["n"]) if m else None
+def groups_in_file(text: str, read_base: Callable[[str], str | None] | None = None, _depth: int = 0) -> int | None:
+    """The number the last --rollout-batch-size passes in a run file or a launch command, read as bash reads it
+    (read_arguments; a run file's base: through `read_base`), if any; None where it passes none, a $VAR or not a
+    number; ValueError when absurd."""
+    args = read_arguments(text)
+    found: str | None = None
+    words = args["words"]
+    for k, (w, exp) in enumerate(words):
+        if w == BATCH_FLAG:
+            found = words[k + 1][0] if k + 1 < len(words) and words[k + 1][1] is None else ""
+        elif w.startswith(BATCH_FLAG + "="):
+            found = w[len(BATCH_FLAG) + 1:] if exp is None else ""
+    if found is not None:
+        return batch_size(found) if found.isascii() and found.isdigit() else None
+    base = args["base"]
+    if base and BATCH_FLAG not in args["drop"] and RUN_ID_RE.match(base) and read_base and _depth < MAX_BASES:
+        base_text = read_base(base)
+        return groups_in_file(base_text, read_base, _depth + 1) if base_text is not None else None
+    return None
 
 
 def judge_gap(v: list[float]) -> tuple[str, str]:
@@ -1915,9 +1930,12 @@ def _yaml_scalar(s: str) -> str:
 
 def run_file_args(text: str) -> dict[str, Any] | None:
     """A run file of this book (capture/runs/*.yaml) as its args list, its `base:` and its `drop:` flags; None when
-    the text has no top-level `args:` (then it is shell text). Only this shape is read: `args:` a list of
+    the text has no top-level `args:` and is not a bare list of `- item` lines (then it is shell text). Only this shape is read: `args:` a list of
     `- item` lines (or `[]`), `base: <id>`, `drop:` a map of flags."""
-    if not re.search(r"(?:^|\n)args:", text):
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.strip().startswith("#")]
+    if lines and all(ln == "-" or ln.startswith("- ") for ln in lines):  # a run file's args list alone
+        text = "args:\n" + text
+    elif not re.search(r"(?:^|\n)args:", text):
         return None
     args: list[str] = []
     base: str | None = None
@@ -2713,7 +2731,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             run_text = read_regular(args.run, MAX_RUN_BYTES, "the run's launch script, run file or $RUN.args").decode(
                 "utf-8", errors="replace")
-            groups = groups_in_file(run_text)
+            groups = groups_in_file(run_text, base_reader(args.run))
         except (LogUnreadable, ValueError) as e:
             print(f"read_run: cannot read {args.run}: {e}", file=sys.stderr)
             return 2

@@ -852,7 +852,9 @@ function yamlScalar(s) {
 
 /** read_run.run_file_args: a run file's args list, base and dropped flags; null for shell text. */
 export function runFileArgs(text) {
-  if (!/(?:^|\n)args:/.test(text)) return null;
+  const lines = text.split("\n").map(pyStrip).filter((ln) => ln && !ln.startsWith("#"));
+  if (lines.length && lines.every((ln) => ln === "-" || ln.startsWith("- "))) text = "args:\n" + text; // a run file's args list alone
+  else if (!/(?:^|\n)args:/.test(text)) return null;
   const args = [];
   let base = null;
   const drop = [];
