@@ -54,9 +54,10 @@ def rules(root: Path) -> dict[str, Any]:
         "patterns": {name: js_pattern(getattr(rr, name)) for name in
                      ("LINE_RE", "LOOKS_LIKE_RE", "ANSI_RE", "REPEATED_RE", "MEMORY_RE", "ENGINE_RE", "TIMER_RE",
                       "BATCH_DUMP_RE", "WANT_RE", "UNALLOC_RE", "RESERVED_OLD_RE", "MARGIN_RE", "SAMPLE_RE",
-                      "MOVE_RE", "BACKEND_ARG_RE", "DYNAMIC_ARG_RE", "SETTING_DUMP_RE")},
+                      "MOVE_RE", "SETTING_DUMP_RE")},
         "units": dict(rr.UNITS),
         "default_backend": rr.DEFAULT_BACKEND,
+        "backends": list(rr.BACKENDS),
         "no_match": rr.NO_MATCH,
         "evidence": data.get("evidence"),
         "rollout_side_key": rr.ROLLOUT_SIDE_KEY,

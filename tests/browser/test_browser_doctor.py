@@ -142,6 +142,28 @@ def test_ranked_entries_causes_and_pasted_arguments(tabs: dict[str, Any], server
     assert page.errors == []
 
 
+def test_pasted_arguments_read_as_a_shell_reads_them(tabs: dict[str, Any], server: Server) -> None:
+    """A run file with a base: the page reads no file, so the backend is unknown in words and the fixes that need it
+    say so; text with no flag outside comments is refused, as read_run.py --run refuses it."""
+    text = (PUBLIC / "slime-1767-train-oom.log").read_text(encoding="utf-8")
+    run_file = (ROOT / "capture" / "runs" / "recipe-gsm8k.yaml").read_text(encoding="utf-8")
+    page = _open(tabs["light"], server)
+    page.locator(".m101-doctor-args").fill(run_file)
+    got, want = _paste(page, text), python_answer(text, run_file)
+    assert got["settings"] == rr.settings_note(want["settings"])
+    assert "--train-backend unknown (from base: first-grpo, not read)" in got["settings"]
+    assert [m["id"] for m in got["matches"]] == [m["id"] for m in want["matches"]]
+    assert any("On FSDP (--train-backend fsdp): " in c for c in got["causes"][0]), got["causes"][0]
+    page.locator(".m101-doctor-args").fill("# --train-backend fsdp\necho hi  # --use-dynamic-batch-size\n")
+    doctor = page.locator(".m101-doctor").first
+    doctor.locator("textarea").first.fill(text)
+    doctor.get_by_role("button", name="Read the pasted log").click()
+    page.wait_for_function("() => /pass no argument/.test(document.querySelector('.m101-doctor-status').textContent)",
+                           timeout=10000)
+    assert "no --flag in them, outside comments" in page.locator(".m101-doctor-status").first.text_content()
+    assert page.errors == []
+
+
 def test_a_tie_is_said_as_a_tie(tabs: dict[str, Any], server: Server) -> None:
     """One OOM line and nothing around it (synthetic): the page says the log cannot tell the entries apart and shows
     each one's check, as read_run.py does."""

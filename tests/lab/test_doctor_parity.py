@@ -268,3 +268,41 @@ def test_corpus_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     assert len(logs) >= 70
     _compare(logs, rules_file)
     _compare(logs, rules_file, chunk=11)
+
+
+ARGS_RUNNER = Path(__file__).with_name("doctor_args.mjs")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_argument_reader_same_case_by_case(rules_file: Path) -> None:
+    """read_run's argument reader and the page's port give the same words, refusal, settings and note for every
+    case of tests/lab/test_doctor_args.py (a commented-out line, comment text, base:, $VAR, a JSON string holding
+    a flag, quoted flags, --flag=value, continuation lines, text with no flag) and a few odd texts."""
+    from test_doctor_args import CASES, NO_FLAG
+
+    texts = [c[1] for c in CASES] + NO_FLAG + [
+        "", "\\", "'", '"', "$", "${", "$(", "`", "a\\\\b", "x\u2028args:\n  - --train-backend\n  - fsdp",
+        "args:\n- --train-backend\n- \"fs\\\"dp\"\n- 'it''s'\nbase: \"first-grpo\"  # c\n",
+        "--train-backend \U0001f600 --use-dynamic-batch-size", "--train-backend $(" + "\U0001f600" * 50 + ")",
+        (PUBLIC.parent.parent.parent / "capture" / "runs" / "agent-multi-turn.yaml").read_text(encoding="utf-8"),
+    ]
+    res = subprocess.run([NODE, str(ARGS_RUNNER), str(CORE), str(rules_file)], input=json.dumps(texts),
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    js = json.loads(res.stdout)
+    assert len(js) == len(texts)
+    for text, got in zip(texts, js):
+        settings = rr.settings_of_args(text, "pasted")
+        want = {"words": [list(w) for w in rr.shell_words(text)], "passes": rr.passes_arguments(text),
+                "settings": settings, "note": rr.settings_note(settings)}
+        assert got == want, text
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_unknown_backend_fixes_same(rules_file: Path, tmp_path: Path) -> None:
+    """The causes' fixes with the backend unknown (a base not read, a shell variable) are the same on both sides."""
+    from test_doctor_ranking import ranking_logs
+
+    logs = ranking_logs(tmp_path) + sorted(PUBLIC.glob("*.log"))
+    _compare(logs, rules_file, args="base: first-grpo\nargs:\n  - --colocate\n")
+    _compare(logs, rules_file, args="python3 train.py --train-backend $BACKEND --use-dynamic-batch-size")

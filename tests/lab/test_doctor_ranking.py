@@ -176,7 +176,7 @@ def test_engine_start_oom_ranks_the_engine_entry_first(logs):
 
 def test_fixes_follow_the_run_file_or_the_megatron_dump(logs):
     got, settings = diagnose(PUBLIC / "slime-1767-train-oom.log", FSDP_ARGS)
-    assert settings == {"from": "run", "line": None, "backend": "fsdp", "dynamic_batch": "off"}
+    assert settings == {"from": "run", "line": None, "backend": "fsdp", "dynamic_batch": "off", "unknown": {}}
     fixes = got[0]["causes"][0]["fixes"]
     assert not any("Lower --max-tokens-per-gpu." == f or f.startswith("With --use-dynamic") for f in fixes), fixes
     assert fixes[0].startswith("Set --use-dynamic-batch-size") and "Turn on --gradient-checkpointing." in fixes
@@ -187,7 +187,7 @@ def test_fixes_follow_the_run_file_or_the_megatron_dump(logs):
     assert "Run settings, from Megatron's argument dump (line 1): --train-backend megatron, without" in \
         rr.render_diagnosis(got, [], [], settings)
     on = rr.settings_of_args("- --use-dynamic-batch-size\n- --max-tokens-per-gpu\n- '8192'", "run")
-    assert on == {"from": "run", "line": None, "backend": "megatron", "dynamic_batch": "on"}  # Miles's default backend
+    assert on == {"from": "run", "line": None, "backend": "megatron", "dynamic_batch": "on", "unknown": {}}  # Miles's default backend
 
 
 def test_run_option_reaches_diagnose_and_needs_no_batch_size(tmp_path):

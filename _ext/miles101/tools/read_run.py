@@ -36,7 +36,7 @@ import math
 import re
 import statistics
 import sys
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 # `perf|rollout|step|eval N: {dict}` at the end of a log line. The kind must follow a space or
 # the line start, so a critic's `critic-step N:` (log_utils.py:523, 542) is not read as ours.
@@ -70,7 +70,7 @@ SHARED_REWARDS = ("0.0", "1.0")
 # Megatron's argument dump prints `  rollout_batch_size ........ 32` on rank 0; FSDP runs print none.
 BATCH_DUMP_RE = re.compile(r"(?:^|\s)rollout_batch_size \.+ (?P<n>\d+)\s*$")
 # --rollout-batch-size and its number in a launch command or a Miles 101 run file's args list.
-BATCH_ARG_RE = re.compile(r"--rollout-batch-size[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<n>\d+)")
+BATCH_FLAG = "--rollout-batch-size"
 
 #: Longer lines are never step lines (Miles's are a few KB); they are skipped, so a 20 MB line costs no parse.
 MAX_STEP_LINE = 1 << 20
@@ -427,10 +427,25 @@ def groups_in_log(lines: Iterable[str]) -> int | None:
     return None
 
 
-def groups_in_file(text: str) -> int | None:
-    """The number after --rollout-batch-size in a run file or a launch command, if any; ValueError when absurd."""
-    m = BATCH_ARG_RE.search(text)
-    return batch_size(m["n"]) if m else None
+def groups_in_file(text: str, read_base: Callable[[str], str | None] | None = None, _depth: int = 0) -> int | None:
+    """The number the last --rollout-batch-size passes in a run file or a launch command, read as bash reads it
+    (read_arguments; a run file's base: through `read_base`), if any; None where it passes none, a $VAR or not a
+    number; ValueError when absurd."""
+    args = read_arguments(text)
+    found: str | None = None
+    words = args["words"]
+    for k, (w, exp) in enumerate(words):
+        if w == BATCH_FLAG:
+            found = words[k + 1][0] if k + 1 < len(words) and words[k + 1][1] is None else ""
+        elif w.startswith(BATCH_FLAG + "="):
+            found = w[len(BATCH_FLAG) + 1:] if exp is None else ""
+    if found is not None:
+        return batch_size(found) if found.isascii() and found.isdigit() else None
+    base = args["base"]
+    if base and BATCH_FLAG not in args["drop"] and RUN_ID_RE.match(base) and read_base and _depth < MAX_BASES:
+        base_text = read_base(base)
+        return groups_in_file(base_text, read_base, _depth + 1) if base_text is not None else None
+    return None
 
 
 def judge_gap(v: list[float]) -> tuple[str, str]:
@@ -1769,23 +1784,261 @@ RESERVED_OLD_RE = re.compile(r"(?P<alloc>\d+(?:\.\d+)?) (?P<au>bytes|[KMGT]iB) a
 MARGIN_RE = re.compile(r"TorchMemorySaver::malloc return OOM since memory_margin_bytes=(?P<margin>\d+) "
                        r"allocation_size=(?P<size>\d+) free_bytes=(?P<free>\d+)")
 UNITS = {"bytes": 1.0, "KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30, "TiB": 2.0 ** 40}
-# The run's backend and dynamic batching, from a run file, a launch script or 7.1's $RUN.args ...
-BACKEND_ARG_RE = re.compile(r"--train-backend[\"']?(?:=|\s+)(?:-\s+)?[\"']?(?P<v>fsdp|megatron)\b")
-DYNAMIC_ARG_RE = re.compile(r"--use-dynamic-batch-size\b")
+# The run's backend and dynamic batching, from a run file, a launch script or 7.1's $RUN.args, read as words the
+# way bash reads them (shell_words) or as a run file's args list (run_file_args) ...
+BACKEND_FLAG = "--train-backend"
+DYNAMIC_FLAG = "--use-dynamic-batch-size"
+#: --train-backend's choices (miles/utils/arguments.py:263-267).
+BACKENDS = ("megatron", "fsdp")
 # ... or from Megatron's argument dump (`  use_dynamic_batch_size ..... True`); FSDP runs print none.
 DUMP_NAMES = ("train_backend", "use_dynamic_batch_size", "rollout_batch_size")
 SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>" + "|".join(DUMP_NAMES) + r") \.+ (?P<v>\S+)\s*$")
-#: A command-line flag: a --run FILE without one is no argument list (settings_of_args would give the defaults).
-ARG_WORD_RE = re.compile(r"(?:^|[\s\"'\[,])--[a-z][a-z0-9-]*")
 #: Miles's default backend when a full argument list names none (miles/utils/arguments.py:263-267).
 DEFAULT_BACKEND = "megatron"
+#: Characters that end a word outside quotes (bash's metacharacters).
+SHELL_BREAKS = " \t\n;&|()<>"
+#: A run id a `base:` may name (capture/runs/<id>.yaml); anything else is not followed.
+RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: How many `base:` links the CLI follows before it gives up (a loop, or a chain no book has).
+MAX_BASES = 8
 
 
-def settings_of_args(text: str, source: str) -> dict[str, Any]:
-    """The backend and dynamic batching of a run file, a launch script or an argument list."""
-    m = BACKEND_ARG_RE.search(text)
-    return {"from": source, "line": None, "backend": m["v"] if m else DEFAULT_BACKEND,
-            "dynamic_batch": "on" if DYNAMIC_ARG_RE.search(text) else "off"}
+def _expansion_end(text: str, i: int) -> int:
+    """Where the expansion that starts at text[i] ($NAME, ${...}, $(...), `...`, $1, $@) ends; -1: a literal $."""
+    n = len(text)
+    if text[i] == "`":
+        j = text.find("`", i + 1)
+        return n if j < 0 else j + 1
+    nxt = text[i + 1] if i + 1 < n else ""
+    if nxt in ("{", "("):
+        close = "}" if nxt == "{" else ")"
+        depth = 0
+        j = i + 1
+        while j < n:
+            if text[j] == nxt:
+                depth += 1
+            elif text[j] == close:
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        return n
+    if nxt.isascii() and (nxt.isalpha() or nxt == "_"):
+        j = i + 2
+        while j < n and text[j].isascii() and (text[j].isalnum() or text[j] == "_"):
+            j += 1
+        return j
+    if nxt != "" and nxt in "0123456789@*#?$!-":
+        return i + 2
+    return -1
+
+
+def shell_words(text: str) -> list[tuple[str, str | None]]:
+    """The words of `text` as bash reads them, each with the first expansion in it that is left unexpanded ($VAR,
+    ${VAR}, $(...), `...`) or None. Comments (from a word that starts with #) and backslash-newlines go; quotes
+    are removed; an unclosed quote runs to the end."""
+    words: list[tuple[str, str | None]] = []
+    cur: list[str] | None = None
+    exp: str | None = None
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            if i + 1 < n and text[i + 1] == "\n":
+                i += 2
+                continue
+            cur = cur if cur is not None else []
+            cur.append(text[i + 1] if i + 1 < n else "\\")
+            i += 2
+            continue
+        if c in SHELL_BREAKS:
+            if cur is not None:
+                words.append(("".join(cur), exp))
+            cur, exp = None, None
+            i += 1
+            continue
+        if c == "#" and cur is None:
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        cur = cur if cur is not None else []
+        if c == "'":
+            j = text.find("'", i + 1)
+            j = n if j < 0 else j
+            cur.append(text[i + 1:j])
+            i = j + 1
+            continue
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                d = text[i]
+                if d == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+                    if text[i + 1] != "\n":
+                        cur.append(text[i + 1])
+                    i += 2
+                    continue
+                j = _expansion_end(text, i) if d in "$`" else -1
+                if j < 0:
+                    cur.append(d)
+                    i += 1
+                else:
+                    exp = exp or text[i:j]
+                    cur.append(text[i:j])
+                    i = j
+            i += 1
+            continue
+        j = _expansion_end(text, i) if c in "$`" else -1
+        if j < 0:
+            cur.append(c)
+            i += 1
+        else:
+            exp = exp or text[i:j]
+            cur.append(text[i:j])
+            i = j
+    if cur is not None:
+        words.append(("".join(cur), exp))
+    return words
+
+
+def _yaml_scalar(s: str) -> str:
+    """One value of a run file's list or key: quoted ("..." with \\" and \\\\, '...' with ''), else plain up to a
+    comment."""
+    s = s.strip()
+    if s.startswith('"'):
+        out: list[str] = []
+        i = 1
+        while i < len(s) and s[i] != '"':
+            if s[i] == "\\" and i + 1 < len(s):
+                i += 1
+            out.append(s[i])
+            i += 1
+        return "".join(out)
+    if s.startswith("'"):
+        out = []
+        i = 1
+        while i < len(s):
+            if s[i] == "'":
+                if s[i + 1:i + 2] != "'":
+                    break
+                i += 1
+            out.append(s[i])
+            i += 1
+        return "".join(out)
+    j = s.find(" #")
+    return (s if j < 0 else s[:j]).strip()
+
+
+def run_file_args(text: str) -> dict[str, Any] | None:
+    """A run file of this book (capture/runs/*.yaml) as its args list, its `base:` and its `drop:` flags; None when
+    the text has no top-level `args:` and is not a bare list of `- item` lines (then it is shell text). Only this shape is read: `args:` a list of
+    `- item` lines (or `[]`), `base: <id>`, `drop:` a map of flags."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.strip().startswith("#")]
+    if lines and all(ln == "-" or ln.startswith("- ") for ln in lines):  # a run file's args list alone
+        text = "args:\n" + text
+    elif not re.search(r"(?:^|\n)args:", text):
+        return None
+    args: list[str] = []
+    base: str | None = None
+    drop: list[str] = []
+    key = ""
+    for line in text.split("\n"):
+        if line[:1] not in ("", " ", "\t", "#", "-"):
+            key, _, rest = line.partition(":")
+            key = key.strip()
+            if key == "base":
+                base = _yaml_scalar(rest) or None
+            continue
+        item = line.strip()
+        if key == "args" and (item == "-" or item.startswith("- ")):
+            args.append(_yaml_scalar(item[1:]))
+        elif key == "drop":
+            m = re.match(r"^[\"']?(--[A-Za-z0-9][A-Za-z0-9_-]*)[\"']?[ \t]*:", item)
+            if m:
+                drop.append(m[1])
+    return {"words": [(a, None) for a in args], "base": base, "drop": drop}
+
+
+def read_arguments(text: str) -> dict[str, Any]:
+    """A run file (run_file_args) or shell text (shell_words, no base) as {words, base, drop}."""
+    text = text.replace("\r\n", "\n")
+    return run_file_args(text) or {"words": shell_words(text), "base": None, "drop": []}
+
+
+def passes_arguments(text: str) -> bool:
+    """Whether the text passes any argument: a --flag word, or a run file's base. Else it is refused (its
+    settings would read as Miles's defaults)."""
+    args = read_arguments(text)
+    return bool(args["base"]) or any(w.startswith("--") for w, _ in args["words"])
+
+
+def shown(text: str) -> str:
+    """A piece of the reader's input as a note shows it: control characters and spaces one space, 40 characters."""
+    s = re.sub(r"[\x00-\x20\x7f]+", " ", text).strip()
+    return s if len(s) <= 40 else s[:40] + "..."
+
+
+def _own_settings(words: list[tuple[str, str | None]]) -> dict[str, Any]:
+    """The backend and dynamic batching the words name themselves (the last --train-backend wins, as in argparse):
+    backend None where they name none; backend_unknown the reason where they name one this reader cannot tell."""
+    got: dict[str, Any] = {"backend": None, "backend_unknown": None, "dynamic_batch": None}
+    for k, (w, exp) in enumerate(words):
+        if w == DYNAMIC_FLAG:
+            got["dynamic_batch"] = "on"
+        value: tuple[str, str | None] | None = None
+        if w == BACKEND_FLAG:
+            value = words[k + 1] if k + 1 < len(words) else ("", None)
+        elif w.startswith(BACKEND_FLAG + "="):
+            value = (w[len(BACKEND_FLAG) + 1:], exp)
+        if value is None:
+            continue
+        v, vexp = value
+        got["backend"], got["backend_unknown"] = None, None
+        if vexp is not None:
+            got["backend_unknown"] = shown(vexp)
+        elif v in BACKENDS:
+            got["backend"] = v
+        elif v == "":
+            got["backend_unknown"] = "no value after it"
+        else:
+            got["backend_unknown"] = f"{shown(v)}, not a choice: {' or '.join(BACKENDS)}"
+    return got
+
+
+def settings_of_args(text: str, source: str, read_base: Callable[[str], str | None] | None = None,
+                     _depth: int = 0) -> dict[str, Any]:
+    """The backend and dynamic batching of a run file, a launch script or an argument list, each None with its
+    reason under "unknown" where the text cannot tell (an unexpanded $VAR, a base not read). `read_base(id)`
+    gives the text of the run file a `base:` names, or None (the page reads none)."""
+    args = read_arguments(text)
+    own = _own_settings(args["words"])
+    out: dict[str, Any] = {"from": source, "line": None, "backend": own["backend"],
+                           "dynamic_batch": own["dynamic_batch"], "unknown": {}}
+    if own["backend_unknown"] is not None:
+        out["unknown"]["backend"] = own["backend_unknown"]
+    base = args["base"]
+    inherited: dict[str, Any] | None = None
+    if base:
+        why = f"from base: {shown(base)}, not read"
+        if not RUN_ID_RE.match(base):
+            why = f"from base: {shown(base)}, not a run id"
+        elif read_base is not None and _depth < MAX_BASES:
+            base_text = read_base(base)
+            if base_text is not None:
+                inherited = settings_of_args(base_text, source, read_base, _depth + 1)
+        for name, flag in (("backend", BACKEND_FLAG), ("dynamic_batch", DYNAMIC_FLAG)):
+            if out[name] is not None or name in out["unknown"] or flag in args["drop"]:
+                continue
+            if inherited is None:
+                out["unknown"][name] = why
+            elif inherited[name] is not None:
+                out[name] = inherited[name]
+            elif name in inherited["unknown"]:
+                out["unknown"][name] = inherited["unknown"][name]
+    if out["backend"] is None and "backend" not in out["unknown"]:
+        out["backend"] = DEFAULT_BACKEND
+    if out["dynamic_batch"] is None and "dynamic_batch" not in out["unknown"]:
+        out["dynamic_batch"] = "off"
+    return out
 
 
 def settings_in_log(lines: Iterable[str]) -> dict[str, Any]:
@@ -2134,9 +2387,16 @@ def settings_note(settings: dict[str, Any] | None) -> str:
                 "Fixes that need a backend or a setting name it.")
     where = {"run": "the run file", "dump": f"Megatron's argument dump (line {s.get('line')})",
              "pasted": "the pasted arguments"}.get(s["from"], s["from"])
+    unknown = s.get("unknown") or {}
     dyn = {"on": "with", "off": "without"}.get(s.get("dynamic_batch") or "", "unknown")
     dyn = dyn if dyn == "unknown" else f"{dyn} --use-dynamic-batch-size"
-    return f"Run settings, from {where}: --train-backend {s.get('backend') or 'unknown'}, {dyn}."
+    if "dynamic_batch" in unknown:
+        dyn = f"--use-dynamic-batch-size unknown ({unknown['dynamic_batch']})"
+    backend = s.get("backend") or "unknown"
+    if "backend" in unknown:
+        backend = f"unknown ({unknown['backend']})"
+    tail = " Fixes that need an unknown setting name it." if unknown else ""
+    return f"Run settings, from {where}: --train-backend {backend}, {dyn}.{tail}"
 
 
 def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, Any]],
@@ -2416,6 +2676,19 @@ def read_log_file(path: str) -> list[str]:
     return decode_log(read_regular(path, MAX_LOG_BYTES)).splitlines()  # \n, \r\n and \r all end a line
 
 
+def base_reader(run_path: str) -> Callable[[str], str | None]:
+    """Reads the run file a `base:` names, <id>.yaml beside the --run FILE; None where it is not there or not read."""
+    import os
+
+    def read(run_id: str) -> str | None:
+        path = os.path.join(os.path.dirname(os.path.abspath(run_path)), f"{run_id}.yaml")
+        try:
+            return read_regular(path, MAX_RUN_BYTES, "a base run file").decode("utf-8", errors="replace")
+        except (LogUnreadable, OSError):
+            return None
+    return read
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI: the table (or JSON), --diagnose or --compare; exit 1 when there is nothing to read."""
     ap = argparse.ArgumentParser(prog="read_run.py", description="Read the first steps of a Miles log.")
@@ -2440,7 +2713,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="prompt groups per rollout (your --rollout-batch-size), for the share of groups without "
                        "spread; default: the rollout_batch_size line of a Megatron log")
     where.add_argument("--run", metavar="FILE", help="a launch script, Miles 101 run file or 7.1's $RUN.args to read "
-                       "--rollout-batch-size from (and, for --diagnose, --train-backend and --use-dynamic-batch-size)")
+                       "--rollout-batch-size from (and, for --diagnose, --train-backend and --use-dynamic-batch-size, read as "
+                       "bash reads them; a run file's base: is read from <id>.yaml beside it)")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps must be at least 1")
@@ -2461,7 +2735,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             run_text = read_regular(args.run, MAX_RUN_BYTES, "the run's launch script, run file or $RUN.args").decode(
                 "utf-8", errors="replace")
-            groups = groups_in_file(run_text)
+            groups = groups_in_file(run_text, base_reader(args.run))
         except (LogUnreadable, ValueError) as e:
             print(f"read_run: cannot read {args.run}: {e}", file=sys.stderr)
             return 2
@@ -2469,9 +2743,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
                   file=sys.stderr)
             return 2
-        if not ARG_WORD_RE.search(run_text):  # else its settings would read as Miles's defaults
-            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch script, run file "
-                  "or 7.1's $RUN.args", file=sys.stderr)
+        if not passes_arguments(run_text):  # else its settings would read as Miles's defaults
+            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch "
+                  "script, run file or 7.1's $RUN.args", file=sys.stderr)
             return 2
     if groups is None:
         groups = groups_in_log(lines)
@@ -2481,7 +2755,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"read_run: {args.log} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
                   "(what `ray job submit` printed, e.g. the file `tee` wrote).", file=sys.stderr)
             return 1
-        settings = settings_of_args(run_text, "run") if run_text is not None else settings_in_log(lines)
+        settings = settings_of_args(run_text, "run", base_reader(args.run)) if run_text is not None \
+            else settings_in_log(lines)
         matches = diagnose(lines, report, settings)
         if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
             print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "

@@ -356,8 +356,6 @@ export function compile(rules) {
     MARGIN: rx("MARGIN_RE"),
     SAMPLE: rx("SAMPLE_RE"),
     MOVE: new RegExp(p.MOVE_RE, "g"),
-    BACKEND_ARG: rx("BACKEND_ARG_RE"),
-    DYNAMIC_ARG: rx("DYNAMIC_ARG_RE"),
     SETTING_DUMP: rx("SETTING_DUMP_RE"),
     E: rules.evidence,
     cut: rules.cutoffs,
@@ -709,11 +707,234 @@ const PY_SPACE = "[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\
 const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
 const pyStrip = (s) => s.replace(PY_STRIP, "");
 
-/** read_run.settings_of_args: the backend and dynamic batching of a run file or an argument list. */
+// ---------------------------------------------------------------- the run's arguments, read as bash reads them
+// read_run.py's argument reader, line for line; the page has no files, so a `base:` is never read.
+const BACKEND_FLAG = "--train-backend";
+const DYNAMIC_FLAG = "--use-dynamic-batch-size";
+const SHELL_BREAKS = " \t\n;&|()<>";
+const RUN_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const isAsciiAlpha = (c) => /^[A-Za-z]$/.test(c);
+const isAsciiAlnum = (c) => /^[A-Za-z0-9]$/.test(c);
+
+/** read_run._expansion_end. */
+function expansionEnd(text, i) {
+  const n = text.length;
+  if (text[i] === "`") {
+    const j = text.indexOf("`", i + 1);
+    return j < 0 ? n : j + 1;
+  }
+  const nxt = i + 1 < n ? text[i + 1] : "";
+  if (nxt === "{" || nxt === "(") {
+    const close = nxt === "{" ? "}" : ")";
+    let depth = 0;
+    for (let j = i + 1; j < n; j++) {
+      if (text[j] === nxt) depth += 1;
+      else if (text[j] === close) {
+        depth -= 1;
+        if (depth === 0) return j + 1;
+      }
+    }
+    return n;
+  }
+  if (isAsciiAlpha(nxt) || nxt === "_") {
+    let j = i + 2;
+    while (j < n && (isAsciiAlnum(text[j]) || text[j] === "_")) j += 1;
+    return j;
+  }
+  if (nxt !== "" && "0123456789@*#?$!-".includes(nxt)) return i + 2;
+  return -1;
+}
+
+/** read_run.shell_words: [word, its first unexpanded expansion or null]. */
+export function shellWords(text) {
+  const words = [];
+  let cur = null;
+  let exp = null;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (c === "\\") {
+      if (i + 1 < n && text[i + 1] === "\n") {
+        i += 2;
+        continue;
+      }
+      cur = cur ?? [];
+      cur.push(i + 1 < n ? text[i + 1] : "\\");
+      i += 2;
+      continue;
+    }
+    if (SHELL_BREAKS.includes(c)) {
+      if (cur !== null) words.push([cur.join(""), exp]);
+      cur = null;
+      exp = null;
+      i += 1;
+      continue;
+    }
+    if (c === "#" && cur === null) {
+      const j = text.indexOf("\n", i);
+      i = j < 0 ? n : j;
+      continue;
+    }
+    cur = cur ?? [];
+    if (c === "'") {
+      let j = text.indexOf("'", i + 1);
+      j = j < 0 ? n : j;
+      cur.push(text.slice(i + 1, j));
+      i = j + 1;
+      continue;
+    }
+    if (c === '"') {
+      i += 1;
+      while (i < n && text[i] !== '"') {
+        const d = text[i];
+        if (d === "\\" && i + 1 < n && '$`"\\\n'.includes(text[i + 1])) {
+          if (text[i + 1] !== "\n") cur.push(text[i + 1]);
+          i += 2;
+          continue;
+        }
+        const j = d === "$" || d === "`" ? expansionEnd(text, i) : -1;
+        if (j < 0) {
+          cur.push(d);
+          i += 1;
+        } else {
+          exp = exp ?? text.slice(i, j);
+          cur.push(text.slice(i, j));
+          i = j;
+        }
+      }
+      i += 1;
+      continue;
+    }
+    const j = c === "$" || c === "`" ? expansionEnd(text, i) : -1;
+    if (j < 0) {
+      cur.push(c);
+      i += 1;
+    } else {
+      exp = exp ?? text.slice(i, j);
+      cur.push(text.slice(i, j));
+      i = j;
+    }
+  }
+  if (cur !== null) words.push([cur.join(""), exp]);
+  return words;
+}
+
+/** read_run._yaml_scalar. */
+function yamlScalar(s) {
+  s = pyStrip(s);
+  if (s.startsWith('"')) {
+    const out = [];
+    let i = 1;
+    while (i < s.length && s[i] !== '"') {
+      if (s[i] === "\\" && i + 1 < s.length) i += 1;
+      out.push(s[i]);
+      i += 1;
+    }
+    return out.join("");
+  }
+  if (s.startsWith("'")) {
+    const out = [];
+    let i = 1;
+    while (i < s.length) {
+      if (s[i] === "'") {
+        if (s.slice(i + 1, i + 2) !== "'") break;
+        i += 1;
+      }
+      out.push(s[i]);
+      i += 1;
+    }
+    return out.join("");
+  }
+  const j = s.indexOf(" #");
+  return pyStrip(j < 0 ? s : s.slice(0, j));
+}
+
+/** read_run.run_file_args: a run file's args list, base and dropped flags; null for shell text. */
+export function runFileArgs(text) {
+  const lines = text.split("\n").map(pyStrip).filter((ln) => ln && !ln.startsWith("#"));
+  if (lines.length && lines.every((ln) => ln === "-" || ln.startsWith("- "))) text = "args:\n" + text; // a run file's args list alone
+  else if (!/(?:^|\n)args:/.test(text)) return null;
+  const args = [];
+  let base = null;
+  const drop = [];
+  let key = "";
+  for (const line of text.split("\n")) {
+    if (!["", " ", "\t", "#", "-"].includes(line.slice(0, 1))) {
+      const at = line.indexOf(":");
+      key = pyStrip(at < 0 ? line : line.slice(0, at));
+      const rest = at < 0 ? "" : line.slice(at + 1);
+      if (key === "base") base = yamlScalar(rest) || null;
+      continue;
+    }
+    const item = pyStrip(line);
+    if (key === "args" && (item === "-" || item.startsWith("- "))) args.push(yamlScalar(item.slice(1)));
+    else if (key === "drop") {
+      const m = /^["']?(--[A-Za-z0-9][A-Za-z0-9_-]*)["']?[ \t]*:/.exec(item);
+      if (m) drop.push(m[1]);
+    }
+  }
+  return { words: args.map((a) => [a, null]), base, drop };
+}
+
+/** read_run.read_arguments. */
+export function readArguments(text) {
+  text = text.replaceAll("\r\n", "\n");
+  return runFileArgs(text) ?? { words: shellWords(text), base: null, drop: [] };
+}
+
+/** read_run.passes_arguments: a --flag word or a base; else the text is refused. */
+export function passesArguments(text) {
+  const args = readArguments(text);
+  return Boolean(args.base) || args.words.some(([w]) => w.startsWith("--"));
+}
+
+/** read_run.shown. */
+function shown(text) {
+  const s = pyStrip(text.replace(/[\x00-\x20\x7f]+/g, " "));
+  const chars = [...s];
+  return chars.length <= 40 ? s : chars.slice(0, 40).join("") + "...";
+}
+
+/** read_run._own_settings. */
+function ownSettings(R, words) {
+  const got = { backend: null, backend_unknown: null, dynamic_batch: null };
+  const backends = R.rules.backends;
+  words.forEach(([w, exp], k) => {
+    if (w === DYNAMIC_FLAG) got.dynamic_batch = "on";
+    let value = null;
+    if (w === BACKEND_FLAG) value = k + 1 < words.length ? words[k + 1] : ["", null];
+    else if (w.startsWith(BACKEND_FLAG + "=")) value = [w.slice(BACKEND_FLAG.length + 1), exp];
+    if (value === null) return;
+    const [v, vexp] = value;
+    got.backend = null;
+    got.backend_unknown = null;
+    if (vexp !== null) got.backend_unknown = shown(vexp);
+    else if (backends.includes(v)) got.backend = v;
+    else if (v === "") got.backend_unknown = "no value after it";
+    else got.backend_unknown = `${shown(v)}, not a choice: ${backends.join(" or ")}`;
+  });
+  return got;
+}
+
+/** read_run.settings_of_args, with no base reader (the page reads no file a `base:` names). */
 export function settingsOfArgs(R, text, source) {
-  const m = R.BACKEND_ARG.exec(text);
-  return { from: source, line: null, backend: m ? m.groups.v : R.rules.default_backend,
-           dynamic_batch: R.DYNAMIC_ARG.test(text) ? "on" : "off" };
+  const args = readArguments(text);
+  const own = ownSettings(R, args.words);
+  const out = { from: source, line: null, backend: own.backend, dynamic_batch: own.dynamic_batch, unknown: {} };
+  if (own.backend_unknown !== null) out.unknown.backend = own.backend_unknown;
+  const base = args.base;
+  if (base) {
+    let why = `from base: ${shown(base)}, not read`;
+    if (!RUN_ID_RE.test(base)) why = `from base: ${shown(base)}, not a run id`;
+    for (const [name, flag] of [["backend", BACKEND_FLAG], ["dynamic_batch", DYNAMIC_FLAG]]) {
+      if (out[name] !== null || name in out.unknown || args.drop.includes(flag)) continue;
+      out.unknown[name] = why;
+    }
+  }
+  if (out.backend === null && !("backend" in out.unknown)) out.backend = R.rules.default_backend;
+  if (out.dynamic_batch === null && !("dynamic_batch" in out.unknown)) out.dynamic_batch = "off";
+  return out;
 }
 
 /** read_run._dump_settings: Megatron's argument dump, or unknown. */
@@ -731,9 +952,14 @@ export function settingsNote(s) {
       + "Fixes that need a backend or a setting name it.";
   }
   const where = { run: "the run file", dump: `Megatron's argument dump (line ${s.line})`, pasted: "the pasted arguments" }[s.from] ?? s.from;
+  const unknown = s.unknown || {};
   let dyn = { on: "with", off: "without" }[s.dynamic_batch || ""] ?? "unknown";
   dyn = dyn === "unknown" ? dyn : `${dyn} --use-dynamic-batch-size`;
-  return `Run settings, from ${where}: --train-backend ${s.backend || "unknown"}, ${dyn}.`;
+  if ("dynamic_batch" in unknown) dyn = `--use-dynamic-batch-size unknown (${unknown.dynamic_batch})`;
+  let backend = s.backend || "unknown";
+  if ("backend" in unknown) backend = `unknown (${unknown.backend})`;
+  const tail = Object.keys(unknown).length ? " Fixes that need an unknown setting name it." : "";
+  return `Run settings, from ${where}: --train-backend ${backend}, ${dyn}.${tail}`;
 }
 
 function fill(text, params) {

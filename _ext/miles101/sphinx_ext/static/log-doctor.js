@@ -1,7 +1,7 @@
 // Miles 101 log doctor: paste or drop a Miles log; the page tells which 7.1 entries its lines point
 // at and reads its first ten steps, as `read_run.py --diagnose` and `read_run.py` do. Everything
 // runs in this page (a worker for big files); nothing is sent anywhere.
-import { Reading, readText, readFile, cell, settingsNote } from "./m101-log-doctor-core.js";
+import { Reading, readText, readFile, cell, settingsNote, passesArguments } from "./m101-log-doctor-core.js";
 
 const STEPS = 10;
 const WORKER_URL = new URL("./m101-log-doctor-worker.js", import.meta.url);
@@ -300,6 +300,12 @@ function mount(root, rulesReady) {
       return;
     }
     const argsText = pastedArgs ?? args.value;
+    if (argsText.trim() && !passesArguments(argsText)) { // else its settings would read as Miles's defaults
+      status.textContent = "The pasted arguments pass no argument (no --flag in them, outside comments): paste the "
+        + "run's launch command, run file or 7.1's $RUN.args, or empty that box.";
+      args.focus();
+      return;
+    }
     input = { ...input, groups: g, args: argsText.trim() ? { text: argsText, from: "pasted" } : null };
     const me = { source, cancel: () => {} };
     current = me;
