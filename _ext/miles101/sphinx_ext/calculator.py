@@ -127,7 +127,8 @@ def _master_cost(doc: dict[str, Any], model: dict[str, Any]) -> str:
     calculator's model where it was measured, else the first measured), or the cost in words without a reading."""
     F, figures = doc["flags"], doc.get("master_copy") or {}
     head = (f" {F['no_master']} comes last because it costs learning: without the fp32 master copy the weights and"
-            " AdamW's state stay bf16, and an update smaller than half a bf16 step rounds away")
+            " AdamW's state stay bf16 (the checkpoint's dtype, as the transformers Miles pins loads it), and an update"
+            " smaller than half a bf16 step rounds away")
     if not figures:
         return head + " (not measured yet)."
     name = model.get("name") if model.get("name") in figures else sorted(figures)[0]
@@ -300,7 +301,8 @@ def _band_sentence(doc: dict[str, Any]) -> str:
         return "The training term has no error band yet: no cross-check sweep holds enough points."
     return (f"How far the training term may be off: measured over estimated bytes from {num(format(band['low'], '.2f'))}"
             f" to {num(format(band['high'], '.2f'))} over {num(band['checks'])} checks of {num(band['models'])} models"
-            f" ({num(', '.join(band['gpus']))}, not a GB10), each point predicted from a slope fitted without it."
+            f" ({num(', '.join(band['gpus']))}, not a GB10), each activation-bound point predicted from a slope fitted"
+            " without it, the others from the whole slope."
             " A band, not a promise: the allocator's fragmentation is not in it. The sum counts training at"
             " the estimate or the band's top, whichever is larger, and calls it tight when the room left is"
             " smaller than the band's width times the training term.")

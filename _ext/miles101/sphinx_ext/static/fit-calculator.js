@@ -131,7 +131,8 @@ export function masterCost(c, model, n = String) {
   const F = c.flags;
   const figures = c.master_copy || {};
   const head = ` ${F.no_master} comes last because it costs learning: without the fp32 master copy the weights and`
-    + " AdamW's state stay bf16, and an update smaller than half a bf16 step rounds away";
+    + " AdamW's state stay bf16 (the checkpoint's dtype, as the transformers Miles pins loads it), and an update"
+    + " smaller than half a bf16 step rounds away";
   const names = Object.keys(figures).sort();
   if (!names.length) return `${head} (not measured yet).`;
   const name = model.name && model.name in figures ? model.name : names[0];
@@ -162,7 +163,7 @@ export function bandSentence(c, n = String) {
   if (!band) return "The training term has no error band yet: no cross-check sweep holds enough points.";
   return `How far the training term may be off: measured over estimated bytes from ${n(band.low.toFixed(2))}`
     + ` to ${n(band.high.toFixed(2))} over ${n(band.checks)} checks of ${n(band.models)} models`
-    + ` (${n(band.gpus.join(", "))}, not a GB10), each point predicted from a slope fitted without it.`
+    + ` (${n(band.gpus.join(", "))}, not a GB10), each activation-bound point predicted from a slope fitted without it, the others from the whole slope.`
     + " A band, not a promise: the allocator's fragmentation is not in it. The sum counts training at"
     + " the estimate or the band's top, whichever is larger, and calls it tight when the room left is"
     + " smaller than the band's width times the training term.";
