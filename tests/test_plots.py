@@ -185,6 +185,24 @@ def test_a_hundred_thousand_steps_draw_in_bounded_time_and_size() -> None:
 
 
 @pytest.mark.unit
+def test_a_hundred_thousand_steps_of_seeds_draw_their_band_in_bounded_size() -> None:
+    """The median's band is thinned as its line is: each edge keeps its extremes, so the band spans what the
+    unthinned band of a short run with the same values spans."""
+    def band_ys(n: int) -> tuple[int, list[float]]:
+        points = [(i, float(i % 7)) for i in range(n)]
+        band = [(i, float(i % 5) - 5, float(i % 11) + 7) for i in range(n)]
+        drawing = plotsvg.svg([plotsvg.Line("m", "data", points, band=band)], "t", "step", "fig-x")
+        polygon = re.search(r'<polygon class="m101-plot-band[^"]*" points="([^"]*)"', drawing)
+        assert polygon is not None and drawing.count("<polygon") == 1
+        return len(drawing), [float(xy.split(",")[1]) for xy in polygon.group(1).split()]
+
+    size, ys = band_ys(100_000)
+    _, short = band_ys(200)  # two steps per span: drawn as it is
+    assert size < 120_000
+    assert (min(ys), max(ys)) == (min(short), max(short))
+
+
+@pytest.mark.unit
 def test_labels_read_at_eleven_pixels_on_a_phone() -> None:
     column = 390 - 2 * 20  # a 390 px phone, less the page's side padding
     assert plotsvg.FONT * min(1, column / plotsvg.WIDTH) >= 11

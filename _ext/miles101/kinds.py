@@ -195,7 +195,7 @@ KINDS: tuple[Kind, ...] = (
          legend="A setting of one of the book's runs, such as how many rollouts it makes, read from its run file "
                 "under capture/runs/, the same file its command is rendered from."),
     Kind("run", False, False, "capture/runs/<run>.yaml"),
-    # A public run's per-step series (someone else's run, cited by the {run-plot} directive as a reference): its
+    # A public run's per-step series (someone else's run, cited by the {series-plot} directive as a reference): its
     # own extracted capture file, re-derived by `--check` from the public log's excerpt kept beside it.
     Kind("series", False, False, "capture/series/<id>.json (python3 -m capture.extract.series, from a public log)",
          reads="capture/series/*.json",

@@ -14,6 +14,7 @@ bf16 rounding is the same on every GPU, so the reading carries over to a GB10; t
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: The capture folder the results live in (one file per host: ``<host>.json``).
@@ -26,7 +27,8 @@ READINGS = {
 }
 
 
-def _reading_text(d: dict[str, Any]) -> str:
+def reading_text(d: dict[str, Any]) -> str:
+    """The sentence that says how a master-copy value was read (the tooltip's middle part)."""
     return (f"compared the bf16 weights with step 0 after {d.get('steps_done')} optimizer steps of Miles's AdamW at "
             f"--lr {d.get('lr')}, {d.get('tokens')} tokens a step, {d.get('model')}'s shape with random weights, on an "
             f"{d.get('gpu')} (torch {d.get('torch')}, CUDA {d.get('cuda')}, transformers {d.get('transformers')}), "
@@ -55,14 +57,12 @@ def master_copy_values(host: str, doc: dict[str, Any]) -> dict[str, tuple[Any, s
     return out
 
 
-def reading_text(d: dict[str, Any]) -> str:
-    """The sentence that says how a master-copy value was read (the tooltip's middle part)."""
-    return _reading_text(d)
-
-
 def flag_number(x: float | None) -> str:
-    """A learning rate as one writes it on Miles's command line (1e-6, not 1e-06)."""
-    return "" if x is None else f"{x:g}".replace("e-0", "e-").replace("e+0", "e+")
+    """A number as a run file and Miles's command line write it (1e-6, 1e20; Python's `:g` gives 1e-06, 1e+20);
+    '' for none. The plots' captions use it too (`sphinx_ext.plots.setting_number`)."""
+    if x is None:
+        return ""
+    return re.sub(r"e([+-]?)0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), f"{x:g}")
 
 
 def master_copy_figure(capture: Any, steps: int) -> dict[str, Any] | None:

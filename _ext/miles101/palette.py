@@ -114,7 +114,8 @@ def stylesheet(diagrams: bool = True) -> str:
             f".m101-accent-{name} {{ --m101-accent: var(--m101-{name}); "
             f"--m101-accent-tint: var(--m101-{name}-tint); }}"
         )
-    for meaning, hue in MEANINGS.items():  # plots are inline markup in every HTML edition: their classes always
+    for meaning, hue in MEANINGS.items():  # the site's inline plots, with or without `diagrams` (the EPUB's plot
+        # images carry their own light colours: sphinx_ext.plots.standalone_svg)
         parts.append(
             f".m101-plot .m101-plot-line.m101-plot-{meaning} {{ stroke: var(--m101-{hue}); }}\n"
             f".m101-plot .m101-plot-dot.m101-plot-{meaning} {{ fill: var(--m101-{hue}); }}\n"

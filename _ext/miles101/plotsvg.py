@@ -82,6 +82,18 @@ def _dots(singles: list[tuple[int, float]], x0: int, x1: int, buckets: int = BUC
             for p in sorted({min(chunk, key=lambda q: q[1]), max(chunk, key=lambda q: q[1])})]
 
 
+def _band_steps(band: list[tuple[int, float, float]], x0: int, x1: int) -> list[list[tuple[int, float, float]]]:
+    """A median's band as unbroken runs of (step, low, high), each thinned like `thin` (the steps that keep the
+    low edge's and the high edge's first, lowest, highest and last point of each span), so a long band draws in
+    bounded size too."""
+    high = {s: h for s, _, h in band}
+    out = []
+    for seg in segments([(s, lo) for s, lo, _ in band]):
+        keep = {s for s, _ in thin(seg, x0, x1)} | {s for s, _ in thin([(s, high[s]) for s, _ in seg], x0, x1)}
+        out.append([(s, lo, high[s]) for s, lo in seg if s in keep])
+    return out
+
+
 def _ranges(steps: Iterable[int]) -> str:
     """"3, 5–9, 12" for a sorted run of step numbers."""
     parts: list[str] = []
@@ -160,15 +172,15 @@ def svg(lines: Sequence[Line], title: str, x_label: str, fig_id: str) -> str:
     a median's band; every colour through a class. `title` names the drawing for assistive technology (the
     figure's heading above it names the metric, the y axis)."""
     xs = [s for line in lines for s, _ in line.points]
-    lo_x, hi_x = (min(xs), max(xs)) if xs else (0, 1)
+    x0, x1 = (min(xs), max(xs)) if xs else (0, 1)
     drawn = []
     for line in lines:
         segs = segments(line.points)
-        singles = _dots([seg[0] for seg in segs if len(seg) == 1], lo_x, hi_x)
-        drawn.append((line, [thin(seg, lo_x, hi_x) for seg in segs if len(seg) > 1] + [[p] for p in singles]))
-    ys = [v for line, segs in drawn for seg in segs for _, v in seg]
+        singles = _dots([seg[0] for seg in segs if len(seg) == 1], x0, x1)
+        drawn.append((line, [thin(seg, x0, x1) for seg in segs if len(seg) > 1] + [[p] for p in singles],
+                      _band_steps(line.band, x0, x1)))
+    ys = [v for line, segs, _ in drawn for seg in segs for _, v in seg]
     ys += [v for line in lines for _, lo, hi in line.band for v in (lo, hi)]
-    x0, x1 = (min(xs), max(xs)) if xs else (0, 1)
     if x1 == x0:
         x1 = x0 + 1
     yt = nice_ticks(min(ys), max(ys)) if ys else [0.0, 1.0]
@@ -196,11 +208,10 @@ def svg(lines: Sequence[Line], title: str, x_label: str, fig_id: str) -> str:
             for t in xt]
     out.append(f'<text x="{LEFT + pw / 2:g}" y="{HEIGHT - 4}" text-anchor="middle">{escape(x_label)}</text>')
     out.append("</g>")
-    for line, segs in drawn:
-        for seg in segments([(s, lo) for s, lo, _ in line.band]):
-            hi = {s: h for s, _, h in line.band}
-            top = " ".join(f"{px(s)},{py(hi[s])}" for s, _ in seg)
-            bottom = " ".join(f"{px(s)},{py(v)}" for s, v in reversed(seg))
+    for line, segs, band in drawn:
+        for seg in band:
+            top = " ".join(f"{px(s)},{py(hi)}" for s, _, hi in seg)
+            bottom = " ".join(f"{px(s)},{py(lo)}" for s, lo, _ in reversed(seg))
             out.append(f'<polygon class="m101-plot-band m101-plot-{line.meaning}" points="{top} {bottom}"/>')
         dash = ' stroke-dasharray="5 3"' if line.dashed else ""
         for seg in segs:
@@ -215,7 +226,7 @@ def svg(lines: Sequence[Line], title: str, x_label: str, fig_id: str) -> str:
                f'y1="{TOP}" y2="{HEIGHT - BOTTOM}"/><line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" '
                f'y2="{HEIGHT - BOTTOM}"/></g>')
     out.append("</svg>")
-    return "".join(part for part in out if part)
+    return "".join(out)
 
 
 def sample_rows(points: Sequence[Point], rows: int = 12) -> list[Point]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from capture.crosscheck import miles_fsdp, shapes
-from capture.crosscheck.measure import _init_group, _loss, apply_fsdp2, host
+from capture.crosscheck.measure import _init_group, _local, _loss, apply_fsdp2, host
 
 SCHEMA = "master-copy/1"
 #: The steps after which the bf16 weights are compared with step 0.
@@ -63,10 +63,6 @@ DEPARTURES = [
     "One packed sequence per step, one micro-batch, world size 1 (FSDP2 over one rank).",
     "attn_implementation 'sdpa' instead of Miles's default 'flash_attention_2'.",
 ]
-
-
-def _local(t):
-    return t.to_local() if hasattr(t, "to_local") else t
 
 
 def _bf16_now(model) -> dict[str, Any]:
@@ -199,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
 
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     models = {r["name"]: r for r in json.loads(Path(a.models).read_text())["models"]}
+    unknown = [name for name in a.model if name not in models]
+    if unknown:
+        ap.error(f"{a.models} has no model {unknown[0]!r}: name one of {', '.join(sorted(models))}")
     doc = {"schema": SCHEMA, "host": host(),
            "setup": {"miles_commit": miles_fsdp.MILES_COMMIT, "optimizer": miles_fsdp.OPTIMIZER,
                      "clip_grad": miles_fsdp.CLIP_GRAD, "lr_schedule": "constant, no warm-up",

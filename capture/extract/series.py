@@ -10,6 +10,7 @@ network. Only `step:` lines give numbers; the config dump and the command give t
 """
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,6 @@ def main(argv: list[str]) -> int:
         path = ROOT / "capture" / "series" / f"{series_id}.json"
         doc = build(series_id)
         if check:
-            import json
             committed = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
             problems = rederive(ROOT, f"capture/series/{series_id}.json", committed) if committed else ["missing"]
             if problems or dumps(committed) != dumps(doc):

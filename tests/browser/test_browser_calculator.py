@@ -69,6 +69,16 @@ def _set(page: Any, name: str, s: dict[str, Any]) -> None:
         field.fill(s[key])
 
 
+def _pick(tab: Any, server: Server, name: str, response: str, prompt: str) -> tuple[Any, Any]:
+    """The page and its calculator at one model, response cap and longest prompt (the rest as the page starts)."""
+    page = _open(tab, server)
+    fit = page.locator(".m101-fit").first
+    fit.locator("select").select_option(name)
+    fit.get_by_label("Response length").fill(response)
+    fit.get_by_label("Longest prompt").fill(prompt)
+    return page, fit
+
+
 def _band(page: Any) -> dict | None:
     return json.loads(page.locator("script.m101-fit-data").text_content()).get("band")
 
@@ -403,11 +413,7 @@ def test_grid_equals_fit_budget(tabs: dict[str, Any], server: Server) -> None:
 
 def test_qwen3_4b_at_32k_names_the_training_phase(tabs: dict[str, Any], server: Server) -> None:
     """Issue 46: the verdict names the phase over and the lever; with checkpointing on, the checkpointed slope."""
-    page = _open(tabs["light"], server)
-    fit = page.locator(".m101-fit").first
-    fit.locator("select").select_option("qwen3-4B")
-    fit.get_by_label("Response length").fill("32768")
-    fit.get_by_label("Longest prompt").fill("512")
+    page, fit = _pick(tabs["light"], server, "qwen3-4B", "32768", "512")
     got = _read(page)
     settings = {"fraction": "0.25", "master": True, "kl": False, "response": "32768", "prompt": "512",
                 "prompts": fit.get_by_label("Prompts per step").input_value(),
@@ -560,11 +566,7 @@ def test_the_master_copy_comes_last_with_its_measured_cost(tabs: dict[str, Any],
     """Issue 56 (6), the page state it reports: Qwen3-8B with a 16k response cap. The verdict offers
     --no-keep-fp32-master after the free levers, with the measured share of bf16 weights that moved beside it (the
     Python sentence, word for word); ticking true on-policy mode takes it away, since Miles refuses it there."""
-    page = _open(tabs["light"], server)
-    fit = page.locator(".m101-fit").first
-    fit.locator("select").select_option("qwen3-8B")
-    fit.get_by_label("Response length").fill("16384")
-    fit.get_by_label("Longest prompt").fill("512")
+    page, fit = _pick(tabs["light"], server, "qwen3-8B", "16384", "512")
     got = _read(page)
     doc = json.loads(page.locator("script.m101-fit-data").text_content())
     model = next(m for m in doc["models"] if m["name"] == "qwen3-8B")

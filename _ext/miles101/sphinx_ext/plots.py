@@ -27,6 +27,7 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
 from ..figurerules import FIGURE_ID, SAME_ID_FIX, twice_on_page
+from ..master_copy import flag_number
 from ..palette import HUES, MEANINGS
 from ..plotsvg import Line, gap_text, median_band, sample_rows, svg
 from ..problems import ProblemError, Subtype
@@ -37,8 +38,6 @@ from .domain import FIGURE, Figure, capture_of
 from .figures import figure_box
 from .marks import mark_of
 
-#: The options both plot directives take (the registry lists them: `--check` refuses any other).
-OPTIONS = ("metric", "id", "title", "meaning")
 #: Rows of the numbers table (a sample of steps, the first and last among them).
 TABLE_ROWS = 12
 
@@ -96,7 +95,7 @@ def setting_number(v: object) -> str:
     public run's value beside a {run-arg} shows one value in one form; 'not in the log' for none."""
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return "not in the log"
-    return re.sub(r"e([+-]?)0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), f"{v:g}")
+    return flag_number(v)
 
 
 def counted(n: object, one: str, many: str) -> str:
@@ -106,8 +105,8 @@ def counted(n: object, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def numbers_table(points: list[tuple[int, float | None]], metric: str, band: dict[int, tuple[float, float]],
-                  every: str) -> nodes.table:
+def numbers_table(points: list[tuple[int, float | None]], metric: str, band: dict[int, tuple[float, float]]
+                  ) -> nodes.table:
     """The text alternative: a sample of the steps with their values (and the seeds' range for a median)."""
     heads = ["step", metric] + (["lowest–highest seed"] if band else [])
     table = nodes.table(classes=["m101-plot-numbers"])
@@ -194,7 +193,7 @@ class PlotDirective(ManualDirective):
         if gaps:
             fig += nodes.paragraph("", gaps, classes=["m101-plot-gaps"])
         fig += nodes.paragraph("", every, classes=["m101-plot-numbers-intro"])
-        fig += numbers_table(points, metric, band, every)
+        fig += numbers_table(points, metric, band)
 
 
 class SeriesPlotDirective(PlotDirective):
@@ -216,8 +215,8 @@ class SeriesPlotDirective(PlotDirective):
                  f"(commit {str(doc.get('framework_commit') or '?')[:9]}), {s.get('method')}, {lora}, "
                  f"{doc.get('model')}, actor learning rate {setting_number(s.get('lr'))}, "
                  f"{counted(s.get('samples_per_prompt'), 'sample', 'samples')} per prompt, "
-                 f"{counted(s.get('gpus'), 'GPU', 'GPUs')}. {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is verl's, "
-                 f"plotted under verl's name. Source: ")
+                 f"{counted(s.get('gpus'), 'GPU', 'GPUs')}. {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is "
+                 f"{doc.get('framework')}'s, plotted under {doc.get('framework')}'s name. Source: ")
         link = nodes.reference("", f"{src.get('repository')} {src.get('path')} at {str(src.get('commit'))[:9]}",
                                refuri=src.get("url", ""))
         fig, cap = self.box(fig_id, self.options["title"].strip(), [nodes.Text(words), link, nodes.Text(".")], True)
