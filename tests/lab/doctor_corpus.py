@@ -50,16 +50,27 @@ def diagnosis(rr: Any, excerpt: str) -> list[dict[str, Any]]:
     return rr.diagnose(lines, report, rr.settings_in_log(lines))
 
 
+#: Held-out cases a rule was written from after the split, by mistake: each stays in its file (the held-out set only
+#: grows) but is left out of the figures and listed apart, with how the rule came to see it.
+WRITTEN_AGAINST = {
+    "sglang-10856": "engine-health-check-failed's health-check and 503 strings were taken from a gatherer's report "
+                    "quoting this held-out thread (commit dfa5fc3); no development excerpt holds them",
+}
+
+
 def score(cases: list[dict[str, Any]], rr: Any) -> dict[str, Any]:
     """The set's figures: of the failure cases with an error line and an expected entry, how many get it
     first and in the top three, and how many get no entry at all; false alarms on the healthy logs."""
     out: dict[str, Any] = {"cases": len(cases), "scored": 0, "first_right": 0, "top3": 0, "no_match": 0,
                            "described_only": 0, "outside_7_1": 0, "outside_named": 0, "healthy": 0,
-                           "false_alarms": 0, "rows": []}
+                           "false_alarms": 0, "written_against": 0, "rows": []}
     for case in cases:
         ids = [m["id"] for m in diagnosis(rr, case["excerpt"])]
         row = {"id": case["id"], "expected": case["expected"], "got": ids[:3], "kind": "scored"}
-        if case["healthy"]:
+        if case["id"] in WRITTEN_AGAINST:
+            out["written_against"] += 1
+            row["kind"] = "written against"
+        elif case["healthy"]:
             out["healthy"] += 1
             out["false_alarms"] += bool(ids)
             row["kind"] = "healthy"
@@ -88,6 +99,8 @@ def render(name: str, s: dict[str, Any], cases: bool) -> str:
              f"  healthy logs named     {s['false_alarms']}/{s['healthy']}  (false alarms)",
              f"  cause outside 7.1      {s['outside_7_1']} (an entry named for {s['outside_named']}); "
              f"description only {s['described_only']}"]
+    if s["written_against"]:
+        lines.append(f"  left out: {s['written_against']} case(s) a rule was written from (WRITTEN_AGAINST)")
     if cases:
         for r in s["rows"]:
             mark = ""

@@ -156,3 +156,17 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     proc.stdout.close()  # what `head -1` does once it has its line
     _, err = proc.communicate(timeout=60)
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()
+
+
+def test_a_cause_the_log_argues_against_pulls_no_flag(tmp_path):
+    """The thinking-model log again, but PyTorch held the request reserved (fragmentation, synthetic): the cause that
+    would lower --rollout-max-response-len is argued against, so no opposite fix is named."""
+    from test_doctor_ranking import OOM_SMALL, OOM_SMALL_WHOLE, RANKING_LOGS
+
+    lines = [OOM_SMALL if ln == OOM_SMALL_WHOLE else ln for ln in RANKING_LOGS["rank-thinking-gsm8k.log"]]
+    log = tmp_path / "frag.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    got, settings = diagnose(log)
+    oom = next(m for m in got if m["id"] == "mem-oom-trainer")
+    assert oom["facts"]["alloc"] == "fragmented"
+    assert not [o for o in oom["opposite"] if o["flag"] == "--rollout-max-response-len"], oom["opposite"]

@@ -96,7 +96,7 @@ def test_the_held_out_set_only_grows():
 
     root = CORPUS.parents[2]
     res = subprocess.run(["git", "-C", str(root), "show", f"{SPLIT_COMMIT}:tests/fixtures/doctor-corpus/held-out.json"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, timeout=60)
     if res.returncode != 0:
         pytest.skip(f"no git history with {SPLIT_COMMIT} here (a shallow clone or an export): {res.stderr.strip()}")
     then = {c["id"]: c for c in json.loads(res.stdout)["cases"]}
@@ -104,3 +104,13 @@ def test_the_held_out_set_only_grows():
     assert set(then) <= set(now), sorted(set(then) - set(now))
     changed = [i for i in then if then[i] != now[i]]
     assert not changed, changed
+
+
+def test_cases_written_against_are_held_out_cases_left_out_of_the_figures():
+    from doctor_corpus import WRITTEN_AGAINST, _read_run, score
+
+    held = {c["id"] for c in load_set("held-out")["cases"]}
+    assert set(WRITTEN_AGAINST) <= held
+    s = score(load_set("held-out")["cases"], _read_run())
+    assert s["written_against"] == len(WRITTEN_AGAINST)
+    assert all(r["kind"] == "written against" for r in s["rows"] if r["id"] in WRITTEN_AGAINST)

@@ -794,7 +794,7 @@ SYMPTOMS_JSON = r'''{
     "tokenizer.chat_template is not set",
     "apply_chat_template("
    ],
-   "check": "python3 -c \"from transformers import AutoTokenizer as T; print(T.from_pretrained('$HF').chat_template is not None)\"",
+   "check": "HF=$(grep -oP '^--hf-checkpoint \\K\\S+' \"/root/logs/$RUN.args\")\npython3 -c \"from transformers import AutoTokenizer as T; print(T.from_pretrained('$HF').chat_template is not None)\"",
    "fix": "Use the model's instruct version, or drop --apply-chat-template for a base model and write its prompt format into the data."
   },
   {
@@ -1833,6 +1833,17 @@ def _expansion_end(text: str, i: int) -> int:
     return -1
 
 
+def _take(text: str, i: int, cur: list[str]) -> tuple[int, str | None]:
+    """Append the character at `i`, or the expansion that starts there, to `cur`: the next index, and the
+    expansion (None for a plain character)."""
+    j = _expansion_end(text, i) if text[i] in "$`" else -1
+    if j < 0:
+        cur.append(text[i])
+        return i + 1, None
+    cur.append(text[i:j])
+    return j, text[i:j]
+
+
 def shell_words(text: str) -> list[tuple[str, str | None]]:
     """The words of `text` as bash reads them, each with the first expansion in it that is left unexpanded ($VAR,
     ${VAR}, $(...), `...`) or None. Comments (from a word that starts with #) and backslash-newlines go; quotes
@@ -1877,24 +1888,12 @@ def shell_words(text: str) -> list[tuple[str, str | None]]:
                         cur.append(text[i + 1])
                     i += 2
                     continue
-                j = _expansion_end(text, i) if d in "$`" else -1
-                if j < 0:
-                    cur.append(d)
-                    i += 1
-                else:
-                    exp = exp or text[i:j]
-                    cur.append(text[i:j])
-                    i = j
+                i, e = _take(text, i, cur)
+                exp = exp or e
             i += 1
             continue
-        j = _expansion_end(text, i) if c in "$`" else -1
-        if j < 0:
-            cur.append(c)
-            i += 1
-        else:
-            exp = exp or text[i:j]
-            cur.append(text[i:j])
-            i = j
+        i, e = _take(text, i, cur)
+        exp = exp or e
     if cur is not None:
         words.append(("".join(cur), exp))
     return words
@@ -2139,15 +2138,15 @@ def facts_alloc(ctx: list[str], facts: dict[str, Any], params: dict[str, Any]) -
         want = _size(w["want"], w["wu"])
         r = UNALLOC_RE.search(ln)
         if r:
-            unalloc, shown = _size(r["res"], r["ru"]), f"{r['res']} {r['ru']}"
+            unalloc, said = _size(r["res"], r["ru"]), f"{r['res']} {r['ru']}"
         else:
             o = RESERVED_OLD_RE.search(ln)
             if not o:
                 continue  # the message names no reserved figure: the doctor cannot tell
             unalloc = max(0.0, _size(o["res"], o["ru"]) - _size(o["alloc"], o["au"]))
-            shown = _gib(unalloc)
+            said = _gib(unalloc)
         facts["alloc"] = "fragmented" if unalloc >= want else "whole"
-        params.update(want=f"{w['want']} {w['wu']}", unalloc=shown)
+        params.update(want=f"{w['want']} {w['wu']}", unalloc=said)
         return
 
 
@@ -2303,7 +2302,8 @@ MOVE_RE = re.compile(r"\b(?P<how>[Rr]aise|[Ll]ower)\s+(?P<flag>--[a-z0-9][a-z0-9
 
 def _moves(match: dict[str, Any]) -> dict[str, str]:
     """The flags an entry's fixes for this run move, and which way ('raise' or 'lower')."""
-    texts = [match["fix"]] + [f for c in match["causes"] for f in c["fixes"]]
+    # the causes this log argues against are left out: their fixes are not what the log points at
+    texts = [match["fix"]] + [f for c in match["causes"] if not c["against"] for f in c["fixes"]]
     out: dict[str, str] = {}
     for t in texts:
         for m in MOVE_RE.finditer(t):
@@ -2348,9 +2348,14 @@ def arrange(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for flag, how in mine.items():
                 if theirs.get(flag, how) != how:
                     stops = [x for x in (m, other) if "signal" not in x and x["line"] is not None]
-                    first = min(stops, key=lambda x: x["line"]) if stops else m
+                    if len(stops) == 1:
+                        first, why = stops[0], "what stops the run before what its steps show"
+                    elif stops:
+                        first, why = min(stops, key=lambda x: x["line"]), "the earlier error line first"
+                    else:
+                        first, why = min((m, other), key=kept.index), "the entry ranked higher first"
                     m["opposite"].append({"flag": flag, "this": how, "id": other["id"], "title": other["title"],
-                                          "other": theirs[flag], "first": first["id"]})
+                                          "other": theirs[flag], "first": first["id"], "why": why})
     return kept
 
 
@@ -2424,7 +2429,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         for o in m["opposite"]:
             then = o["id"] if o["first"] == m["id"] else m["id"]
             out.append(f"  opposite fixes: this entry says {o['this']} {o['flag']}, {o['id']} says {o['other']} it; "
-                       f"try {o['first']}'s fixes first (what stops the run before what its steps show), then {then}'s")
+                       f"try {o['first']}'s fixes first ({o['why']}), then {then}'s")
         check = m["check"].replace("\n", "\n         ")
         out.append(f"  check: {check}")
         if m["causes"]:

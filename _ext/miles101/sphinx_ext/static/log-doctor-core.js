@@ -745,6 +745,17 @@ function expansionEnd(text, i) {
   return -1;
 }
 
+/** read_run._take: push the character or expansion at i onto cur; [next index, the expansion or null]. */
+function take(text, i, cur) {
+  const j = text[i] === "$" || text[i] === "`" ? expansionEnd(text, i) : -1;
+  if (j < 0) {
+    cur.push(text[i]);
+    return [i + 1, null];
+  }
+  cur.push(text.slice(i, j));
+  return [j, text.slice(i, j)];
+}
+
 /** read_run.shell_words: [word, its first unexpanded expansion or null]. */
 export function shellWords(text) {
   const words = [];
@@ -793,28 +804,16 @@ export function shellWords(text) {
           i += 2;
           continue;
         }
-        const j = d === "$" || d === "`" ? expansionEnd(text, i) : -1;
-        if (j < 0) {
-          cur.push(d);
-          i += 1;
-        } else {
-          exp = exp ?? text.slice(i, j);
-          cur.push(text.slice(i, j));
-          i = j;
-        }
+        const [next, e] = take(text, i, cur);
+        exp = exp ?? e;
+        i = next;
       }
       i += 1;
       continue;
     }
-    const j = c === "$" || c === "`" ? expansionEnd(text, i) : -1;
-    if (j < 0) {
-      cur.push(c);
-      i += 1;
-    } else {
-      exp = exp ?? text.slice(i, j);
-      cur.push(text.slice(i, j));
-      i = j;
-    }
+    const [next, e] = take(text, i, cur);
+    exp = exp ?? e;
+    i = next;
   }
   if (cur !== null) words.push([cur.join(""), exp]);
   return words;
@@ -1040,20 +1039,20 @@ function factsAlloc(R, ctx, facts, params) {
     if (!w) continue;
     const want = Number(w.groups.want) * u[w.groups.wu];
     let unalloc;
-    let shown;
+    let said;
     const r = R.UNALLOC.exec(ln);
     if (r) {
       unalloc = Number(r.groups.res) * u[r.groups.ru];
-      shown = `${r.groups.res} ${r.groups.ru}`;
+      said = `${r.groups.res} ${r.groups.ru}`;
     } else {
       const o = R.RESERVED_OLD.exec(ln);
       if (!o) continue;
       unalloc = Math.max(0, Number(o.groups.res) * u[o.groups.ru] - Number(o.groups.alloc) * u[o.groups.au]);
-      shown = gib(R, unalloc);
+      said = gib(R, unalloc);
     }
     facts.alloc = unalloc >= want ? "fragmented" : "whole";
     params.set("want", `${w.groups.want} ${w.groups.wu}`);
-    params.set("unalloc", shown);
+    params.set("unalloc", said);
     return;
   }
 }
@@ -1216,7 +1215,8 @@ export class Diagnoser {
 /** read_run._moves: the flags an entry's fixes move, and which way. */
 function moves(R, m) {
   const out = new Map();
-  for (const t of [m.fix, ...m.causes.flatMap((c) => c.fixes)]) {
+  // the causes this log argues against are left out (read_run._moves)
+  for (const t of [m.fix, ...m.causes.filter((c) => !c.against.length).flatMap((c) => c.fixes)]) {
     for (const x of t.matchAll(R.MOVE)) if (!out.has(x.groups.flag)) out.set(x.groups.flag, x.groups.how.toLowerCase());
   }
   return out;
@@ -1247,8 +1247,12 @@ function arrange(R, ranked) {
       for (const [flag, how] of mine) {
         if ((theirs.get(flag) ?? how) !== how) {
           const stops = [m, other].filter((x) => x.signal === undefined && x.line !== null);
-          const first = stops.length ? stops.reduce((a, x) => (x.line < a.line ? x : a)) : m;
-          m.opposite.push({ flag, this: how, id: other.id, title: other.title, other: theirs.get(flag), first: first.id });
+          let first;
+          let why;
+          if (stops.length === 1) [first, why] = [stops[0], "what stops the run before what its steps show"];
+          else if (stops.length) [first, why] = [stops.reduce((a, x) => (x.line < a.line ? x : a)), "the earlier error line first"];
+          else [first, why] = [kept.indexOf(m) < kept.indexOf(other) ? m : other, "the entry ranked higher first"];
+          m.opposite.push({ flag, this: how, id: other.id, title: other.title, other: theirs.get(flag), first: first.id, why });
         }
       }
     }

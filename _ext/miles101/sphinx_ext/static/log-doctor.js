@@ -131,7 +131,7 @@ function oppositeItem(m, o) {
   const then = o.first === m.id ? o.id : m.id;
   return el("p", {}, el("span", { class: "m101-doctor-label", text: "Opposite fixes: " }),
     `this entry says ${o.this} `, el("code", { text: o.flag }), `, ${o.id} says ${o.other} it; try ${o.first}'s fixes `
-    + `first (what stops the run before what its steps show), then ${then}'s.`);
+    + `first (${o.why}), then ${then}'s.`);
 }
 
 function matchItem(root, m, rank, matches) {
