@@ -104,6 +104,7 @@ def test_a_fifo_a_device_or_a_huge_file_is_not_read(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(memo_module, "MAX_BYTES", 100)
     assert recall(memo, "k") is None
     assert memo_bytes(memo, 100) is None and memo_bytes(memo, 10**6) is not None
+    assert memo_bytes(tmp_path) is None  # a directory in a memo's place is no memo, never an IsADirectoryError
 
 
 @pytest.mark.parametrize("text", ['{"d": [["no-such-subtype", "w", "m", "f"]]}', '{"d": [[1, 2]]}', "[]", "{", "\xff"])

@@ -70,10 +70,11 @@ def memo_bytes(path: Path, limit: int | None = None) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
+    info = os.fstat(fd)  # before fdopen, which raises IsADirectoryError for a directory
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
         data = fh.read(limit + 1)
     return data if len(data) <= limit else None
 

@@ -220,7 +220,7 @@ def value_error(rec: dict[str, Any], value: str) -> str | None:
         return f"{_shown(value)} is {parsed} to Miles (not a finite number)"
     choices = rec.get("choices")
     if choices is not None and parsed not in choices and value not in [str(c) for c in choices]:
-        return f"{value!r} is not one of {', '.join(map(str, choices))}"
+        return f"{_shown(value)} is not one of {', '.join(map(str, choices))}"
     return None
 
 

@@ -337,6 +337,7 @@ def record_all(ids: list[str], runs: dict[str, dict[str, Any]], root: Path, gpu_
     old = signal.signal(signal.SIGINT, stopper)
     total = sum(planned_steps(runs[i]) for i in ids)
     done_all = 0
+    told: set[str] = set()  # the refused step times already printed (each run re-reads every recording)
     try:
         for run_id in ids:
             if stopper.requested():
@@ -345,7 +346,9 @@ def record_all(ids: list[str], runs: dict[str, dict[str, Any]], root: Path, gpu_
             refused_times: list[str] = []
             measured = recorded_step_time(gpu_dir, refused_times)
             for text in refused_times:
-                display.print(f"{display.label}: {text}")
+                if text not in told:
+                    told.add(text)
+                    display.print(f"{display.label}: {text}")
             argv = [sys.executable, str(RUN_PY), "record", run_id, "--runs-dir", str(root / "capture" / "runs"),
                     "--gpu-dir", str(gpu_dir), *record_args]
             out_file = work / f"{run_id}.out"

@@ -38,3 +38,27 @@ def test_bad_lines_are_left_out_and_named_by_file_and_line(tmp_path: Path) -> No
 def test_the_clock_shows_no_absurd_estimate(seconds: float) -> None:
     assert clock(seconds) == "?"
     assert clock(3725) == "1:02:05"
+
+
+def test_a_refused_step_time_is_printed_once_however_many_runs_follow(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import os
+
+    from capture.lab import campaign
+
+    gpu = tmp_path / "gpu"
+    (gpu / "a-run").mkdir(parents=True)
+    (gpu / "a-run" / "steps.jsonl").write_text('{"lab": {"lab/step_interval": true}}\n', encoding="utf-8")
+
+    def record_one(run_id, run, argv, env, gpu_dir, display, stopper, per_step, done_all, total, out_file):
+        out_file.write_text("record exited 1\n", encoding="utf-8")
+        return 1, 0
+
+    monkeypatch.setattr(campaign, "record_one", record_one)
+    runs = campaign.load_runs(Path(__file__).resolve().parents[2] / "capture" / "runs")
+    out = io.StringIO()
+    results = campaign.record_all(sorted(runs)[:3], runs, tmp_path, gpu, [], dict(os.environ),
+                                  campaign.Display(out, tty=False), tmp_path)
+    assert len(results) == 3
+    assert out.getvalue().count("lab/step_interval True is not a step time") == 1, out.getvalue()

@@ -193,6 +193,20 @@ def test_the_reader_and_the_drift_report_share_one_rename_heuristic():
     assert drift_report.RENAME_HEURISTIC is miles_tree.RENAME_HEURISTIC
 
 
+def test_a_rename_beside_a_flag_defined_in_two_files_is_paired_by_its_place():
+    """Rule 3 reads each file's own places on both sides: --x, defined in a.py and b.py, is b.py's neighbour."""
+    def rec(name: str, file: str, line: int) -> dict:
+        return {"name": name, "dest": name[2:] + "_dest", "kind": "add_argument", "type": "int", "file": file,
+                "line": line}
+
+    old = [rec("--x", "a.py", 5), rec("--x", "b.py", 20), rec("--old", "b.py", 21), rec("--z", "b.py", 22)]
+    new = [rec("--x", "a.py", 5), rec("--x", "b.py", 20), rec("--new", "b.py", 21), rec("--z", "b.py", 22)]
+    book = {"flags": {o: [["both"]] for o in ("--old", "--x", "--z")},
+            "layout": miles_tree.flag_layout(old, only={"--old", "--x", "--z"})}
+    got = miles_tree.renames(book, {"flags": {}, "layout": miles_tree.flag_layout(new)}, ["--old"])
+    assert got == {"--old": ("--new", "same place in b.py, between --x and --z")}
+
+
 def test_the_json_report_carries_the_same_verdict():
     report = miles_tree.compare(LOUD, miles_tree.tree_tables(tree(FIXTURES / "drift_new", NEW)))
     assert report["verdict"] == "pages" and report["exit"] == 3

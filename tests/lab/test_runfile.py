@@ -137,3 +137,10 @@ def test_a_value_miles_would_read_as_no_usable_number_is_refused(kind: str, valu
 
     got = value_error({"type": kind}, value)
     assert (got is None) if words is None else (got is not None and words in got and len(got) < 120), got
+
+
+def test_a_long_value_outside_a_flags_choices_is_quoted_cut() -> None:
+    from miles101.runcheck import value_error
+
+    got = value_error({"type": "str", "choices": ["megatron", "fsdp"]}, "x" * 5000)
+    assert got is not None and "(5000 characters) is not one of megatron, fsdp" in got and len(got) < 120, got

@@ -1828,12 +1828,12 @@ def renames(book: dict, image: dict, vanished: list[str]) -> dict[str, tuple[str
         return {}
     removed = [old["defs"][o] for o in vanished if o in old["defs"]]
     added = [rec for opt, rec in new["defs"].items() if opt == rec["name"] and opt not in book["flags"]]
-    every_new = [new["defs"][r["name"]] for r in layout_records(new) if r["name"] in new["defs"]]
+
     def linemap(file: str) -> LineMap | None:  # rule 2: a line diff of the file, over its lines' digests
         was, now = old.get("lines", {}).get(file), new.get("lines", {}).get(file)
         return LineMap(digest_lines(was), digest_lines(now)) if was and now else None
 
-    pairs = find_renames(removed, added, layout_records(old), every_new, linemap)
+    pairs = find_renames(removed, added, layout_records(old), layout_records(new), linemap)
     by_name = {rec["name"]: opt for opt, rec in old["defs"].items()}
     return {by_name.get(o["name"], o["name"]): (n["name"], why) for o, n, why in pairs}
 

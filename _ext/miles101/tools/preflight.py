@@ -303,8 +303,12 @@ CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)
 
 
 def printable(text: str) -> str:
-    """Text a probe printed, fit for one line of the table: terminal escapes and control characters become a space."""
-    return CONTROL.sub(" ", text) if isinstance(text, str) else text
+    """Text a probe printed, fit for one line of the table: terminal escapes and control characters become a space;
+    any other character a terminal does not print as itself (a bidi override that forges a `FAIL:` line, a
+    zero-width one) is written as its Python escape (`\\u202e`)."""
+    if not isinstance(text, str):
+        return text
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in CONTROL.sub(" ", text))
 
 
 # ---- the checks -------------------------------------------------------------------------------
@@ -861,21 +865,15 @@ def preflight(run: dict[str, Any], disk: Path, min_mem_gib: float, min_disk_gib:
     return checks, digest
 
 
-def shown(text: str) -> str:
-    """Text to print on one line of a terminal: what a program said may hold escapes, line breaks or a bidi
-    override (a forged `FAIL:` line); each non-printable character is written as its Python escape."""
-    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
-
-
 def table(checks: list[Check], total: float) -> str:
     """The verdicts as a plain-text table, each failure and warning with its fix, then the total time; what a
-    probe printed stays on its row (`shown`)."""
+    probe printed stays on its row (Check keeps its text `printable`)."""
     width = max(len(c.name) for c in checks)
     rows = [f"{'check'.ljust(width)}  verdict  time    what it found / the fix"]
     for c in checks:
-        rows.append(f"{c.name.ljust(width)}  {c.status.upper():<7}  {c.seconds:5.1f}s  {shown(c.message)}")
+        rows.append(f"{c.name.ljust(width)}  {c.status.upper():<7}  {c.seconds:5.1f}s  {c.message}")
         if c.fix and c.status in ("fail", "warn"):
-            rows.append(f"{''.ljust(width)}  {'':<7}  {'':6}  fix: {shown(c.fix)}")
+            rows.append(f"{''.ljust(width)}  {'':<7}  {'':6}  fix: {c.fix}")
     failed = sum(c.status == "fail" for c in checks)
     rows.append(f"preflight: {failed} failed, {sum(c.status == 'warn' for c in checks)} warnings, "
                 f"{sum(c.status == 'pass' for c in checks)} passed in {total:.1f} s")
