@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from capture.crosscheck import miles_fsdp, shapes
-from capture.crosscheck.measure import _init_group, _local, _loss, apply_fsdp2, host
+from capture.crosscheck.measure import _close_group, _init_group, _local, _loss, apply_fsdp2, host
 
 SCHEMA = "master-copy/1"
 #: The steps after which the bf16 weights are compared with step 0.
@@ -210,10 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in a.model:
         doc["models"][name] = measure(models[name], a.steps, a.tokens, device)
         Path(a.out).write_text(json.dumps(doc, indent=1) + "\n")  # what is done so far survives a later failure
-    import torch.distributed as dist
-
-    if dist.is_initialized():
-        dist.destroy_process_group()
+    _close_group()
     return 0
 
 

@@ -309,11 +309,16 @@ def main(argv: list[str] | None = None) -> int:
         record = {"gradient_checkpointing": a.gradient_checkpointing, "tokens": a.tokens, "optimizer_foreach": foreach,
                   "status": "error", "phase": PHASE, "error": f"{type(e).__name__}: {e}"[:400]}
     Path(a.out).write_text(json.dumps(record, indent=1))
+    _close_group()
+    return 0
+
+
+def _close_group() -> None:
+    """End the one-process group `_init_group` opened, if it did (also what master_copy.py calls)."""
     import torch.distributed as dist
 
     if dist.is_initialized():
         dist.destroy_process_group()
-    return 0
 
 
 if __name__ == "__main__":
