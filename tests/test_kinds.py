@@ -11,7 +11,6 @@ import pytest
 from capture.explain import explain
 from miles101 import kinds
 from miles101.pages import ROLE_KINDS
-from miles101.problems import SOURCE_OF_KIND
 from miles101.resolve import KINDS as RESOLVED_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,8 +44,8 @@ def test_twins_point_at_each_other_and_read_the_same_records() -> None:
 
 
 def test_the_problems_follow_on_table_comes_from_the_rows() -> None:
-    assert SOURCE_OF_KIND["computed"] == "capture/computed.json"
-    assert "measured" not in SOURCE_OF_KIND, "a run file's values are not one capture file"
+    assert kinds.SOURCE_OF_KIND["computed"] == "capture/computed.json"
+    assert "measured" not in kinds.SOURCE_OF_KIND, "a run file's values are not one capture file"
 
 
 #: A real key of each kind that is not a value (a value kind's key is the first the committed capture holds).

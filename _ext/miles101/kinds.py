@@ -17,13 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .runfiles import record_command
-
 if TYPE_CHECKING:
     from .data import Value
 
 #: The manual's hardware: recordings from anything else are labelled as such.
 HOME_HARDWARE = "GB10"
+
+
+def record_command(run_id: str) -> str:
+    """The command that records a run on the DGX Spark (capture/run.py record)."""
+    return f"python3 capture/run.py record {run_id}"
 
 
 # -- where a value comes from, in one sentence: the tooltip, the page's list of values and `explain` --------
@@ -214,6 +217,15 @@ ROLE_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS if k.role)
 REFERENCE_KINDS: dict[str, str] = {k.record_kind: k.name for k in KINDS if k.record_kind}
 #: The capture files value kinds are loaded from, each once, in the table's order.
 CAPTURE_FILES: tuple[CaptureFile, ...] = tuple({f.glob: f for k in KINDS for f in k.files}.values())
+#: Which capture file each kind of page reference reads: when that file cannot be read at all, its
+#: references are follow-ons of one root cause (counted, not listed one by one).
+SOURCE_OF_KIND: dict[str, str] = {k.name: k.reads for k in KINDS if k.reads}
+
+
+def broken_sources(capture: object) -> dict[str, str]:
+    """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
+    broken = {p.file for p in getattr(capture, "problems", [])}
+    return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import schemas
-from .problems import Problem, ProblemError, capture_problem
+from .problems import Problem, ProblemError, capture_problem, json_path
 from .strict import parse_json_bytes, read_bytes
 
 SYMPTOMS = "capture/symptoms.json"
@@ -34,8 +34,6 @@ DOCTOR_BLOCK = re.compile(r"^[ \t]*(`{3,}|:{3,})\{log-doctor\}", re.M)
 
 
 def _path(*parts: Any) -> str:
-    from .validate import json_path  # validate imports this module: at call time
-
     return json_path(parts)
 
 

@@ -40,9 +40,9 @@ from . import schemas
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs, memo_key
-from .kinds import CAPTURE_FILES, REFERENCE_KINDS
+from .kinds import CAPTURE_FILES, REFERENCE_KINDS, broken_sources
 from .memo import memo_bytes, recall, remember
-from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
+from .problems import Problem, ProblemError, Subtype, capture_problem, json_path
 from .rulefiles import SYMPTOMS_FIX, rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite
@@ -84,18 +84,6 @@ def fix_for(rel: str) -> str:
 
 
 # ---------------------------------------------------------------------------------- rules
-
-
-def json_path(parts: Iterable[Any]) -> str:
-    out = "$"
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(p)):
-            out += f".{p}"
-        else:
-            out += f"[{json.dumps(str(p))}]"
-    return out
 
 
 def unit_range(unit: str) -> tuple[float | None, float | None, str] | None:
