@@ -3,8 +3,9 @@
 A row says where a kind is declared (its home, named by the fix of an unknown key), which capture
 file its references read, which kind it is confused with, the words an error, llms-full.txt and the
 editions use for it, its inline tag, and the sentence that says where a value of it comes from.
-The loader (`data`), the resolver (`resolve`), the page scanner (`pages`), the problems, the
-extension and `capture/run.py explain` read it; none keeps its own list. No Sphinx imports.
+The intake, the resolver (`resolve`), the page scanner (`pages`), the validation, the extension and
+`capture/run.py explain` read it; none keeps its own list. Which references follow on from a broken
+capture file is derived here (`broken_sources`). No Sphinx imports; the model's `Value` only as a type.
 
 A new kind of value is its row here, the row of the capture file it is loaded from
 (`miles101.capturefiles.FILES`, which the schemas, the intake's inputs, the fingerprints and the fix of a
