@@ -28,7 +28,8 @@ from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.markup import directive_option_problems, directive_options, listing_lines
 from miles101.markup import page_problems as markup_page_problems
 from miles101.pages import scan_pages
-from miles101.problems import Problem, ProblemError, Subtype, broken_sources
+from miles101.kinds import broken_sources
+from miles101.problems import Problem, ProblemError, Subtype
 from miles101.resolve import resolve
 from miles101.rulefiles import doctor_blocks, missing_rules
 from miles101.strict import decode, read_bytes

@@ -11,7 +11,6 @@ import pytest
 from capture.explain import explain
 from miles101 import kinds
 from miles101.pages import ROLE_KINDS
-from miles101.problems import SOURCE_OF_KIND
 from miles101.resolve import KINDS as RESOLVED_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,8 +44,8 @@ def test_twins_point_at_each_other_and_read_the_same_records() -> None:
 
 
 def test_the_problems_follow_on_table_comes_from_the_rows() -> None:
-    assert SOURCE_OF_KIND["computed"] == "capture/computed.json"
-    assert "measured" not in SOURCE_OF_KIND, "a run file's values are not one capture file"
+    assert kinds.SOURCE_OF_KIND["computed"] == "capture/computed.json"
+    assert "measured" not in kinds.SOURCE_OF_KIND, "a run file's values are not one capture file"
 
 
 #: A real key of each kind that is not a value (a value kind's key is the first the committed capture holds).
@@ -56,21 +55,24 @@ NAMED_KEYS = {"flag": "--num-rollout", "default": "--num-rollout", "metric": "tr
 
 
 def test_a_new_kind_is_its_row_its_loader_and_its_css() -> None:
-    """Nothing else keeps a list of kinds: the schemas, the intake's key, the fix of a broken file, the roles and
-    the legend all read the table (issue 49: the throwaway-kind branch shows a kind added that way)."""
-    from miles101 import intake, schemas
+    """Nothing else keeps a list of kinds: the schemas, the intake's inputs, the fingerprints, the fix of a broken
+    file, the roles and the legend all read the tables (issue 49: the throwaway-kind branch shows a kind added that
+    way; issue 59: a kind's own file is one row of miles101.capturefiles)."""
+    from miles101 import capturefiles, data, intake, schemas
     from miles101.sphinx_ext import values
     from miles101.validate import fix_for
 
-    assert kinds.CAPTURE_FILES, "the value kinds' own files"
-    for f in kinds.CAPTURE_FILES:
-        assert schemas.SCHEMAS[f.glob] == f.schema and (schemas.schema_dir() / f.schema).is_file(), f
-        assert f"capture/{f.glob}" in intake.CAPTURE_INPUTS, f
+    own = [f for f in capturefiles.FILES if set(f.kinds) & set(kinds.VALUE_KINDS)]
+    assert own, "the value kinds' own files"
+    for f in own:
         rel = "capture/" + f.glob.replace("*", "x")
+        if f.schema is not None:  # a failed attempt's run.json has none: it is read, never published
+            assert schemas.SCHEMAS[f.glob] == f.schema and (schemas.schema_dir() / f.schema).is_file(), f
         assert schemas.schema_name_for(rel) == f.schema
-        assert fix_for(rel) == (f.fix.format(restore=f"restore it from git (`git checkout -- {rel}`)")
-                                if f.fix else f"re-run the extraction (`python3 capture/run.py --miles-src PATH`) "
-                                              f"or restore it from git (`git checkout -- {rel}`)"), f
+        assert f"capture/{f.glob}" in intake.CAPTURE_INPUTS, f
+        assert all(f"capture/{f.glob}" in data.FINGERPRINT_INPUTS[kind] for kind in f.kinds), f
+        assert fix_for(rel) == f.fix.format(restore=f"restore it from git (`git checkout -- {rel}`)", file=rel,
+                                            run="x", attempt="capture/gpu/_attempts/x"), f
     assert list(values.ROLES) == list(kinds.VALUE_KINDS)
     assert all(role.kind == name for name, role in values.ROLES.items())
     assert [e.kind for e in kinds.legend() if e.term != "pending"] == [k.name for k in kinds.KINDS if k.term

@@ -1,6 +1,6 @@
 """Layers point one way (issues 38, 49): the core imports neither the lab, Sphinx nor its own extension; the
 extension does not import the lab; the lab never imports the extension; the reader's tools import only
-the standard library.
+the standard library; and no two modules of the core import each other, however indirectly (issue 59).
 
 Every import is resolved to the full dotted name it loads: `import a.b`, `from a.b import c` (also
 `a.b.c`, which may be a module), relative imports (`from .sphinx_ext.values import x` inside the
@@ -9,6 +9,7 @@ core is `miles101.sphinx_ext.values`), and the string given to `importlib.import
 from __future__ import annotations
 
 import ast
+import graphlib
 import sys
 from pathlib import Path
 
@@ -145,3 +146,60 @@ def test_the_check_resolves_a_relative_import_of_the_extension_inside_itself(lay
 def test_the_check_catches_the_lab_importing_the_extension(layout: Path) -> None:
     bad = _module(layout, "capture/lab/bad.py", "from miles101.sphinx_ext.values import value_inline\n")
     assert reaches(imported(bad), {"miles101.sphinx_ext"})
+
+
+def core_graph(root: Path | None = None) -> dict[str, set[str]]:
+    """Each module of the core (`_ext/miles101/**.py`, the extension and the reader's tools with it) → the core
+    modules it imports, wherever the import stands: at the top, inside a function, under `TYPE_CHECKING`.
+
+    An imported name is the module that holds it (`miles101.kinds.KINDS` → `miles101.kinds`); a package's own
+    `__init__` that a submodule's import runs first is not an edge (it is not an import statement)."""
+    core = (root or ROOT) / "_ext" / "miles101"
+    files = {".".join(p.relative_to(core.parent).with_suffix("").parts).removesuffix(".__init__"): p
+             for p in sorted(core.rglob("*.py"))}
+
+    def module_of(name: str) -> str | None:
+        parts = name.split(".")
+        return next((m for i in range(len(parts), 0, -1) if (m := ".".join(parts[:i])) in files), None)
+
+    return {mod: {t for n in imported(path) if (t := module_of(n)) is not None and t not in (mod, "miles101")}
+            for mod, path in files.items()}
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of `graph` (its modules in import order, the first repeated at the end), or [] when it has none."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        return list(reversed(exc.args[1]))
+    return []
+
+
+def test_the_core_imports_in_no_circle() -> None:
+    cycle = import_cycle(core_graph())
+    assert not cycle, (f"the core's modules import each other in a circle: {' -> '.join(cycle)}; move what one of "
+                       "them takes from the other to a module below both (an import inside a function or under "
+                       "TYPE_CHECKING counts)")
+
+
+@pytest.mark.parametrize("text", [
+    "def f():\n    from .a import x\n",
+    "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n",
+    "from . import a\n",
+    "import importlib\na = importlib.import_module('miles101.a')\n",
+], ids=["inside-a-function", "type-checking", "relative-module", "import_module"])
+def test_the_check_catches_a_circle(layout: Path, text: str) -> None:
+    _module(layout, "_ext/miles101/a.py", "from .b import y\n")
+    _module(layout, "_ext/miles101/b.py", text)
+    _module(layout, "_ext/miles101/c.py", "from .b import y\n")
+    cycle = import_cycle(core_graph(layout))
+    assert set(cycle) == {"miles101.a", "miles101.b"} and cycle[0] == cycle[-1], cycle
+
+
+def test_a_layered_core_has_no_circle(layout: Path) -> None:
+    _module(layout, "_ext/miles101/a.py", "from .b import y\nfrom .sphinx_ext import base\n")
+    _module(layout, "_ext/miles101/b.py", "import json\n")
+    _module(layout, "_ext/miles101/sphinx_ext/__init__.py", "from . import base\n")
+    _module(layout, "_ext/miles101/sphinx_ext/base.py", "from ..b import y\n")
+    assert core_graph(layout)["miles101.a"] == {"miles101.b", "miles101.sphinx_ext", "miles101.sphinx_ext.base"}
+    assert import_cycle(core_graph(layout)) == []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .memo import memo_bytes
 from .palette import HUES
-from .problems import Problem, ProblemError, Subtype
+from .problems import Problem, ProblemError, Subtype, json_path
 from .strict import decode, outside, parse_json_bytes, read_bytes
 
 if TYPE_CHECKING:
@@ -159,7 +159,6 @@ def _value_problems(file: str, data: object) -> list[Problem]:
     """Values JSON Schema accepts that manual.json may not hold: a NaN or an infinity (anywhere), a part number
     written with a fraction (2.0 passes "integer"), a link that is not https (pin.source)."""
     from .schemas import non_finite
-    from .validate import json_path
 
     out = [Problem(Subtype.BOOK, f"{number} is not a number a page can show.", "write the real number there.",
                    f"{file}:{json_path(path)}") for path, number in non_finite(data)]

@@ -16,6 +16,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
+from .capturefiles import inputs_of_kinds
 from .problems import Problem
 
 GITHUB = "https://github.com/radixark/miles"
@@ -33,22 +34,12 @@ def fingerprint(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-_FLAGS, _RUNS = "capture/miles/flags.json", ("capture/runs/*.yaml", "capture/gpu/*")
 #: The input files (globs under the project root) each kind's fingerprints are made from, besides the code: where
 #: none of them changed since a build, neither did any fingerprint of the kind (incremental.stale_docs skips it).
-#: A kind not here is hashed again every build. tests/test_intake.py holds each row: a model built from the row's
-#: files alone gives every fingerprint of the kind that the whole capture gives.
-FINGERPRINT_INPUTS: dict[str, tuple[str, ...]] = {
-    "flag": (_FLAGS,), "default": (_FLAGS,), "pin": (_FLAGS,),  # the families and the provenance are flags.json's
-    "metric": ("capture/miles/metrics.json",),
-    "src": (_FLAGS, "capture/miles/files.json"),
-    "run": _RUNS, "measured": _RUNS,
-    "computed": ("capture/computed.json",),
-    "fact": ("capture/facts.json",),
-    "reference": ("capture/references/*.json",), "threshold": ("capture/references/*.json",),
-    "crosscheck": ("capture/crosscheck/results/*.json", "capture/crosscheck/master_copy/*.json", "capture/computed.json"),
-    "series": ("capture/series/*.json",),
-}
+#: A kind not here is hashed again every build. A view of the table of capture files (each row names the kinds
+#: it feeds); tests/test_intake.py holds each kind: a model built from its files alone gives every fingerprint of
+#: the kind that the whole capture gives.
+FINGERPRINT_INPUTS: dict[str, tuple[str, ...]] = inputs_of_kinds()
 
 
 @dataclass

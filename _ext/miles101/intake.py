@@ -20,25 +20,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .capturefiles import fix_for, input_row, model_inputs
 from .crosscheck_results import crosscheck_values
 from .master_copy import FOLDER as MASTER_COPY_FOLDER, master_copy_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
-from .kinds import CAPTURE_FILES, REFERENCE_KINDS
+from .kinds import REFERENCE_KINDS
 from .memo import recall, remember
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
 from .schemas import usable
-from .validate import Validation, capture_problems, fix_for, validate_capture
+from .validate import Validation, capture_problems, validate_capture
 
-#: The files the model is built from, as globs under the project root: the cached model's key. The files a
-#: kind of value is loaded from are its row's (`miles101.kinds.CAPTURE_FILES`), so a new kind's file is in it.
-CAPTURE_INPUTS = (
-    "capture/miles/flags.json", "capture/miles/metrics.json", "capture/miles/files.json",
-    "capture/runs/*.yaml", "capture/gpu/*/run.json", "capture/gpu/*/host.json",
-    "capture/gpu/*/values.json", "capture/gpu/_attempts/*/run.json",
-    *(f"capture/{f.glob}" for f in CAPTURE_FILES),
-)
+#: The files the model is built from, as globs under the project root: the cached model's key. A view of the
+#: table of capture files: each row that feeds a kind (`miles101.capturefiles.model_inputs`), so a new kind's
+#: file is in it, and the model reads no file without its row (`capturefiles.input_row`).
+CAPTURE_INPUTS = tuple(f"capture/{f.glob}" for f in model_inputs())
 #: The memos kept in the build's doctree dir.
 MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
 
@@ -135,8 +132,10 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
     problems: list[Problem] = []
 
     def get(path: Path, default: Any) -> Any:
+        rel = path.relative_to(root).as_posix()
+        input_row(rel)  # a file the model reads has its row in the table, with the kinds it feeds
         try:
-            return inputs.parsed(path, fix_for(path.relative_to(root).as_posix()))
+            return inputs.parsed(path, fix_for(rel))
         except ProblemError as exc:
             problems.append(exc.problem)
             return default

@@ -3,13 +3,14 @@
 A row says where a kind is declared (its home, named by the fix of an unknown key), which capture
 file its references read, which kind it is confused with, the words an error, llms-full.txt and the
 editions use for it, its inline tag, and the sentence that says where a value of it comes from.
-The loader (`data`), the resolver (`resolve`), the page scanner (`pages`), the problems, the
-extension and `capture/run.py explain` read it; none keeps its own list. No Sphinx imports.
+The intake, the resolver (`resolve`), the page scanner (`pages`), the validation, the extension and
+`capture/run.py explain` read it; none keeps its own list. Which references follow on from a broken
+capture file is derived here (`broken_sources`). No Sphinx imports; the model's `Value` only as a type.
 
-A new kind of value is its row here (with the capture file it is loaded from: the schemas, the
-intake's cache key and the fix of a broken file read `CAPTURE_FILES`), its loader branch in
-`miles101.intake.build_model` and its CSS (`.m101-<kind>`); the roles, the legend, llms-full.txt
-and `explain` follow from the row.
+A new kind of value is its row here, the row of the capture file it is loaded from
+(`miles101.capturefiles.FILES`, which the schemas, the intake's inputs, the fingerprints and the fix of a
+broken file read), its loader branch in `miles101.intake.build_model` and its CSS (`.m101-<kind>`); the
+roles, the legend, llms-full.txt and `explain` follow from the row.
 """
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .runfiles import record_command
-
 if TYPE_CHECKING:
     from .data import Value
 
 #: The manual's hardware: recordings from anything else are labelled as such.
 HOME_HARDWARE = "GB10"
+
+
+def record_command(run_id: str) -> str:
+    """The command that records a run on the DGX Spark (capture/run.py record)."""
+    return f"python3 capture/run.py record {run_id}"
 
 
 # -- where a value comes from, in one sentence: the tooltip, the page's list of values and `explain` --------
@@ -99,19 +103,6 @@ def _crosscheck_inline(d: dict[str, Any]) -> str:
     return f"{d['gpu']}, not a GB10"
 
 
-#: How a file kept by hand from its source is repaired (`{restore}`: restoring it from git).
-BY_HAND = "correct it by hand from its source (AUTHORING.md), or {restore}"
-
-
-@dataclass(frozen=True)
-class CaptureFile:
-    """A capture file a kind's values are loaded from: validated against its schema, part of the model's key."""
-
-    glob: str  #: under capture/ ("facts.json", "references/*.json")
-    schema: str  #: its JSON Schema, a file of _ext/miles101/schema/
-    fix: str | None = None  #: how it is repaired (`{restore}`: restoring it from git); None: re-run the extraction
-
-
 @dataclass(frozen=True)
 class Kind:
     """One kind of thing a page cites: a value (a number with a source) or a name or link."""
@@ -132,11 +123,7 @@ class Kind:
     inline_source: Callable[[dict[str, Any]], str] | None = None  #: the source shown inline, beside the tag
     term: str = ""  #: the kind's name in the legend (front page, R.6's glossary); "" = not in the legend
     legend: str = ""  #: what the legend says of the kind (plain text: the legend test compares it)
-    files: tuple[CaptureFile, ...] = ()  #: the capture files its values are loaded from, when they are its own
 
-
-#: capture/references/: a public reference and our threshold are records of the same files (told apart by `kind`).
-REFERENCE_FILES = (CaptureFile("references/*.json", "references.schema.json", BY_HAND),)
 
 #: Every kind, in the order the book lists its roles.
 KINDS: tuple[Kind, ...] = (
@@ -158,35 +145,30 @@ KINDS: tuple[Kind, ...] = (
                 "the metric it comes from and the statistic taken; R.3 Lab notes lists the recordings."),
     Kind("computed", True, True, "capture/computed.json", reads="capture/computed.json", llms="computed",
          source=_computed_source, tag="computed", term="computed",
-         files=(CaptureFile("computed.json", "computed.schema.json"),),
          legend="A number derived by the book's code from data extracted from Miles's source, such as a parameter "
                 "count or the bytes a trainer holds. Hover or focus one to see the function of the book's code "
                 "that derives it; the page's list of values names it too."),
     Kind("fact", True, True, "capture/facts.json", reads="capture/facts.json", llms="fact", source=_fact_source,
-         tag="fact", term="fact", files=(CaptureFile("facts.json", "facts.schema.json", BY_HAND),),
+         tag="fact", term="fact",
          legend="A number from a public source, such as the Spark's memory from NVIDIA's documentation, held "
                 "with its source and the date it was read."),
     Kind("reference", True, True, "a file of capture/references/", twin="threshold",
          words="a public reference (someone else's published number)", llms="public reference", tag="public ref",
          tag_text="public reference", record_kind="public", ranged=True, source=_reference_source,
-         inline_source=_reference_inline, term="public reference", files=REFERENCE_FILES,
+         inline_source=_reference_inline, term="public reference",
          legend="Someone else's published number (Miles's CI thresholds, a published baseline, a number from an "
                 "issue thread) or a rule in code, shown with its source and, where it has one, its hardware, so "
                 "it is never read as this book's GB10 measurement."),
     Kind("threshold", True, True, 'a file of capture/references/, with "kind": "threshold" and its "reasoning"',
          twin="reference", words="one of this book's own thresholds", llms="our threshold", tag="our threshold",
          tag_text="our threshold", record_kind="threshold", ranged=True, source=_threshold_source,
-         inline_source=_threshold_inline, term="our threshold", files=REFERENCE_FILES,
+         inline_source=_threshold_inline, term="our threshold",
          legend="A cut-off this book sets itself where nobody publishes a number, such as where the run reader "
                 "calls a metric worth a look. Hover or focus one for the reasoning behind it; it is no one's "
                 "measurement."),
     Kind("crosscheck", True, True,
          "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)", llms="cross-check",
          tag="cross-check", source=_crosscheck_source, inline_source=_crosscheck_inline, term="cross-check",
-         files=(CaptureFile("crosscheck/results/*.json", "crosscheck.schema.json",
-                            "{restore}, or re-run the cross-check on that host (`python3 capture/run.py crosscheck`)"),
-                CaptureFile("crosscheck/master_copy/*.json", "master-copy.schema.json",
-                            "{restore}, or re-run `python3 -m capture.crosscheck.master_copy` on that host")),
          legend="A reading of the book's own program on a GPU that is not a GB10, such as the H200 cross-check "
                 "of 2.1, labelled with that GPU."),
     Kind("issue", True, False, "the issue thread itself (owner/repo#N on GitHub)"),
@@ -198,10 +180,7 @@ KINDS: tuple[Kind, ...] = (
     # A public run's per-step series (someone else's run, cited by the {series-plot} directive as a reference): its
     # own extracted capture file, re-derived by `--check` from the public log's excerpt kept beside it.
     Kind("series", False, False, "capture/series/<id>.json (python3 -m capture.extract.series, from a public log)",
-         reads="capture/series/*.json",
-         files=(CaptureFile("series/*.json", "series.schema.json",
-                            "re-run `python3 -m capture.extract.series` (it reads the public log's excerpt under "
-                            "capture/series/sources/), or {restore}"),)),
+         reads="capture/series/*.json"),
 )
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
 
@@ -212,8 +191,15 @@ ROLE_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS if k.role)
 #: A record of capture/references/ by its `kind` field: someone else's published number (the default),
 #: or a cut-off this book sets itself, which must carry its `reasoning`.
 REFERENCE_KINDS: dict[str, str] = {k.record_kind: k.name for k in KINDS if k.record_kind}
-#: The capture files value kinds are loaded from, each once, in the table's order.
-CAPTURE_FILES: tuple[CaptureFile, ...] = tuple({f.glob: f for k in KINDS for f in k.files}.values())
+#: Which capture file each kind of page reference reads: when that file cannot be read at all, its
+#: references are follow-ons of one root cause (counted, not listed one by one).
+SOURCE_OF_KIND: dict[str, str] = {k.name: k.reads for k in KINDS if k.reads}
+
+
+def broken_sources(capture: object) -> dict[str, str]:
+    """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
+    broken = {p.file for p in getattr(capture, "problems", [])}
+    return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,12 @@ use these names, and each member's docstring-comment says when it is raised.
 """
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-
-from .kinds import KINDS
+from typing import Any
 
 
 class Subtype(Enum):
@@ -75,12 +77,14 @@ def capture_problem(where: str, message: str, fix: str) -> Problem:
     return Problem(Subtype.CAPTURE, message, fix, where)
 
 
-#: Which capture file each kind of page reference reads: when that file cannot be read at all, its
-#: references are follow-ons of one root cause (counted, not listed one by one).
-SOURCE_OF_KIND = {k.name: k.reads for k in KINDS if k.reads}
-
-
-def broken_sources(capture: object) -> dict[str, str]:
-    """kind → the capture file it reads, for each file the loader could not read as a whole (a root cause)."""
-    broken = {p.file for p in getattr(capture, "problems", [])}
-    return {kind: rel for kind, rel in SOURCE_OF_KIND.items() if rel in broken}
+def json_path(parts: Iterable[Any]) -> str:
+    """The place of a value inside a parsed document, as a problem's `where` names it: `$.flags[3].name`."""
+    out = "$"
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(p)):
+            out += f".{p}"
+        else:
+            out += f"[{json.dumps(str(p))}]"
+    return out

@@ -20,22 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from . import schemas
-from .problems import Problem, ProblemError, capture_problem
+from .capturefiles import fix_for
+from .problems import Problem, ProblemError, capture_problem, json_path
 from .strict import parse_json_bytes, read_bytes
 
 SYMPTOMS = "capture/symptoms.json"
 READER = "capture/references/reader.json"
-#: How the rule files are repaired (validate.fix_for names it for the gates).
-SYMPTOMS_FIX = (f"correct it by hand (schema _ext/miles101/schema/symptoms.schema.json; page 7.1 holds the same "
-                f"entries; then `python3 -m capture.lab.symptoms --write`), or restore it from git "
-                f"(`git checkout -- {SYMPTOMS}`)")
 #: A line that opens a ```{log-doctor} block (a fence of three or more backticks or colons).
 DOCTOR_BLOCK = re.compile(r"^[ \t]*(`{3,}|:{3,})\{log-doctor\}", re.M)
 
 
 def _path(*parts: Any) -> str:
-    from .validate import json_path  # validate imports this module: at call time
-
     return json_path(parts)
 
 
@@ -126,13 +121,12 @@ def _load(root: Path, rel: str, fix: str) -> Any:
 
 def load_symptoms(root: Path) -> dict[str, Any]:
     """capture/symptoms.json, checked; ProblemError naming the file, the place and the fix otherwise."""
-    return _load(root, SYMPTOMS, SYMPTOMS_FIX)
+    return _load(root, SYMPTOMS, fix_for(SYMPTOMS))
 
 
 def load_cutoffs(root: Path) -> dict[str, float]:
     """The reader's thresholds by key (capture/references/reader.json, checked): each one number."""
-    doc = _load(root, READER, f"correct it by hand from its source (AUTHORING.md), or restore it from git "
-                              f"(`git checkout -- {READER}`)")
+    doc = _load(root, READER, fix_for(READER))
     return {k: float(v["value"]) for k, v in doc["references"].items()}
 
 

@@ -29,11 +29,6 @@ class BaseError(ValueError):
     """A base that cannot be resolved: a missing run, a cycle, or a drop of a flag the base lacks."""
 
 
-def record_command(run_id: str) -> str:
-    """The command that records a run on the DGX Spark (capture/run.py record)."""
-    return f"python3 capture/run.py record {run_id}"
-
-
 def merge_args(base: list[Any], child: list[Any], drop: list[str]) -> list[str]:
     """The base's arguments with the child's flags in place of the base's, new ones after, `drop` left out."""
     child_groups = arg_groups(child)

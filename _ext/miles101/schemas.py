@@ -10,33 +10,20 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .kinds import CAPTURE_FILES
+from .capturefiles import row_for, schema_globs
 from .memo import collector_paused
 
 if TYPE_CHECKING:
     import jsonschema
 
-#: capture file glob (relative to capture/) → its schema file. The files a kind of value is loaded from are
-#: its row's (`miles101.kinds.CAPTURE_FILES`): a new kind's file is validated without a line here.
-SCHEMAS = {
-    "miles/flags.json": "flags.schema.json",
-    "miles/metrics.json": "metrics.schema.json",
-    "miles/models.json": "models.schema.json",
-    "miles/files.json": "files.schema.json",
-    **{f.glob: f.schema for f in CAPTURE_FILES},
-    "factcheck.json": "factcheck.schema.json",
-    "symptoms.json": "symptoms.schema.json",  # the log doctor's rules (miles101.rulefiles)
-    "runs/*.yaml": "run.schema.json",
-    "gpu/*/run.json": "recording.schema.json",
-    "gpu/*/host.json": "recording.schema.json",
-    "gpu/*/values.json": "recording.schema.json",
-}
+#: capture file glob (relative to capture/) → its schema file: a view of the table of capture files
+#: (`miles101.capturefiles.FILES`), so a new file is validated by its row alone.
+SCHEMAS = schema_globs()
 
 
 def schema_dir() -> Path:
@@ -46,8 +33,8 @@ def schema_dir() -> Path:
 
 def schema_name_for(rel: str) -> str | None:
     """The schema file of a capture file (`capture/...` path), or None."""
-    sub = rel.removeprefix("capture/")
-    return next((name for pattern, name in SCHEMAS.items() if fnmatchcase(sub, pattern)), None)
+    row = row_for(rel)
+    return None if row is None else row.schema
 
 
 def jsonschema_module() -> ModuleType:

@@ -32,18 +32,18 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 from . import schemas
+from .capturefiles import fix_for, required, row_for
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .inputs import Inputs, memo_key
-from .kinds import CAPTURE_FILES, REFERENCE_KINDS
+from .kinds import REFERENCE_KINDS, broken_sources
 from .memo import memo_bytes, recall, remember
-from .problems import Problem, ProblemError, Subtype, broken_sources, capture_problem
-from .rulefiles import SYMPTOMS_FIX, rule_problems
+from .problems import Problem, ProblemError, Subtype, capture_problem, json_path
+from .rulefiles import rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import SCHEMAS, non_finite
 from .series import rederive
@@ -53,49 +53,12 @@ from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run
 # imported by the checks that use them, when a check runs: a build whose capture is unchanged answers every check
 # from the cache and imports none of them.
 
-#: Files that must exist for the book to be checked at all.
-REQUIRED = ("miles/flags.json", "miles/metrics.json", "miles/models.json", "miles/files.json",
-            "computed.json", "facts.json")
-REGENERATE = "re-run the extraction (`python3 capture/run.py --miles-src PATH`) or restore it from git (`git checkout -- {file}`)"
+#: Files that must exist for the book to be checked at all (rows of the table of capture files).
+REQUIRED = required()
 REDERIVE = "re-derive it with `python3 capture/run.py record {run} --rederive`, or restore it from git (`git checkout -- {file}`)"
 
 
-def fix_for(rel: str) -> str:
-    """How a file of this kind is repaired: which tool writes it, or who edits it."""
-    sub = rel.removeprefix("capture/")
-    restore = f"restore it from git (`git checkout -- {rel}`)"
-    if sub.startswith("runs/"):
-        return f"correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}"
-    if sub.startswith("gpu/_attempts/"):  # a failed recording kept to read, never published: no tool rewrites it
-        attempt = "/".join(rel.split("/")[:4])
-        return f"{restore}, or remove the attempt (`rm -r {attempt}`) once you have read it"
-    if sub.startswith("gpu/"):
-        run_id = sub.split("/")[1]
-        return f"{restore}, or record the run again (`python3 capture/run.py record {run_id} --force`)"
-    if sub == "factcheck.json":
-        return f"correct the entry by hand (schema _ext/miles101/schema/factcheck.schema.json, AUTHORING.md), or {restore}"
-    if sub == "symptoms.json":
-        return SYMPTOMS_FIX
-    # a file a kind of value is loaded from: its row says how it is repaired (miles101.kinds.CAPTURE_FILES)
-    own = next((f for f in CAPTURE_FILES if fnmatchcase(sub, f.glob)), None)
-    if own is not None and own.fix is not None:
-        return own.fix.format(restore=restore)
-    return REGENERATE.format(file=rel)
-
-
 # ---------------------------------------------------------------------------------- rules
-
-
-def json_path(parts: Iterable[Any]) -> str:
-    out = "$"
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(p)):
-            out += f".{p}"
-        else:
-            out += f"[{json.dumps(str(p))}]"
-    return out
 
 
 def unit_range(unit: str) -> tuple[float | None, float | None, str] | None:
@@ -125,13 +88,9 @@ def _range_problem(rel: str, path: tuple, number: Any, unit: str) -> Problem | N
 
 def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
     """(path, record) for each cited number's record in a parsed capture file."""
-    if not isinstance(doc, dict):
-        return
-    name = rel.rsplit("/", 1)[-1]
-    key = {"computed.json": "values", "facts.json": "facts", "values.json": "values"}.get(name)
-    if rel.startswith("capture/references/"):
-        key = "references"
-    if key is None or not isinstance(doc.get(key), dict):
+    row = row_for(rel)
+    key = None if row is None else row.records  # the key whose records become values (the table's row)
+    if not isinstance(doc, dict) or key is None or not isinstance(doc.get(key), dict):
         return
     for k, rec in doc[key].items():
         if isinstance(rec, dict):

@@ -18,7 +18,8 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from ..problems import Problem, Subtype, broken_sources
+from ..kinds import broken_sources
+from ..problems import Problem, Subtype
 from ..resolve import Resolved, dependency, resolve
 from .domain import capture_of, domain_of
 

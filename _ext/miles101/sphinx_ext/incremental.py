@@ -14,8 +14,8 @@ from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 
 from ..data import fingerprint
+from ..kinds import broken_sources
 from ..memo import recall, remember
-from ..problems import broken_sources
 from .base import logger
 from .domain import domain_of
 from .reference_tables import table_inputs

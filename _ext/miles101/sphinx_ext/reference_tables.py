@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Union
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from ..runfiles import record_command
+from ..kinds import record_command
 from .base import ManualDirective, skip_node
 from .domain import book_of, capture_of, domain_of, flag_anchor
 from .flags import Fact, flag_fields

@@ -14,7 +14,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from ..repository import discover
-from ..runfiles import record_command
+from ..kinds import record_command
 
 FOOTER_NAME = "This book's source repository"
 #: A plain "code" glyph (two chevrons), drawn in the footer's text colour.

@@ -17,11 +17,12 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 
+from ..kinds import record_command
 from ..markup import directive_option_problems as option_problems
 from ..markup import listing_lines
 from ..problems import Subtype
 from ..resolve import Resolved
-from ..runfiles import launch_script, ray_start, record_command, script_comment
+from ..runfiles import launch_script, ray_start, script_comment
 from ..strict import run_id_problem
 from .assets import write_if_changed
 from .base import ManualDirective, ResolvedRole, add_markup, warn
