@@ -32,6 +32,7 @@ SCHEMAS = {
     **{f.glob: f.schema for f in CAPTURE_FILES},
     "factcheck.json": "factcheck.schema.json",
     "symptoms.json": "symptoms.schema.json",  # the log doctor's rules (miles101.rulefiles)
+    "slime/gb10.json": "slime-gb10.schema.json",  # slime's side of the served Dockerfile.gb10 (miles101.gb10_image)
     "runs/*.yaml": "run.schema.json",
     "gpu/*/run.json": "recording.schema.json",
     "gpu/*/host.json": "recording.schema.json",
