@@ -143,4 +143,6 @@ def test_the_page_serves_the_file_with_its_build_line_and_mark() -> None:
     section = page.split("(build-gb10)=", 1)[1].split("\n## ", 2)[1]
     assert "{download}`Dockerfile.gb10 <../_ext/miles101/tools/Dockerfile.gb10>`" in section
     assert "```{gb10-build}" in section
-    assert "not yet built by this book" in section.lower()
+    assert "This book has not built this file" in section
+    from miles101.sphinx_ext.gb10_image import Gb10BuildDirective  # the directive prints the mark beside the base
+    assert "Not yet built by this book." in Path(sys.modules[Gb10BuildDirective.__module__].__file__).read_text()
