@@ -13,7 +13,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The served file (beside the reader's other tools, so a page serves it with `{download}`).
+#: The served file. It lives in `_ext/miles101/tools/`, the folder DESIGN §1 gives the files the book hands readers
+#: as they are (there, beside the stdlib tools, a page serves it with `{download}` as it serves them): `_static/` holds
+#: the site's own assets, copied into every build's `_static/`, and `capture/` holds what was read from sources, which
+#: this file is not (capture/slime/gb10.json is).
 DOCKERFILE = Path(__file__).resolve().parent / "tools" / "Dockerfile.gb10"
 #: The record of slime's side, under capture/ (relative to the project root).
 RECORD = Path("capture") / "slime" / "gb10.json"
