@@ -8,6 +8,7 @@
     python3 capture/run.py campaign [<id>...] [--no-record]    the whole job on the Spark (tox -e capture)
     python3 capture/run.py rehearse [--no-build]               that job here, with stand-ins, into a copy
     python3 capture/run.py diff OLD NEW [--json]               what changed in Miles between two extractions
+    python3 capture/run.py slime --slime-src PATH              slime's side of the GB10 image (capture/slime/gb10.json)
     python3 capture/run.py crosscheck [--image IMG] [--host H] the trainer's bytes on this GPU, against computed.json
 """
 from __future__ import annotations
@@ -90,6 +91,10 @@ def main(argv: list[str]) -> int:
         from capture.drift.cli import main as diff_main
 
         return diff_main(argv[1:])
+    if argv[:1] == ["slime"]:
+        from capture.extract.slime_gb10 import main as slime_main
+
+        return slime_main(argv[1:])
     if "--check" in argv:
         from capture.check import main as check_main
 

@@ -67,6 +67,10 @@ FILES: tuple[CaptureFile, ...] = (
     CaptureFile("symptoms.json", "symptoms.schema.json",  # the log doctor's rules (miles101.rulefiles)
                 "correct it by hand (schema _ext/miles101/schema/symptoms.schema.json; page 7.1 holds the same "
                 "entries; then `python3 -m capture.lab.symptoms --write`), or {restore}"),
+    # slime's side of the served Dockerfile.gb10 (miles101.gb10_image)
+    CaptureFile("slime/gb10.json", "slime-gb10.schema.json",
+                "re-run `python3 capture/run.py slime --slime-src PATH` (slime at the commit the record names), or "
+                "{restore}"),
     CaptureFile("runs/*.yaml", "run.schema.json",
                 "correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}",
                 kinds=RUN_KINDS, reads=("miles/flags.json", "miles/metrics.json")),

@@ -56,7 +56,7 @@ DIRECTIVES: dict[str, Markup] = {m.name: m for m in (
     *(_directive(name) for name in (
         "diagram", "pin", "fit-calculator", "log-doctor", "crosscheck-table", "crosscheck-uncovered", "book-cover", "book-audience",
         "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related", "value-kinds", "flags-by-job",
-        "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample")),
+        "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample", "gb10-build")),
 )}
 
 #: The one directive-fence syntax: ```{name} args or :::{name} args (any indent, three or more marks).

@@ -1,9 +1,8 @@
-"""Every preflight failure names a section of 6.4 that exists, and 6.4's GB10 build route keeps its marks.
+"""Every preflight failure names a section of 6.4 that exists.
 
 The preflight's fix strings name the book's section in words ("see 6.4, <title>"), since the book has no
-fixed web address; a title that 6.4 renames or drops would send the reader nowhere. The build section
-ports slime's GB10 image to Miles: each of its steps must cite where it comes from and say plainly that
-this book has not run it with Miles.
+fixed web address; a title that 6.4 renames or drops would send the reader nowhere. The GB10 build the
+section of `preflight.BUILD_GB10` serves is a file now, held to its sources by tests/test_gb10_dockerfile.py.
 """
 from __future__ import annotations
 
@@ -19,10 +18,6 @@ from miles101.tools import preflight
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "_ext" / "miles101" / "tools" / "preflight.py"
 PAGE = ROOT / "sections" / "6-4-pick-an-image.md"
-#: The mark every step of the GB10 build carries (a fixed phrase, shown on the page as written).
-NOT_RUN = "*Not yet run with Miles by this book.*"
-#: A step's source: a slime file at a commit, a GitHub issue or pull request, or a line of Miles.
-SOURCED = re.compile(r"https://github\.com/THUDM/slime/blob/[0-9a-f]{40}/|\{issue\}`[^`]+`|\{src\}`[^`]+`")
 
 
 def headings(text: str) -> dict[str, int]:
@@ -95,40 +90,3 @@ def test_the_lint_catches_a_fix_without_a_section(tmp_path, monkeypatch):
                    'def g(ok):\n    return Check("y", ok, "m", "" if ok else f"do it; {see(\'No such title\')}")\n')
     monkeypatch.setattr(sys.modules[__name__], "SOURCE", bad)
     assert failing_checks() == [(2, []), (4, ["No such title"])]
-
-
-def gb10_section(text: str) -> list[str]:
-    """The numbered steps of 6.4's "Build an image for the GB10" section, each with its continuation lines."""
-    lines = text.splitlines()
-    start = headings(text)[preflight.BUILD_GB10]
-    level = len(lines[start - 1]) - len(lines[start - 1].lstrip("#"))
-    steps: list[list[str]] = []
-    for line in lines[start:]:
-        h = re.match(r"^(#{1,6})\s", line)
-        if h and len(h[1]) <= level:
-            break
-        if re.match(r"^\d+\.\s", line):
-            steps.append([line])
-        elif steps and (line.startswith("   ") or not line.strip()):
-            steps[-1].append(line)
-        elif steps and line.strip():
-            break  # prose after the list ends it
-    return ["\n".join(s).strip() for s in steps]
-
-
-def test_each_gb10_build_step_cites_its_source_and_says_it_is_untried():
-    steps = gb10_section(PAGE.read_text(encoding="utf-8"))
-    assert len(steps) >= 5, steps
-    unsourced = [s.splitlines()[0] for s in steps if not SOURCED.search(s)]
-    unmarked = [s.splitlines()[0] for s in steps if NOT_RUN not in s]
-    assert not unsourced, f"{PAGE.name}: GB10 build steps without a source: {unsourced}"
-    assert not unmarked, f"{PAGE.name}: GB10 build steps without the mark {NOT_RUN!r}: {unmarked}"
-
-
-@pytest.mark.parametrize("step, sourced, marked", [
-    ("1. Do it. Source: [x](https://github.com/THUDM/slime/blob/" + "a" * 40 + "/f#L1). " + NOT_RUN, True, True),
-    ("1. Do it ({issue}`THUDM/slime#1835`).", True, False),
-    ("1. Do it. " + NOT_RUN, False, True),
-])
-def test_the_step_checks_tell_a_good_step_from_a_bad_one(step, sourced, marked):
-    assert bool(SOURCED.search(step)) is sourced and (NOT_RUN in step) is marked
