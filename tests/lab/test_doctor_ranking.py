@@ -125,6 +125,9 @@ RANKING_LOGS: dict[str, list[str]] = {
                                    "[Mon Dec  7 10:00:00 2026] Out of memory: Killed process 4242 (python3)"],
     "rank-ray-memory-advice.log": ["(raylet) Refer to the documentation on how to address the out of memory issue: "
                                    "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html."],
+    # Miles's HTTP helper with a caller's own retry budget (miles/utils/http_utils.py:230)
+    "rank-max-retries-budget.log": ["[2026] http_utils.py:230 - Max retries (5) reached, failing... "
+                                    "(url=http://127.0.0.1:3000/abort_request)"],
     "rank-torch-arch-warning.log": ["UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible "
                                     "with the current PyTorch installation."],
 }

@@ -31,6 +31,7 @@ FIRST = {
     "rank-kernel-oom-killer.log": "engine-terminated",
     "rank-ray-memory-advice.log": "ray-oom-memory-pressure",
     "rank-torch-arch-warning.log": "torch-build-lacks-gpu-arch",
+    "rank-max-retries-budget.log": "engine-max-retries",
 }
 
 

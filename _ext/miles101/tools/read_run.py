@@ -1100,7 +1100,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Max retries (60) reached, failing...`",
    "grep": [
-    "Max retries (60) reached, failing..."
+    "Max retries ( ... ) reached, failing..."
    ],
    "check": "ENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' --max-time 30 \"http://$ENGINE/health_generate\"",
    "fix": "Stop the run and fix the engine's cause; 1.2's watchdog stops such a run for you."
