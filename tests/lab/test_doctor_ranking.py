@@ -125,6 +125,13 @@ RANKING_LOGS: dict[str, list[str]] = {
                                    "[Mon Dec  7 10:00:00 2026] Out of memory: Killed process 4242 (python3)"],
     "rank-ray-memory-advice.log": ["(raylet) Refer to the documentation on how to address the out of memory issue: "
                                    "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html."],
+    # Miles's own frames (miles/backends/fsdp_utils/actor.py:353, :603) and PyTorch's under a backward pass
+    "rank-fsdp-logprob-oom.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 380, in _compute_log_prob',
+                                  OOM_BIG],
+    "rank-fsdp-backward-oom.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 603, in _train_step',
+                                   "    loss.backward()",
+                                   '  File "/usr/local/lib/python3.12/dist-packages/torch/autograd/graph.py", line 823, '
+                                   "in _engine_run_backward", OOM_BIG],
     # Miles's HTTP helper with a caller's own retry budget (miles/utils/http_utils.py:230)
     "rank-max-retries-budget.log": ["[2026] http_utils.py:230 - Max retries (5) reached, failing... "
                                     "(url=http://127.0.0.1:3000/abort_request)"],

@@ -71,3 +71,9 @@ def test_the_cuda_12_library_is_a_cause_of_the_sgl_kernel_import_failure():
 def test_a_full_disk_is_its_own_entry_not_nccls():
     assert [m["id"] for m in diagnosis(RR, _case("dolly-139")["excerpt"])] == ["ckpt-disk-full"]
     assert [m["id"] for m in diagnosis(RR, _case("pytorch-ci-infra-490")["excerpt"])] == ["nccl-shm-too-small"]
+
+
+@pytest.mark.parametrize("name, phase", [("rank-fsdp-logprob-oom.log", "logits"), ("rank-fsdp-backward-oom.log", "trainer")])
+def test_mileses_own_frames_place_an_oom_in_the_trainer(logs, name, phase):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert got[0]["id"] == "mem-oom-trainer" and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])

@@ -614,7 +614,9 @@ SYMPTOMS_JSON = r'''{
      "forward_step",
      "in backward",
      "_train_step",
-     "in train_actor"
+     "in train_actor",
+     "loss.backward()",
+     "_engine_run_backward"
     ],
     "timers": [
      "actor_train",
