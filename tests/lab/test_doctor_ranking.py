@@ -98,6 +98,45 @@ RANKING_LOGS: dict[str, list[str]] = {
     "rank-access-500.log": ['(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /generate HTTP/1.1" 500 Internal Server Error',
                             '(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
     "rank-access-200.log": ['(SGLangEngine pid=3) INFO:     127.0.0.1:5 - "POST /generate HTTP/1.1" 200 OK'],
+    # wordings of the programs a Miles run starts, one log each (tests/lab/test_doctor_wordings.py): each line is the
+    # program's fixed text as its source or 7.1 quotes it, around made-up paths and numbers
+    "rank-engine-fraction.log": ["(SGLangEngine pid=3) [2026] Load weight end.",
+                                 '(SGLangEngine pid=3)   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/'
+                                 'model_runner.py", line 310, in init_memory_pool',
+                                 "(SGLangEngine pid=3) RuntimeError: Not enough memory. Please try to increase "
+                                 "--mem-fraction-static."],
+    "rank-engine-fraction-new.log": ["(SGLangEngine pid=3) ValueError: Loaded weights leave no GPU memory for the KV "
+                                     "cache under --mem-fraction-static=0.3."],
+    "rank-engine-cuda-error-oom.log": ['(SGLangEngine pid=3)   File "/sgl-workspace/sglang/python/sglang/srt/'
+                                       'model_executor/cuda_graph_runner.py", line 400, in capture',
+                                       "(SGLangEngine pid=3) RuntimeError: CUDA error: out of memory"],
+    "rank-port-torch-store.log": ["RuntimeError: The server socket has failed to listen on any local network address. "
+                                  "port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"],
+    "rank-port-socket.log": ["OSError: [Errno 98] Address already in use"],
+    "rank-router-503.log": [*steps(1), "httpx.HTTPStatusError: Server error '503 Service Unavailable' for url "
+                            "'http://127.0.0.1:3000/generate'"],
+    "rank-ray-unschedulable.log": ["[2026] placement_group.py:113 - Creating placement group with 1 GPUs...",
+                                   "WARNING worker.py:1093 -- The actor or task with ID ffffffffffffffff01000000 cannot "
+                                   "be scheduled right now. It requires {GPU: 1.000000} for placement"],
+    "rank-processor-template.log": ["ValueError: Cannot use apply_chat_template because this processor does not have "
+                                    "a chat template."],
+    "rank-kernel-oom-killer.log": ["[Mon Dec  7 10:00:00 2026] python3 invoked oom-killer: gfp_mask=0x140cca, order=0, "
+                                   "oom_score_adj=0",
+                                   "[Mon Dec  7 10:00:00 2026] Out of memory: Killed process 4242 (python3)"],
+    "rank-ray-memory-advice.log": ["(raylet) Refer to the documentation on how to address the out of memory issue: "
+                                   "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html."],
+    # Miles's own frames (miles/backends/fsdp_utils/actor.py:353, :603) and PyTorch's under a backward pass
+    "rank-fsdp-logprob-oom.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 380, in _compute_log_prob',
+                                  OOM_BIG],
+    "rank-fsdp-backward-oom.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 603, in _train_step',
+                                   "    loss.backward()",
+                                   '  File "/usr/local/lib/python3.12/dist-packages/torch/autograd/graph.py", line 823, '
+                                   "in _engine_run_backward", OOM_BIG],
+    # Miles's HTTP helper with a caller's own retry budget (miles/utils/http_utils.py:230)
+    "rank-max-retries-budget.log": ["[2026] http_utils.py:230 - Max retries (5) reached, failing... "
+                                    "(url=http://127.0.0.1:3000/abort_request)"],
+    "rank-torch-arch-warning.log": ["UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible "
+                                    "with the current PyTorch installation."],
 }
 FSDP_ARGS = "python3 train.py\n--train-backend fsdp\n--colocate\n--rollout-batch-size 8\n--max-tokens-per-gpu 4096"
 

@@ -582,7 +582,7 @@ SYMPTOMS_JSON = r'''{
     "says": "the lines around line {line} are the trainer's logits or log-prob computation ({marker})",
     "markers": [
      "float_conversion",
-     "compute_log_probs",
+     "compute_log_prob",
      "calculate_log_probs_and_entropy",
      "get_log_probs_and_entropy",
      "vocab_parallel",
@@ -614,7 +614,9 @@ SYMPTOMS_JSON = r'''{
      "forward_step",
      "in backward",
      "_train_step",
-     "in train_actor"
+     "in train_actor",
+     "loss.backward()",
+     "_engine_run_backward"
     ],
     "timers": [
      "actor_train",
@@ -648,7 +650,9 @@ SYMPTOMS_JSON = r'''{
      "scheduler died during initialization",
      "in init_memory_pool",
      "in capture_one_batch_size",
-     "in launch_server"
+     "in launch_server",
+     "Capture cuda graph failed",
+     "in init_cuda_graphs"
     ],
     "timers": []
    },
@@ -792,7 +796,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`tokenizer.chat_template is not set`",
    "grep": [
     "tokenizer.chat_template is not set",
-    "apply_chat_template("
+    "apply_chat_template(",
+    "does not have a chat template"
    ],
    "check": "HF=$(grep -oP '^--hf-checkpoint \\K\\S+' \"/root/logs/$RUN.args\")\npython3 -c \"from transformers import AutoTokenizer as T; print(T.from_pretrained('$HF').chat_template is not None)\"",
    "fix": "Use the model's instruct version, or drop --apply-chat-template for a base model and write its prompt format into the data."
@@ -844,6 +849,15 @@ SYMPTOMS_JSON = r'''{
        "fix": "Install the sgl-kernel release built for the installed torch (pip show torch sgl-kernel), or use the image as built."
       }
      ]
+    },
+    {
+     "cause": "The sgl-kernel binary was linked against the CUDA 12 runtime, and the environment holds only CUDA 13 libraries.",
+     "tells": "The import error names `libnvrtc.so.12` or `libcudart.so.12`: cannot open shared object file.",
+     "fixes": [
+      {
+       "fix": "Install the sgl-kernel build for the installed CUDA (the cu130 wheels on a cu130 torch), or use the image as built."
+      }
+     ]
     }
    ]
   },
@@ -872,7 +886,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Images and hardware",
    "title": "`CUDA error: no kernel image is available for execution on the device`",
    "grep": [
-    "CUDA error: no kernel image is available for execution on the device"
+    "CUDA error: no kernel image is available for execution on the device",
+    "is not compatible with the current PyTorch installation"
    ],
    "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
    "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
@@ -922,7 +937,9 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Error while creating shared memory segment",
     "Call to posix_fallocate failed",
-    "Call to shm_open failed"
+    "Call to shm_open failed",
+    "Error: failed to extend ... to ... bytes",
+    "Error: failed to create shared memory file"
    ],
    "check": "df -h /dev/shm\nls -ld /dev/shm",
    "fix": "Give NCCL a /dev/shm it can write and that has room: the container's as the book starts it (see 1.1), or a writable one."
@@ -932,7 +949,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Ray",
    "title": "`Creating placement group with` ... and nothing after it",
    "grep": [
-    "Creating placement group with"
+    "Creating placement group with",
+    "cannot be scheduled right now"
    ],
    "check": "ray status",
    "fix": "On one GPU set --actor-num-gpus-per-node 1 and --num-gpus-per-node 1 with --colocate."
@@ -964,7 +982,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Ray",
    "title": "`Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons`",
    "grep": [
-    "Workers (tasks / actors) killed due to memory pressure (OOM)"
+    "Workers (tasks / actors) killed due to memory pressure (OOM)",
+    "Refer to the documentation on how to address the out of memory issue"
    ],
    "check": "grep -n -e 'Timer save_model' -e '\\[FSDP\\] Saved checkpoint to' -e 'killed due to memory pressure' \"$LOG\"",
    "fix": "Lower the host-memory peak at save time (see 2.2 and 2.3)."
@@ -977,7 +996,8 @@ SYMPTOMS_JSON = r'''{
     "Server process terminated unexpectedly.",
     "Out of memory: Killed process",
     "killed by the OOM killer",
-    "Memory cgroup out of memory: Killed process"
+    "Memory cgroup out of memory: Killed process",
+    "invoked oom-killer"
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
@@ -995,7 +1015,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`No available workers (all circuits open or unhealthy)`",
    "grep": [
-    "No available workers (all circuits open or unhealthy)"
+    "No available workers (all circuits open or unhealthy)",
+    "Server error '503 Service Unavailable' for url"
    ],
    "check": "grep -n -m1 -e 'The server is fired up and ready to roll' -e 'No available workers' \"$LOG\"\nenv | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
    "fix": "If the 503s come before the engine's ready line, the engine was not ready yet; otherwise unset the proxy or set no_proxy=127.0.0.1,localhost.",
@@ -1081,7 +1102,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Engine",
    "title": "`Max retries (60) reached, failing...`",
    "grep": [
-    "Max retries (60) reached, failing..."
+    "Max retries ( ... ) reached, failing..."
    ],
    "check": "ENGINE=$(grep -m1 -oP 'Launch HttpServerEngineAdapter at: \\K\\S+' \"$LOG\")\ncurl -s -o /dev/null -w '%{http_code}\\n' --max-time 30 \"http://$ENGINE/health_generate\"",
    "fix": "Stop the run and fix the engine's cause; 1.2's watchdog stops such a run for you."
@@ -1102,7 +1123,10 @@ SYMPTOMS_JSON = r'''{
    "title": "`Port ... is already in use \u2014 a stale router process may still be running.`",
    "grep": [
     "is already in use \u2014 a stale router process may still be running.",
-    "error while attempting to bind on address ... address already in use"
+    "error while attempting to bind on address ... address already in use",
+    "[Errno 98] Address already in use",
+    "name: EADDRINUSE, message: address already in use",
+    "errno: 98 - Address already in use"
    ],
    "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
@@ -1296,7 +1320,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Memory",
    "title": "`CUDA out of memory` inside the engine (SGLang)",
    "grep": [
-    "CUDA out of memory"
+    "CUDA out of memory",
+    "CUDA error: out of memory"
    ],
    "rank": [
     {
@@ -1309,6 +1334,17 @@ SYMPTOMS_JSON = r'''{
    ],
    "check": "grep -n -B12 -m1 'CUDA out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
    "fix": "Lower --sglang-mem-fraction-static: the engine needs room outside its static pool for activations, logits and CUDA graphs (see 2.2). If the traceback is in SGLang's logits processor, a smaller pool may not be enough: use an SGLang that computes log-probs in chunks."
+  },
+  {
+   "id": "engine-mem-fraction-too-small",
+   "section": "Memory",
+   "title": "`Not enough memory. Please try to increase --mem-fraction-static.`",
+   "grep": [
+    "Not enough memory. Please try to increase --mem-fraction-static",
+    "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static="
+   ],
+   "check": "grep -n -m1 -e 'Not enough memory' -e 'mem_fraction_static=' \"$LOG\"",
+   "fix": "Raise --sglang-mem-fraction-static: after the weights, the fraction leaves no room for a KV cache (see 2.1)."
   },
   {
    "id": "mem-cumemcreate-resume",
@@ -1736,6 +1772,16 @@ SYMPTOMS_JSON = r'''{
    "grep": [],
    "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
+  },
+  {
+   "id": "ckpt-disk-full",
+   "section": "Checkpoints",
+   "title": "`OSError: [Errno 28] No space left on device`",
+   "grep": [
+    "[Errno 28] No space left on device"
+   ],
+   "check": "df -h",
+   "fix": "Free room on the filesystem the failing write goes to, or point --save at a disk with room for every checkpoint you keep."
   }
  ]
 }'''

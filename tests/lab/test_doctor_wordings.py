@@ -1,0 +1,79 @@
+"""Wordings of one failure that 7.1's entries know beyond the line the first thread showed: each is the fixed text
+of a program a Miles run starts (SGLang, PyTorch, Ray, transformers, the kernel), as its source or 7.1 quotes it.
+
+The logs are synthetic (tests/lab/test_doctor_ranking.py, RANKING_LOGS, which the parity test also runs through the
+page's doctor); the development set of the corpus holds the public threads these wordings came with.
+"""
+from __future__ import annotations
+
+import pytest
+
+from doctor_corpus import _read_run, diagnosis, load_set
+from test_doctor_ranking import diagnose, ids, logs  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.unit
+
+RR = _read_run()
+
+def _case(case_id: str) -> dict:
+    return next(c for c in load_set("development")["cases"] if c["id"] == case_id)
+
+
+FIRST = {
+    "rank-engine-fraction.log": "engine-mem-fraction-too-small",
+    "rank-engine-fraction-new.log": "engine-mem-fraction-too-small",
+    "rank-engine-cuda-error-oom.log": "engine-oom",
+    "rank-port-torch-store.log": "engine-port-in-use",
+    "rank-port-socket.log": "engine-port-in-use",
+    "rank-router-503.log": "engine-no-available-workers",
+    "rank-ray-unschedulable.log": "ray-placement-group-wait",
+    "rank-processor-template.log": "chat-template-missing",
+    "rank-kernel-oom-killer.log": "engine-terminated",
+    "rank-ray-memory-advice.log": "ray-oom-memory-pressure",
+    "rank-torch-arch-warning.log": "torch-build-lacks-gpu-arch",
+    "rank-max-retries-budget.log": "engine-max-retries",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIRST))
+def test_each_wording_names_its_entry_first(logs, name):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert ids(got)[:1] == [FIRST[name]], ids(got)
+
+
+def test_the_engine_fraction_entry_raises_what_engine_oom_lowers(logs):  # noqa: F811
+    got, _ = diagnose(logs["rank-engine-fraction.log"])
+    assert "Raise --sglang-mem-fraction-static" in got[0]["fix"]
+    assert got[0]["facts"].get("phase") == "engine_start"  # the memory pool's frame: the engine was starting
+
+
+def test_a_cuda_graph_capture_failure_is_the_engine_starting():
+    got = diagnosis(RR, _case("sglang-5285")["excerpt"])
+    assert got[0]["id"] == "engine-oom" and got[0]["facts"]["phase"] == "engine_start", got[0]["facts"]
+
+
+def test_a_placement_wait_and_rays_unschedulable_line_are_one_entry(logs):  # noqa: F811
+    got, _ = diagnose(logs["rank-ray-unschedulable.log"])
+    assert ids(got) == ["ray-placement-group-wait"] and got[0]["count"] == 2
+
+
+def test_the_kernel_report_is_one_entry_from_its_first_line(logs):  # noqa: F811
+    got, _ = diagnose(logs["rank-kernel-oom-killer.log"])
+    assert ids(got) == ["engine-terminated"] and got[0]["line"] == 1 and got[0]["count"] == 2
+
+
+def test_the_cuda_12_library_is_a_cause_of_the_sgl_kernel_import_failure():
+    got = diagnosis(RR, _case("sglang-29646")["excerpt"])
+    assert got[0]["id"] == "gb10-no-kernel-image"
+    assert any("libnvrtc.so.12" in c["tells"] for c in got[0]["causes"])
+
+
+def test_a_full_disk_is_its_own_entry_not_nccls():
+    assert [m["id"] for m in diagnosis(RR, _case("dolly-139")["excerpt"])] == ["ckpt-disk-full"]
+    assert [m["id"] for m in diagnosis(RR, _case("pytorch-ci-infra-490")["excerpt"])] == ["nccl-shm-too-small"]
+
+
+@pytest.mark.parametrize("name, phase", [("rank-fsdp-logprob-oom.log", "logits"), ("rank-fsdp-backward-oom.log", "trainer")])
+def test_mileses_own_frames_place_an_oom_in_the_trainer(logs, name, phase):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert got[0]["id"] == "mem-oom-trainer" and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])
