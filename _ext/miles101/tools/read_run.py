@@ -33,6 +33,7 @@ import argparse
 import ast
 import json
 import math
+import os
 import re
 import statistics
 import sys
@@ -563,9 +564,21 @@ def render(report: dict[str, Any]) -> str:
 
 # ---- --diagnose: the log's lines against 7.1's symptoms -------------------------------------
 
-# Where 7.1 is published: no base URL is configured for the manual (conf.py has no html_baseurl),
-# so the tool prints the page's path inside the built manual, with the entry's anchor.
+# Where 7.1 is published. PAGE_PATH is the page inside the built manual (the `url` of --json and the page's
+# doctor link relative to it). The terminal names an entry by its full address when the book's archive says it
+# (miles101-tools.pyz, built where the book has a canonical URL, sets PAGE_URL_ENV before it runs this file),
+# else by the page's title and the entry's anchor in words: a path inside the site is nothing to open on a host.
 PAGE_PATH = "sections/7-1-troubleshoot-by-symptom.html"
+PAGE_URL_ENV = "MILES101_7_1_URL"
+PAGE_TITLE = "Troubleshoot by symptom"
+
+
+def where_to_read(anchor: str) -> str:
+    """Where the reader opens 7.1's entry `anchor`: its full address when known, else the page and anchor in words."""
+    page = os.environ.get(PAGE_URL_ENV, "").strip()
+    if page.startswith(("https://", "http://")):
+        return f"{page}#{anchor}"
+    return f"7.1 {PAGE_TITLE}, entry #{anchor}"
 
 # --- symptoms: generated from capture/symptoms.json by `python3 -m capture.lab.symptoms --write`; do not edit ---
 SYMPTOMS_JSON = r'''{
@@ -2414,7 +2427,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         seen = _how_often(m)
         out.append(f"{where}{seen}: {m['text']}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
-        out.append(f"  {m['url']}")
+        out.append(f"  in the book: {where_to_read(m['id'])}")
         if i == 0 and m["undecided"]:
             out.append("  the log cannot tell these apart: " + " or ".join([m["title"]] + [u["title"] for u in m["undecided"]]))
             for u in [m] + m["undecided"]:
@@ -2425,7 +2438,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         elif m["against"]:
             out.append(f"  less likely: {'; '.join(m['against'])}")
         for a in m["also_matched"]:
-            out.append(f"  also matched on this line: 7.1 {a['title']} ({a['url']})")
+            out.append(f"  also matched on this line: 7.1 {a['title']} ({where_to_read(a['id'])})")
         for o in m["opposite"]:
             then = o["id"] if o["first"] == m["id"] else m["id"]
             out.append(f"  opposite fixes: this entry says {o['this']} {o['flag']}, {o['id']} says {o['other']} it; "
