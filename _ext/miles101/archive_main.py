@@ -56,8 +56,8 @@ def main(argv=None, version=None):
         said = "name a tool:" if not argv else "unknown tool %r:" % argv[0]
         sys.stderr.write("miles101-tools.pyz: %s choose one of %s\n%s\n" % (said, ", ".join(names), usage()))
         return 2
-    if PAGE_7_1:
-        os.environ.setdefault(PAGE_7_1_ENV, PAGE_7_1)
+    if PAGE_7_1 and not os.environ.get(PAGE_7_1_ENV):
+        os.environ[PAGE_7_1_ENV] = PAGE_7_1
     import runpy
 
     sys.argv = [tool + ".py"] + argv[1:]
