@@ -230,3 +230,14 @@ def test_the_pdf_says_where_to_fetch_it(book_copy: Path) -> None:
 def test_a_bad_directory_is_refused(book_copy: Path) -> None:
     built = build(_with_block(book_copy, "```{tools-download}\n:into: ~/logs; rm -rf ~\n```\n"))
     assert any(":into: '~/logs; rm -rf ~' is not a plain directory path" in m for m in built.messages("manual.bad_format"))
+
+
+@pytest.mark.build
+def test_the_epub_says_where_to_fetch_it_without_an_address(book_copy: Path) -> None:
+    built = build(_with_block(book_copy), buildername="epub")
+    page = (Path(built.app.outdir) / "sections" / "1-1-first.xhtml").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", page)
+    sha = hashlib.sha256(tools_archive.archive_bytes()).hexdigest()
+    assert f"which the web edition of this book serves from its root as _downloads/{tools_archive.NAME}" in text
+    assert f"echo '{sha}  {tools_archive.NAME}' | sha256sum -c" in text
+    assert "_downloads/" not in "".join(re.findall(r'href="([^"]*)"', page))  # no link into a site the EPUB lacks

@@ -152,7 +152,7 @@ def write_archive(app: Sphinx, exception: Exception | None) -> None:
 def setup_tools_download(app: Sphinx) -> None:
     """Register the directive, its placeholder, and the archive's writer."""
     skip: Any = (skip_node, None)
-    app.add_node(tools_download, html=skip, latex=skip, text=skip, epub=skip, man=skip, texinfo=skip)
+    app.add_node(tools_download, html=skip, latex=skip, text=skip)  # (an "epub" key would hide the "html" ones)
     for name, directive in DIRECTIVES.items():
         app.add_directive(name, directive)
     app.connect("doctree-resolved", fill)

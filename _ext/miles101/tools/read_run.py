@@ -1437,7 +1437,7 @@ SYMPTOMS_JSON = r'''{
     "killed due to memory pressure (OOM)"
    ],
    "after_step": true,
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
    "fix": "Lower --max-tokens-per-gpu (it caps a micro-batch only with --use-dynamic-batch-size), --rollout-max-response-len or --sglang-mem-fraction-static for room above the early peak (see 2.1 and 2.2)."
   },
   {
@@ -1473,7 +1473,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 3 --run \"/root/logs/$RUN.args\"",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -1482,7 +1482,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -1544,7 +1544,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
    "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
   },
   {
@@ -1564,7 +1564,7 @@ SYMPTOMS_JSON = r'''{
    "title": "{metric}`train/pg_clipfrac` high",
    "grep": [],
    "signal": "clip_fraction",
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "Lower --lr, as Miles's monitoring guide advises (see 5.1)."
   },
   {
@@ -1572,7 +1572,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/raw_reward` at `0` in every step while the answers look right",
    "grep": [],
-   "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
+   "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --samples --steps 2",
    "fix": "Check in this order: the label key, the \\boxed{} in the responses, a cut at the length cap, the reward type; fix the first that fails (see 3.1).",
    "signal": "reward",
    "rank": [
@@ -1670,7 +1670,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/zero_std/count_0` near the number of groups and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --run \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --run \"/root/logs/$RUN.args\"\npython3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --samples --steps 3",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
@@ -1679,7 +1679,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Lengths",
    "title": "{metric}`rollout/truncated_ratio` near `1` and responses pinned at the cap",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
    "signal": "truncation"
   },
@@ -1747,7 +1747,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   }
  ]
