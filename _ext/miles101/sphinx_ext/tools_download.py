@@ -110,9 +110,10 @@ def rendered(app: Sphinx, docname: str, into: str) -> list[nodes.Node]:
             para += nodes.Text(". Fetch it and check it:")
         else:
             para += nodes.Text(". This build of the book has no fixed web address, so the link is relative to "
-                               "this page: copy its address (long-press it on a phone) and fetch it with ")
+                               "this page: copy its address (long-press it on a phone). "
+                               + ("Run the first line below, fetch the file there with " if into else "Fetch it with "))
             para += nodes.literal("", "curl -fLO '<the address>'")
-            para += nodes.Text(", then check it:")
+            para += nodes.Text(", then check it" + (" (the last line):" if into else ":"))
     else:
         para += nodes.Text("The book's tools come in one file, ")
         para += name
@@ -123,7 +124,8 @@ def rendered(app: Sphinx, docname: str, into: str) -> list[nodes.Node]:
         else:
             para += nodes.Text(", which the web edition of this book serves from its root as ")
             para += nodes.literal("", SERVED)
-            para += nodes.Text(". Fetch it from there, then check it:")
+            para += nodes.Text(". Fetch it from there" + (" into the directory of the first line below" if into else "")
+                               + ", then check it:")
     after = nodes.paragraph()
     after += nodes.literal("", "sha256sum -c")
     after += nodes.Text(" prints ")
