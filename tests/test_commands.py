@@ -31,8 +31,9 @@ IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git
 SHELL = ("bash", "sh", "shell", "console")
 BLOCK = re.compile(r'<div class="(?P<cls>[^"]*\bhighlight-(?P<lang>[\w-]+)\b[^"]*)"><div class="highlight"><pre>'
                    r'(?P<body>.*?)</pre>', re.S)
-DOWNLOAD = re.compile(r'class="reference download internal"[^>]*href="[^"]*/(?P<name>[^/"]+)"')
-SCRIPT = re.compile(r"(?<![\w.$/-])(?P<path>[\w./~-]*[\w-]\.(?:py|sh))(?![\w.])")
+#: A book download: Sphinx's {download} link, or {tools-download}'s link to the tools' archive.
+DOWNLOAD = re.compile(r'class="(?:reference download internal|m101-tools-download[^"]*)"[^>]*href="[^"]*/(?P<name>[^/"]+)"')
+SCRIPT = re.compile(r"(?<![\w.$/-])(?P<path>[\w./~-]*[\w-]\.(?:pyz|py|sh))(?![\w.])")
 CONTAINER = re.compile(r"\bdocker\s+(?:exec|stop|start|restart|logs|rm|kill|attach)(?:\s+-\S+)*\s+(?P<name>[^\s'\"]+)")
 LOG_FILE = re.compile(r"(?:/root/logs|~/miles-logs)/(?P<run>[\w.${}-]+)\.log\b")
 DATA_DIR = re.compile(r"(?<![\w/])/root/(?P<kind>models|datasets)/(?P<name>[\w.-]+)")
@@ -182,6 +183,7 @@ BAD = [
     Block("a", "bash", "docker exec -it box bash"),
     Block("a", "bash", "grep -n -e '--num-rollout' launch.sh"),
     Block("a", "bash", "python3 /root/logs/read_run.py /root/logs/first-grpo.log"),
+    Block("a", "bash", "python3 ~/miles-logs/miles101-tools.pyz watchdog --log x"),
     Block("a", "bash", "ray job submit -- python3 /root/miles/train.py --hf-checkpoint /root/models/Qwen3-4B "
                        "--submission-id x", run_id="later"),
     Block("b", "bash", "hf download Qwen/Qwen3-0.6B --local-dir /root/models/Qwen3-0.6B\ncd /root/miles\n"
@@ -199,11 +201,12 @@ def test_the_check_fails_on_a_bad_book() -> None:
     assert "container 'box'" in text
     assert "'launch.sh', which no earlier step" in text
     assert "'/root/logs/read_run.py'" in text  # a script read before any page downloads it
+    assert "'~/miles-logs/miles101-tools.pyz'" in text  # the tools' archive too
     assert "the log of 'first-grpo', which no earlier step launches" in text
     assert "/root/models/Qwen3-4B, which no earlier step downloads" in text
     assert "'tools/nope.py'" in text
     assert "convert_hf_to_fp8" not in text and "test_reward" not in text and "'miles'" not in text
-    assert len(found) == 8, text
+    assert len(found) == 9, text
 
 
 def index_problems(text: str) -> list[str]:

@@ -328,7 +328,7 @@ def test_log_doctor_outside_the_web_says_what_it_is(manual_text, manual_latex) -
     for page in ("sections/7-1-troubleshoot-by-symptom", "sections/1-3-read-your-first-ten-steps"):
         text = _text(manual_text, page)
         assert "The log doctor: paste or drop a Miles log" in text and "It runs in the web edition" in text, page
-        assert 'read_run.py "$LOG" --diagnose' in text, page
+        assert 'miles101-tools.pyz read_run "$LOG" --diagnose' in text, page
     tex = _latex(manual_latex)
     assert tex.count("The log doctor: paste or drop a Miles log") == 2
 

@@ -34,8 +34,9 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
 
 
 HINTS = hinted()
-#: `python3 read_run.py ...` (the run reader, _ext/miles101/tools/read_run.py, which readers download on its own).
-READ_RUN = re.compile(r"python3 (?:\S*/)?read_run\.py([^|;&\n]*)")
+#: `python3 read_run.py ...` or `python3 miles101-tools.pyz read_run ...` (the run reader,
+#: _ext/miles101/tools/read_run.py, which readers run from the book's archive or on its own).
+READ_RUN = re.compile(r"python3 (?:\S*/)?(?:read_run\.py|miles101-tools\.pyz read_run)([^|;&\n]*)")
 
 
 def read_run_hints() -> dict[str, tuple[str, ...]]:

@@ -53,6 +53,7 @@ DIRECTIVES: dict[str, Markup] = {m.name: m for m in (
     _directive("fit-compare", "measured"),
     _directive("run-plot", "run", ("metric", "id", "title", "meaning")),
     _directive("series-plot", "series", ("metric", "id", "title", "meaning")),
+    _directive("tools-download", None, ("into",)),
     *(_directive(name) for name in (
         "diagram", "pin", "fit-calculator", "log-doctor", "crosscheck-table", "crosscheck-uncovered", "book-cover", "book-audience",
         "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related", "value-kinds", "flags-by-job",

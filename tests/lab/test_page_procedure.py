@@ -198,9 +198,14 @@ def test_the_session_container_has_the_recorders_flags_and_environment() -> None
 
 def test_the_readers_preflight_checks_the_run_files_settings() -> None:
     run = _first_grpo()
-    block = _checklist_block(PAGE_1_1.read_text(encoding="utf-8"), "cd ~/miles-logs\npython3 preflight.py")
+    text = PAGE_1_1.read_text(encoding="utf-8")
+    try:  # the tools' archive (miles101-tools.pyz), or the loose file of an older page
+        block = _checklist_block(text, "cd ~/miles-logs\npython3 miles101-tools.pyz preflight")
+    except AssertionError:
+        block = _checklist_block(text, "cd ~/miles-logs\npython3 preflight.py")
     argv = shlex.split(block.split("\n", 1)[1].replace("\\\n", " "))
-    given = dict(zip(argv[2::2], argv[3::2]))
+    first = next(i for i, w in enumerate(argv) if w in ("preflight", "preflight.py")) + 1
+    given = dict(zip(argv[first::2], argv[first + 1::2]))
     args = dict(zip(run["args"], run["args"][1:]))
     assert given["--image"] == run["image"]
     assert given["--model"] == args["--hf-checkpoint"] and given["--data"] == args["--prompt-data"]

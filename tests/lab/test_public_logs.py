@@ -54,13 +54,22 @@ def test_diagnose_finds_the_right_entry_on_real_logs():
         assert found[0] == ids[0] or set(found[:len(ids)]) == set(ids), (name, found)
 
 
-def test_diagnose_prints_line_title_anchor_check_fix():
+def test_diagnose_prints_line_title_anchor_check_fix(monkeypatch):
+    monkeypatch.delenv(rr.PAGE_URL_ENV, raising=False)
     res = run(str(FIX / "slime-1542-403-forbidden.log"), "--diagnose")
     out = res.stdout
     assert out.startswith("line 2: ")
     assert "7.1 Engine: Client error '403 Forbidden' for url" in out
-    assert f"{rr.PAGE_PATH}#engine-403-forbidden" in out
+    assert "  in the book: 7.1 Troubleshoot by symptom, entry #engine-403-forbidden\n" in out  # no address known
+    assert rr.PAGE_PATH not in out  # a path inside the site is nothing to open on the host
     assert "check: env | grep -i proxy" in out and "fix:   Set no_proxy" in out
+
+
+def test_diagnose_names_the_entry_by_its_address_when_the_archive_gives_it(monkeypatch):
+    page = "https://example.org/en/latest/sections/7-1-troubleshoot-by-symptom.html"
+    monkeypatch.setenv(rr.PAGE_URL_ENV, page)
+    res = run(str(FIX / "slime-1542-403-forbidden.log"), "--diagnose")
+    assert f"  in the book: {page}#engine-403-forbidden\n" in res.stdout
 
 
 def test_step_lines_alone_are_read_grad_norm_3e9():

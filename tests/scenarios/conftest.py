@@ -18,6 +18,7 @@ import pytest
 
 from capture.lab.rehearsal.sandbox import STANDINS
 from capture.lab.rehearsal.standins.imitates import IMITATES
+from miles101 import tools_archive
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "_ext" / "miles101" / "tools"
@@ -66,10 +67,12 @@ class Reader:
                                 text=True)
 
     def download_tools(self) -> None:
-        """Step 2's downloads: the book's four tools, as served, into ~/miles-logs."""
+        """Step 2's downloads: the book's tools, as served, into ~/miles-logs (the archive, and its four files
+        loose, as `unzip miles101-tools.pyz` leaves them)."""
         logs = self.home / "miles-logs"
         logs.mkdir(exist_ok=True)
-        for name in ("preflight.py", "miles_tree.py", "watchdog.py", "read_run.py"):
+        (logs / tools_archive.NAME).write_bytes(tools_archive.archive_bytes())
+        for name in tools_archive.TOOLS:
             shutil.copy(TOOLS / name, logs / name)
 
     def ray_state(self) -> Path:

@@ -66,13 +66,14 @@ def block_with(page: str, needle: str) -> str:
 
 
 def read_run_calls() -> list[tuple[str, str]]:
-    """(page, command line) of every read_run.py call in a ```bash block of the book."""
+    """(page, command line) of every run-reader call (`read_run.py`, or `miles101-tools.pyz read_run`) in a
+    ```bash block of the book."""
     out = []
     for page in sorted((ROOT / "sections").glob("*.md")):
         for info, content, _ in fences(page):
             if info == "bash":
                 for line in content.replace("\\\n", " ").splitlines():
-                    if "read_run.py" in line:
+                    if "read_run.py" in line or "miles101-tools.pyz read_run" in line:
                         out.append((page.name, line.strip()))
     return out
 

@@ -67,7 +67,7 @@ def first_run(reader, watch_extra: list[str] = WATCH_FAST) -> dict[int, str]:
     out[7] = res.out
 
     watch_line, launch = steps[8].blocks
-    assert watch_line.startswith("python3 ~/miles-logs/watchdog.py")
+    assert watch_line.startswith(("python3 ~/miles-logs/miles101-tools.pyz watchdog ", "python3 ~/miles-logs/watchdog.py"))
     dog = reader.start(["bash", "-c", watch_line + " " + " ".join(watch_extra)])
     first = dog.stdout.readline()  # the reader sees the watchdog's first line
     check = dog.stdout.readline()  # and its first check, "before the job prints anything" (step 8), then launches

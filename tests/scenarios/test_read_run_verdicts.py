@@ -16,6 +16,7 @@ from capture.lab.docker import procedure
 from readerpath import ROOT, read_run_calls
 from test_page_procedure import CATALOG, RUNS
 from miles101.runcheck import load_run
+from miles101 import tools_archive
 
 CALLS = [(page, line) for page, line in read_run_calls() if "--samples" not in line]
 
@@ -25,10 +26,12 @@ def setup(tmp: Path, line: str) -> tuple[str, dict[str, str]]:
     logs = tmp / "logs"
     logs.mkdir()
     shutil.copy(ROOT / "_ext" / "miles101" / "tools" / "read_run.py", logs / "read_run.py")
+    (logs / tools_archive.NAME).write_bytes(tools_archive.archive_bytes())  # the tools as the book serves them
     here = line.replace("~/miles-logs/", f"{logs}/").replace("/root/logs/", f"{logs}/")
     env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LOG": f"{logs}/first-grpo.log", "RUN": "first-grpo",
            "s": "1234"}
-    log = Path(shlex.split(here.replace("$LOG", env["LOG"]).replace("$s", env["s"]))[2])
+    words = shlex.split(here.replace("$LOG", env["LOG"]).replace("$s", env["s"]))
+    log = Path(words[next(i for i, w in enumerate(words) if w in ("read_run", "read_run.py") or w.endswith("/read_run.py")) + 1])
     stem = log.stem
     run_id, seed = (stem.rsplit("-", 1)[0], int(stem.rsplit("-", 1)[1])) if stem.startswith("seed-repeats") else (stem, None)
     run = load_run(RUNS / f"{run_id}.yaml", CATALOG)

@@ -22,6 +22,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `log_doctor` | {log-doctor} on 7.1 and 1.3 |
 | `image_compare` | {compare-image-sample}: what `preflight.py --compare-image` prints, rendered by the served tool |
 | `gb10_image` | {gb10-build}: the served Dockerfile.gb10's build line and its base by digest, held to capture/slime/gb10.json |
+| `tools_download` | {tools-download}: the reader's tools in one file (miles101-tools.pyz), written into the site, fetched with its SHA-256 |
 | `editions` | the web site, EPUB, LaTeX/PDF, text: version and metadata from the book, the committed diagram drawings every edition shows (checked against their sources; inline SVG on the web), e-reader layout, the book as parts |
 | `valid_markup` | sphinx-design's tab input and label as well-formed XHTML and valid HTML; the EPUB manifest's MathML mark |
 | `hosting` | the 404 page's body, link-preview descriptions, the sitemap's root, robots.txt, llms.txt, llms-full.txt |
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, front, gb10_image, heap, hosting,
                image_compare, incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, plots,
-               reference_tables, repository, runs, sources, stacked_tables, valid_markup, values)
+               reference_tables, repository, runs, sources, stacked_tables, tools_download, valid_markup, values)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -50,7 +51,7 @@ SETUPS = (
     page_source.setup_page_source, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, plots.setup_plots, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
-    image_compare.setup_image_compare, gb10_image.setup_gb10_image,
+    image_compare.setup_image_compare, gb10_image.setup_gb10_image, tools_download.setup_tools_download,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
     hosting.setup_hosting, code_refs.setup_code_refs, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
     heap.setup_heap,
@@ -59,7 +60,7 @@ SETUPS = (
 #: holds every name to a class): each has `ROLES` and `DIRECTIVES` (reference_tables: `KINDS`, one class for all).
 ROLE_MODULES = (flags, values, runs, sources)
 DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calculator, log_doctor, image_compare,
-                     gb10_image)
+                     gb10_image, tools_download)
 
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with

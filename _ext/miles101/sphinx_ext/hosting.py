@@ -84,7 +84,7 @@ def canonical_url(app: Sphinx, config: Config) -> None:
     clean = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
     if clean != url:
         config.html_baseurl = clean
-    if config.notfound_urls_prefix == parts.path:  # conf.py took the prefix from the raw URL
+    if getattr(config, "notfound_urls_prefix", None) == parts.path:  # conf.py took the prefix from the raw URL
         config.notfound_urls_prefix = path or "/"
 
 

@@ -72,11 +72,11 @@ def visit_doctor_html(self: Any, node: log_doctor) -> None:
         web = _web_page(self.builder.config)
         link = f' <a href="{escape(web)}">{escape(web)}</a>' if web else ""
         self.body.append(f'<p class="m101-doctor-edition"><em>{escape(WHAT)} It runs in the web edition'
-                         f"{' at' if web else ''}{link}. Here, run <code>python3 read_run.py \"$LOG\" --diagnose</code>.</em></p>\n")
+                         f"{' at' if web else ''}{link}. Here, run <code>python3 miles101-tools.pyz read_run \"$LOG\" --diagnose</code>.</em></p>\n")
         raise nodes.SkipNode
     if not (served_dir(self.builder) / RULES_FILE).is_file():  # no rules served: no doctor mounted
         self.body.append('<p class="m101-doctor-nojs">The log doctor has no rules in this build. Run '
-                         '<code>python3 read_run.py "$LOG" --diagnose</code>: it prints the entries of 7.1.</p>\n')
+                         '<code>python3 miles101-tools.pyz read_run "$LOG" --diagnose</code>: it prints the entries of 7.1.</p>\n')
         raise nodes.SkipNode
     target = self.builder.get_target_uri(here)
     rules = relative_uri(target, f"_static/{RULES_FILE}")
@@ -84,7 +84,7 @@ def visit_doctor_html(self: Any, node: log_doctor) -> None:
     self.body.append(
         f'<section class="m101-doctor" data-rules="{escape(rules)}" data-page="{escape(page)}" aria-label="Log doctor">'
         '<p class="m101-doctor-nojs">The log doctor needs JavaScript. Without it, run '
-        '<code>python3 read_run.py "$LOG" --diagnose</code>: it prints the same entries.</p>'
+        '<code>python3 miles101-tools.pyz read_run "$LOG" --diagnose</code>: it prints the same entries.</p>'
         '<div class="m101-doctor-app" hidden></div></section>\n')
     raise nodes.SkipNode
 
@@ -105,7 +105,7 @@ class DoctorForEditions(SphinxPostTransform):
                 para += nodes.Text(" at ")
                 para += nodes.reference("", web, refuri=web)
             para += nodes.Text(". Here, run ")
-            para += nodes.literal("", 'python3 read_run.py "$LOG" --diagnose')
+            para += nodes.literal("", 'python3 miles101-tools.pyz read_run "$LOG" --diagnose')
             para += nodes.Text(": it prints the same entries.")
             node.replace_self(para)
 

@@ -33,6 +33,7 @@ import argparse
 import ast
 import json
 import math
+import os
 import re
 import statistics
 import sys
@@ -563,9 +564,21 @@ def render(report: dict[str, Any]) -> str:
 
 # ---- --diagnose: the log's lines against 7.1's symptoms -------------------------------------
 
-# Where 7.1 is published: no base URL is configured for the manual (conf.py has no html_baseurl),
-# so the tool prints the page's path inside the built manual, with the entry's anchor.
+# Where 7.1 is published. PAGE_PATH is the page inside the built manual (the `url` of --json and the page's
+# doctor link relative to it). The terminal names an entry by its full address when the book's archive says it
+# (miles101-tools.pyz, built where the book has a canonical URL, sets PAGE_URL_ENV before it runs this file),
+# else by the page's title and the entry's anchor in words: a path inside the site is nothing to open on a host.
 PAGE_PATH = "sections/7-1-troubleshoot-by-symptom.html"
+PAGE_URL_ENV = "MILES101_7_1_URL"
+PAGE_TITLE = "Troubleshoot by symptom"
+
+
+def where_to_read(anchor: str) -> str:
+    """Where the reader opens 7.1's entry `anchor`: its full address when known, else the page and anchor in words."""
+    page = os.environ.get(PAGE_URL_ENV, "").strip()
+    if page.startswith(("https://", "http://")):
+        return f"{page}#{anchor}"
+    return f"7.1 {PAGE_TITLE}, entry #{anchor}"
 
 # --- symptoms: generated from capture/symptoms.json by `python3 -m capture.lab.symptoms --write`; do not edit ---
 SYMPTOMS_JSON = r'''{
@@ -1460,7 +1473,7 @@ SYMPTOMS_JSON = r'''{
     "killed due to memory pressure (OOM)"
    ],
    "after_step": true,
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 1000 --run \"/root/logs/$RUN.args\"\ngrep -n 'Memory-Usage' \"$LOG\" | tail -n 20",
    "fix": "Lower --max-tokens-per-gpu (it caps a micro-batch only with --use-dynamic-batch-size), --rollout-max-response-len or --sglang-mem-fraction-static for room above the early peak (see 2.1 and 2.2)."
   },
   {
@@ -1496,7 +1509,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` jumps after the first weight update",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 3 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 3 --run \"/root/logs/$RUN.args\"",
    "fix": "Update SGLang.",
    "signal": "logprob_gap"
   },
@@ -1505,7 +1518,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Weights and logprobs",
    "title": "{metric}`train/train_rollout_logprob_abs_diff` creeps up over training",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "None confirmed; see 4.4."
   },
   {
@@ -1567,7 +1580,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"\ngrep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | head -n 5",
    "fix": "Find the first step whose norm is off and check its causes in order (see 1.3 and 5.1)."
   },
   {
@@ -1587,7 +1600,7 @@ SYMPTOMS_JSON = r'''{
    "title": "{metric}`train/pg_clipfrac` high",
    "grep": [],
    "signal": "clip_fraction",
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 30 --run \"/root/logs/$RUN.args\"",
    "fix": "Lower --lr, as Miles's monitoring guide advises (see 5.1)."
   },
   {
@@ -1595,7 +1608,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/raw_reward` at `0` in every step while the answers look right",
    "grep": [],
-   "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 2",
+   "check": "grep -n -e '--label-key' -e '--rm-type' \"/root/logs/$RUN.args\"\npython3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --samples --steps 2",
    "fix": "Check in this order: the label key, the \\boxed{} in the responses, a cut at the length cap, the reward type; fix the first that fails (see 3.1).",
    "signal": "reward",
    "rank": [
@@ -1693,7 +1706,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Rewards",
    "title": "{metric}`rollout/zero_std/count_0` near the number of groups and {metric}`train/grad_norm` tiny",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --run \"/root/logs/$RUN.args\"\npython3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --run \"/root/logs/$RUN.args\"\npython3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --samples --steps 3",
    "fix": "Fix the label key or the reward; if the task is too hard or too easy, see 3.2.",
    "signal": "zero_std"
   },
@@ -1702,7 +1715,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Lengths",
    "title": "{metric}`rollout/truncated_ratio` near `1` and responses pinned at the cap",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --samples --steps 3",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --samples --steps 3",
    "fix": "Set --rollout-stop or --rollout-stop-token-ids, and --apply-chat-template for chat models.",
    "signal": "truncation"
   },
@@ -1770,7 +1783,7 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "Log-prob gap spikes and reward drops for a few steps after resume",
    "grep": [],
-   "check": "python3 /root/logs/read_run.py \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
+   "check": "python3 /root/logs/miles101-tools.pyz read_run \"$LOG\" --steps 20 --run \"/root/logs/$RUN.args\"",
    "fix": "None known; compare with the notes of the run before the save (see 7.2)."
   },
   {
@@ -2460,7 +2473,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         seen = _how_often(m)
         out.append(f"{where}{seen}: {m['text']}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
-        out.append(f"  {m['url']}")
+        out.append(f"  in the book: {where_to_read(m['id'])}")
         if i == 0 and m["undecided"]:
             out.append("  the log cannot tell these apart: " + " or ".join([m["title"]] + [u["title"] for u in m["undecided"]]))
             for u in [m] + m["undecided"]:
@@ -2471,7 +2484,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
         elif m["against"]:
             out.append(f"  less likely: {'; '.join(m['against'])}")
         for a in m["also_matched"]:
-            out.append(f"  also matched on this line: 7.1 {a['title']} ({a['url']})")
+            out.append(f"  also matched on this line: 7.1 {a['title']} ({where_to_read(a['id'])})")
         for o in m["opposite"]:
             then = o["id"] if o["first"] == m["id"] else m["id"]
             out.append(f"  opposite fixes: this entry says {o['this']} {o['flag']}, {o['id']} says {o['other']} it; "
