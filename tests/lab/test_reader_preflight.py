@@ -219,3 +219,13 @@ def test_the_ray_threshold_is_read_as_the_raylet_reads_a_float(value: str, ok: b
                                            ("2_50", False), (str(2**64), False), ("true", False)])
 def test_the_refresh_ms_is_read_as_a_whole_number(value: str, ok: bool):
     assert (module.ray_setting_problem("RAY_memory_monitor_refresh_ms", value) is None) == ok, value
+
+
+def test_an_unclosed_quote_in_the_session_file_is_named_by_its_line():
+    """bash stops a file at a quote nothing closes (`unexpected EOF`): `ray start` below it never runs. A quote
+    closed on a later line is shell too."""
+    assert module.session_unparsed("export A='x\nexport B=1\nray start --head\n") == 1
+    assert module.session_unparsed("export A='x\ny'\nray start --head\n") is None
+    check = module.check_ray_monitor({"session_unparsed": 2}, "img")
+    assert not check.ok and "line 2: a quote opens that no later line closes" in check.message
+    assert "close the quote" in check.fix

@@ -534,6 +534,21 @@ def session_exports(text: str) -> dict[str, str]:
     return env
 
 
+def session_unparsed(text: str) -> int | None:
+    """The line of the session file where a quote opens that no later line closes, or None: bash reads on to
+    the end looking for it and stops with `unexpected EOF`, so a `ray start` below that line never runs."""
+    opened, chunk = None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        chunk.append(line)
+        try:
+            shlex.split("\n".join(chunk), comments=True)
+        except ValueError:
+            opened = opened or number
+            continue
+        opened, chunk = None, []
+    return opened
+
+
 #: How the raylet reads RAY_<name>: `RayConfig::ReadEnv` → `ConvertValue<T>`, an `std::istringstream >> T` that
 #: must reach the end of the text, else RAY_CHECK aborts with "Cannot parse" (ray-project/ray
 #: src/ray/common/ray_config.h:27-35 at 01567b92ef33353eb20cd397703d1f9e2acb41bd; Miles pins no Ray version:
@@ -579,6 +594,11 @@ def ray_setting_problem(key: str, value: str) -> str | None:
 def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     """RAY_memory_* as the raylet sees them: the image's environment, the run's env (docker -e), then
     the session file's `export` lines above its `ray start` line (run["session_env"], the reader's)."""
+    if run.get("session_unparsed"):
+        return Check("ray memory monitor", False, f"{SESSION_FILE}, line {run['session_unparsed']}: a quote opens "
+                     "that no later line closes; bash reads to the end for it and stops "
+                     "(`unexpected EOF`), so nothing from that line on runs, a `ray start` there included",
+                     f"close the quote on that line of {SESSION_FILE}, then start the session again")
     res = docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
     env: dict[str, str] = {}
     try:
@@ -981,7 +1001,8 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     session = Path(args.session).expanduser() if args.session else Path(SESSION_FILE).expanduser()
     if args.session or session.is_file():
         try:
-            run["session_env"] = session_exports(read_small(session).decode("utf-8"))
+            text = read_small(session).decode("utf-8")
+            run["session_env"], run["session_unparsed"] = session_exports(text), session_unparsed(text)
         except (OSError, UnicodeDecodeError) as e:
             raise ValueError(f"--session {session}: cannot read: {getattr(e, 'strerror', None) or e}. Fix: pass the "
                              f"session file of section 1.1, step 3 ({SESSION_FILE})") from e
