@@ -598,7 +598,8 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
         return Check("ray memory monitor", False, f"{SESSION_FILE}, line {run['session_unparsed']}: a quote opens "
                      "that no later line closes; bash reads to the end for it and stops "
                      "(`unexpected EOF`), so nothing from that line on runs, a `ray start` there included",
-                     f"close the quote on that line of {SESSION_FILE}, then start the session again")
+                     f"close the quote on that line of {SESSION_FILE}, then start the session again; "
+                     f"{see('The Ray memory setting has a bad value')}")
     res = docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
     env: dict[str, str] = {}
     try:
