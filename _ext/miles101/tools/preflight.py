@@ -534,9 +534,8 @@ def session_exports(text: str) -> dict[str, str]:
     return env
 
 
-def session_unparsed(text: str) -> int | None:
-    """The line of the session file where a quote opens that no later line closes, or None: bash reads on to
-    the end looking for it and stops with `unexpected EOF`, so a `ray start` below that line never runs."""
+def _unclosed_quote(text: str) -> int | None:
+    """The line where a quote opens that no later line closes, as shell words are read (`shlex`), or None."""
     opened, chunk = None, []
     for number, line in enumerate(text.splitlines(), 1):
         chunk.append(line)
@@ -547,6 +546,28 @@ def session_unparsed(text: str) -> int | None:
             continue
         opened, chunk = None, []
     return opened
+
+
+def session_unparsed(text: str) -> str | None:
+    """What is wrong with the session file as shell, or None: bash's own verdict (`bash -n`, which reads without
+    running) where bash is here, with the line a quote opens on when bash says it looked for the matching one; without
+    bash, the line of a quote nothing closes. bash stops at such an error, so a `ray start` after it never runs."""
+    opened = _unclosed_quote(text)
+    bash = shutil.which("bash")
+    if bash:
+        try:
+            res = subprocess.run([bash, "-n"], input=text.encode("utf-8"), capture_output=True, timeout=10,
+                                 check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            res = None
+        if res is not None:
+            if res.returncode == 0:
+                return None
+            said = (res.stderr.decode("utf-8", "replace").strip().splitlines() or ["a syntax error"])[0]
+            said = re.sub(r"^\S*bash: (line \d+: )?", "", said)
+            where = f"line {opened}, " if opened and "matching" in said else ""
+            return f"{where}bash says: {said!r}"
+    return f"line {opened}: a quote opens that no later line closes" if opened else None
 
 
 #: How the raylet reads RAY_<name>: `RayConfig::ReadEnv` → `ConvertValue<T>`, an `std::istringstream >> T` that
@@ -595,10 +616,9 @@ def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     """RAY_memory_* as the raylet sees them: the image's environment, the run's env (docker -e), then
     the session file's `export` lines above its `ray start` line (run["session_env"], the reader's)."""
     if run.get("session_unparsed"):
-        return Check("ray memory monitor", False, f"{SESSION_FILE}, line {run['session_unparsed']}: a quote opens "
-                     "that no later line closes; bash reads to the end for it and stops "
-                     "(`unexpected EOF`), so nothing from that line on runs, a `ray start` there included",
-                     f"close the quote on that line of {SESSION_FILE}, then start the session again; "
+        return Check("ray memory monitor", False, f"{SESSION_FILE}: {run['session_unparsed']}; bash stops the file "
+                     "at such an error, so nothing from there on runs, a `ray start` there included",
+                     f"correct that line of {SESSION_FILE} (close the quote), then start the session again; "
                      f"{see('The Ray memory setting has a bad value')}")
     res = docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
     env: dict[str, str] = {}
