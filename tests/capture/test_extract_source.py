@@ -128,3 +128,18 @@ def test_what_docker_printed_is_quoted_escaped(tmp_path: Path, body: str, quoted
     text = str(got.value)
     assert quoted in text, text
     assert "\x1b" not in text and "\u202e" not in text and "\n" not in text
+
+
+def test_a_quiet_pull_is_reported_and_goes_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`docker pull` has no time limit: its progress shows as it comes, a quiet spell is named, and its last line
+    is quoted when it fails."""
+    from miles101.tools import miles_tree
+
+    monkeypatch.setattr(miles_tree, "PULL_QUIET_S", 1.0)
+    body = ("if a[0] == 'pull':\n    print('layer 1: Downloading', flush=True)\n    time.sleep(2.5)\n"
+            "    sys.stderr.write('manifest unknown\\n')\n    sys.exit(1)\nsys.exit(1)")
+    with pytest.raises(SourceError, match=r"docker pull of radixark/miles:x failed: manifest unknown\. Fix: check"):
+        read_image("radixark/miles:x", docker=_stand_in(tmp_path, body))
+    err = capsys.readouterr().err
+    assert "docker pull: layer 1: Downloading" in err
+    assert "docker pull of radixark/miles:x: no progress for" in err and "Ctrl-C stops it" in err

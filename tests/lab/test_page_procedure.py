@@ -136,7 +136,8 @@ def test_2_3s_setting_goes_into_the_session_file_above_1_1s_ray_start() -> None:
     page = ROOT / "sections" / "2-3-stop-ray-killing-the-job.md"
     blocks = [content for info, content, _ in fences(page) if not info.startswith("{")]
     assert not [ln for c in blocks for ln in c.splitlines() if ln.startswith("ray start")]
-    assert "sed -i '/^ray start/i export RAY_memory_usage_threshold=0.98' ~/miles101/session.sh" in "\n".join(blocks)
+    assert ("sed -i --follow-symlinks '/^[[:space:]]*ray start/i export RAY_memory_usage_threshold=0.98' \"$f\""
+            in "\n".join(blocks))
     assert f"`{shlex.join(start)}`" in " ".join(page.read_text(encoding="utf-8").split())
 
 

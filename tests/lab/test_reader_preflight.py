@@ -219,3 +219,23 @@ def test_the_ray_threshold_is_read_as_the_raylet_reads_a_float(value: str, ok: b
                                            ("2_50", False), (str(2**64), False), ("true", False)])
 def test_the_refresh_ms_is_read_as_a_whole_number(value: str, ok: bool):
     assert (module.ray_setting_problem("RAY_memory_monitor_refresh_ms", value) is None) == ok, value
+
+
+def test_a_session_file_bash_cannot_read_is_named_with_bashs_words():
+    """bash stops a file at a quote nothing closes (`unexpected EOF`): `ray start` below it never runs. What bash
+    reads fine (a quote closed on a later line, an apostrophe in a here-document) is not flagged."""
+    said = module.session_unparsed("export A='x\nexport B=1\nray start --head\n")
+    assert said.startswith("line 1, bash says: ") and "matching" in said, said
+    assert module.session_unparsed("export A='x\ny'\nray start --head\n") is None
+    assert module.session_unparsed("cat <<EOF\nit's\nEOF\nray start --head\n") is None
+    assert "syntax error" in module.session_unparsed("if true; then\nray start --head\n")
+    check = module.check_ray_monitor({"session_unparsed": "line 2, bash says: 'x'"}, "img")
+    assert not check.ok and "line 2, bash says" in check.message and "ray start" in check.message
+    assert "close the quote" in check.fix
+
+
+def test_without_bash_an_unclosed_quote_is_found_by_shell_words(monkeypatch):
+    monkeypatch.setattr(module.shutil, "which", lambda name: None)
+    assert module.session_unparsed("export A='x\nexport B=1\nray start\n") == (
+        "line 1: a quote opens that no later line closes")
+    assert module.session_unparsed("export A=1\nray start\n") is None

@@ -138,3 +138,42 @@ def test_a_new_run_that_truncates_the_log_is_judged_alone(tmp_path: Path, monkey
     rc, said, _ = run_once(log)
     assert "watchdog: the log was truncated or replaced: reading it from the start" in said
     assert rc == 0 and said[-1] == "watchdog: the run ended normally after 2 steps"
+
+
+def test_a_deleted_log_is_followed_as_tail_f_does(tmp_path: Path) -> None:
+    """`rm` of the log while `tee` still writes: the steps written after it are still read (no false stall)."""
+    log = tmp_path / "run.log"
+    log.write_text("")
+    follower = LogFollower(str(log))
+    with open(log, "a") as tee:
+        tee.write("step 1\n")
+        tee.flush()
+        assert follower.read() == ["step 1"] and not follower.unlinked
+        log.unlink()
+        tee.write("step 2\n")
+        tee.flush()
+        assert follower.read() == ["step 2"] and follower.unlinked
+    log.write_text("new run\n")  # a new log at the path: read from byte 0
+    assert follower.read() == ["new run"] and not follower.unlinked and follower.restarted
+    follower.close()
+
+
+def test_the_cli_says_once_that_the_log_was_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("")
+    said: list[str] = []
+    tee = open(log, "a")
+    polls = iter(range(3))
+
+    def sleep(_: float) -> None:
+        n = next(polls, None)
+        if n == 0:
+            log.unlink()
+        tee.write("Job 'raysubmit_x' succeeded\n" if n == 2 else "waiting\n")
+        tee.flush()
+
+    monkeypatch.setattr(watchdog.time, "sleep", sleep)
+    args = watchdog.parser().parse_args(["--log", str(log)])
+    assert watchdog.run(args, said.append) == 0
+    tee.close()
+    assert sum("the log was deleted" in line for line in said) == 1

@@ -84,3 +84,24 @@ def test_step_5s_ray_warning_goes_once_2_3s_line_is_in_the_session_file(reader):
     assert reader.host(block_with("2-3-stop-ray-killing-the-job.md", "session.sh")).rc == 0
     after = ray_check(reader)
     assert after["status"] == "pass" and "RAY_memory_usage_threshold=0.98" in after["message"], after
+
+
+def test_2_3s_edit_keeps_a_linked_file_reads_an_indented_ray_start_and_adds_once(reader):
+    """The session file as a link to the reader's own copy, its `ray start` indented: the edit goes into the
+    linked file, above the indented line, once however often the block runs; no `ray start` line is said."""
+    session(reader)
+    path = reader.home / "miles101" / "session.sh"
+    real = reader.home / "my-session.sh"
+    real.write_text(path.read_text().replace("\nray start", "\n  ray start"))
+    path.unlink()
+    path.symlink_to(real)
+    sed = block_with("2-3-stop-ray-killing-the-job.md", "session.sh")
+    assert reader.host(sed).rc == 0 and reader.host(sed).rc == 0
+    assert path.is_symlink()
+    lines = real.read_text().splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("ray start"))
+    assert lines[at - 1] == "export RAY_memory_usage_threshold=0.98"
+    assert sum(ln.startswith("export RAY_memory_usage_threshold=") for ln in lines) == 1
+    real.write_text("export A=1\n")  # no `ray start` line at all
+    res = reader.host(sed)
+    assert "no ray start line in" in res.out and "export RAY_memory_usage_threshold" not in real.read_text()

@@ -24,7 +24,10 @@ import operator
 import os
 import re
 import subprocess
+import sys
 import tarfile
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,6 +148,53 @@ def _docker(docker: str, *args: str, timeout: float | None = None) -> subprocess
         raise SourceError(f"cannot run {docker!r}: {exc.strerror or exc}. Fix: {IMAGE_FIXES['docker']}") from None
 
 
+#: Seconds a pull may print nothing before it is reported as making no progress (it goes on: Ctrl-C stops it).
+PULL_QUIET_S = 120.0
+
+
+def _pull(docker: str, image: str, quiet_after: float | None = None) -> tuple[int, str]:
+    """`docker pull IMAGE` with its progress (stdout) shown on stderr as it comes, and a line each time it has
+    printed nothing for `quiet_after` seconds; no time limit (a large image takes as long as the network
+    needs). Returns the exit status and docker's error text (its stderr), for the one-line error."""
+    quiet_after = PULL_QUIET_S if quiet_after is None else quiet_after
+    try:
+        child = subprocess.Popen([docker, "pull", image], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 stdin=subprocess.DEVNULL)
+    except OSError as exc:
+        raise SourceError(f"cannot run {docker!r}: {exc.strerror or exc}. Fix: {IMAGE_FIXES['docker']}") from None
+    last_output = [time.monotonic()]
+    errors: list[bytes] = []
+
+    def echo() -> None:
+        for raw in child.stdout:  # type: ignore[union-attr]
+            last_output[0] = time.monotonic()
+            print(f"docker pull: {shown(raw.decode(errors='replace').rstrip())}", file=sys.stderr, flush=True)
+
+    readers = [threading.Thread(target=echo, daemon=True),
+               threading.Thread(target=lambda: errors.append(child.stderr.read()), daemon=True)]  # type: ignore[union-attr]
+    for reader in readers:
+        reader.start()
+    try:
+        while child.poll() is None:
+            try:
+                child.wait(timeout=min(quiet_after, 5.0))
+            except subprocess.TimeoutExpired:
+                pass
+            quiet = time.monotonic() - last_output[0]
+            if child.poll() is None and quiet >= quiet_after:
+                print(f"docker pull of {image}: no progress for {quiet:.0f} s (it goes on; Ctrl-C stops it). If it "
+                      "stays so, check the network and the registry (`docker pull IMAGE` by hand)",
+                      file=sys.stderr, flush=True)
+                last_output[0] = time.monotonic()
+    except KeyboardInterrupt:
+        child.terminate()
+        raise SourceError(f"docker pull of {image} stopped by Ctrl-C. Fix: run it again; a pull resumes the "
+                          "layers it already has") from None
+    for reader in readers:
+        reader.join(timeout=5.0)
+    return child.returncode, b"".join(errors).decode(errors="replace")
+
+
 #: What `docker image inspect --format '{{.Id}} ...'` prints first: an image id (`sha256:<hex>`; a reference
 #: such as `repo@sha256:<hex>` from other engines), never control characters or undecodable bytes.
 IMAGE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}")
@@ -160,9 +210,9 @@ def read_image(image: str, docker: str | None = None, pull: bool = True) -> Sour
     inspect = DOCKER_TIMEOUTS["inspect"]
     found = _docker(docker, "image", "inspect", "--format", fmt, image, timeout=inspect)
     if found.returncode != 0 and pull:
-        pulled = _docker(docker, "pull", image)
-        if pulled.returncode != 0:
-            raise _docker_error("docker pull", image, pulled.stderr.decode(errors="replace"), "pull")
+        status, said = _pull(docker, image)
+        if status != 0:
+            raise _docker_error("docker pull", image, said, "pull")
         found = _docker(docker, "image", "inspect", "--format", fmt, image, timeout=inspect)
     if found.returncode != 0:
         raise _docker_error("docker image inspect", image, found.stderr.decode(errors="replace"), "pull")

@@ -534,6 +534,42 @@ def session_exports(text: str) -> dict[str, str]:
     return env
 
 
+def _unclosed_quote(text: str) -> int | None:
+    """The line where a quote opens that no later line closes, as shell words are read (`shlex`), or None."""
+    opened, chunk = None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        chunk.append(line)
+        try:
+            shlex.split("\n".join(chunk), comments=True)
+        except ValueError:
+            opened = opened or number
+            continue
+        opened, chunk = None, []
+    return opened
+
+
+def session_unparsed(text: str) -> str | None:
+    """What is wrong with the session file as shell, or None: bash's own verdict (`bash -n`, which reads without
+    running) where bash is here, with the line a quote opens on when bash says it looked for the matching one; without
+    bash, the line of a quote nothing closes. bash stops at such an error, so a `ray start` after it never runs."""
+    opened = _unclosed_quote(text)
+    bash = shutil.which("bash")
+    if bash:
+        try:
+            res = subprocess.run([bash, "-n"], input=text.encode("utf-8"), capture_output=True, timeout=10,
+                                 check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            res = None
+        if res is not None:
+            if res.returncode == 0:
+                return None
+            said = (res.stderr.decode("utf-8", "replace").strip().splitlines() or ["a syntax error"])[0]
+            said = re.sub(r"^\S*bash: (line \d+: )?", "", said)
+            where = f"line {opened}, " if opened and "matching" in said else ""
+            return f"{where}bash says: {said!r}"
+    return f"line {opened}: a quote opens that no later line closes" if opened else None
+
+
 #: How the raylet reads RAY_<name>: `RayConfig::ReadEnv` → `ConvertValue<T>`, an `std::istringstream >> T` that
 #: must reach the end of the text, else RAY_CHECK aborts with "Cannot parse" (ray-project/ray
 #: src/ray/common/ray_config.h:27-35 at 01567b92ef33353eb20cd397703d1f9e2acb41bd; Miles pins no Ray version:
@@ -579,6 +615,11 @@ def ray_setting_problem(key: str, value: str) -> str | None:
 def check_ray_monitor(run: dict[str, Any], image: str) -> Check:
     """RAY_memory_* as the raylet sees them: the image's environment, the run's env (docker -e), then
     the session file's `export` lines above its `ray start` line (run["session_env"], the reader's)."""
+    if run.get("session_unparsed"):
+        return Check("ray memory monitor", False, f"{SESSION_FILE}: {run['session_unparsed']}; bash stops the file "
+                     "at such an error, so nothing from there on runs, a `ray start` there included",
+                     f"correct that line of {SESSION_FILE} (close the quote), then start the session again; "
+                     f"{see('The Ray memory setting has a bad value')}")
     res = docker("image", "inspect", "--format", "{{json .Config.Env}}", image)
     env: dict[str, str] = {}
     try:
@@ -981,7 +1022,8 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     session = Path(args.session).expanduser() if args.session else Path(SESSION_FILE).expanduser()
     if args.session or session.is_file():
         try:
-            run["session_env"] = session_exports(read_small(session).decode("utf-8"))
+            text = read_small(session).decode("utf-8")
+            run["session_env"], run["session_unparsed"] = session_exports(text), session_unparsed(text)
         except (OSError, UnicodeDecodeError) as e:
             raise ValueError(f"--session {session}: cannot read: {getattr(e, 'strerror', None) or e}. Fix: pass the "
                              f"session file of section 1.1, step 3 ({SESSION_FILE})") from e

@@ -211,8 +211,9 @@ class LogFollower:
     read from its first byte once it appears. When the file shrinks, is replaced (another inode, as
     after `mv` and a new `tee`) or its last bytes read change (`tee` without -a truncated it and wrote
     past the old end between two reads), it is read again from byte 0 and `restarted` is set.
-    `started` says in words which of these the follower did first. A path it can never read
-    raises LogUnreadable, which says why and the fix.
+    When the path is deleted after a read, the file last read is followed on (`unlinked`), as `tail -f`
+    does: a `tee` that still runs writes on into it. `started` says in words which of these the
+    follower did first. A path it can never read raises LogUnreadable, which says why and the fix.
     """
 
     def __init__(self, path: str, from_start: bool = False) -> None:
@@ -224,6 +225,8 @@ class LogFollower:
         self.behind = False  # more bytes wait than the last read took (CHUNK_BYTES)
         self.held = 0  # characters kept in `pieces`
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._kept: Any = None  # the file last read: still readable after `rm` while `tee` writes on
+        self.unlinked = False  # the path is gone and the file last read is followed, as `tail -f` does
         try:
             st = os.stat(path)
         except FileNotFoundError:
@@ -254,31 +257,20 @@ class LogFollower:
                         "reading from the start when it is truncated or replaced")
 
     def read(self) -> list[str]:
-        """The lines completed since the last read ([] while the file is missing), from at most CHUNK_BYTES
+        """The lines completed since the last read ([] until the file first appears), from at most CHUNK_BYTES
         new bytes: `behind` says more is waiting (a --from-start on a large log is read a chunk at a time)."""
-        try:  # without blocking: a FIFO or device put in the log's place is refused, never waited on
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        except FileNotFoundError:
+        fh = self._open()
+        if fh is None:
             self.behind = False
             return []
-        except OSError as e:
-            raise LogUnreadable(f"{e.strerror or e}: make it readable by this user (or run the watchdog as "
-                                "the user that runs the job)") from None
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            os.close(fd)
-            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
-                    else "not a regular file")
-            raise LogUnreadable(f"it is now {kind}, not the log the job's `tee` writes: put the log back (or pass "
-                                "the file `tee` writes now) and start the watchdog again")
-        with os.fdopen(fd, "rb") as fh:
-            ident = (st.st_dev, st.st_ino)
-            if self.ident is not None and (ident != self.ident or st.st_size < self.pos or not self._same_tail(fh)):
-                self.pos, self.tail, self.pieces, self.held, self.restarted = 0, b"", [], 0, True
-                self._decoder.reset()
-            self.ident = ident
-            fh.seek(self.pos)
-            data = fh.read(CHUNK_BYTES)
+        st = os.fstat(fh.fileno())
+        ident = (st.st_dev, st.st_ino)
+        if self.ident is not None and (ident != self.ident or st.st_size < self.pos or not self._same_tail(fh)):
+            self.pos, self.tail, self.pieces, self.held, self.restarted = 0, b"", [], 0, True
+            self._decoder.reset()
+        self.ident = ident
+        fh.seek(self.pos)
+        data = fh.read(CHUNK_BYTES)
         self.pos += len(data)
         self.behind = self.pos < st.st_size
         self.tail = (self.tail + data[-TAIL_BYTES:])[-TAIL_BYTES:]
@@ -291,6 +283,35 @@ class LogFollower:
         self.pieces, self.held = [], 0
         self._hold(parts.pop())
         return [p for p in parts if p]
+
+    def _open(self) -> Any:
+        """The log opened without blocking (a FIFO or device put in its place is refused, never waited on);
+        once the path is gone, the file last read, which a `tee` that still runs keeps writing; None before
+        the log first appears."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        except FileNotFoundError:
+            self.unlinked = self._kept is not None
+            return self._kept
+        except OSError as e:
+            raise LogUnreadable(f"{e.strerror or e}: make it readable by this user (or run the watchdog as "
+                                "the user that runs the job)") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "not a regular file")
+            raise LogUnreadable(f"it is now {kind}, not the log the job's `tee` writes: put the log back (or pass "
+                                "the file `tee` writes now) and start the watchdog again")
+        self.close()
+        self._kept, self.unlinked = os.fdopen(fd, "rb"), False
+        return self._kept
+
+    def close(self) -> None:
+        """Let go of the file last read."""
+        if self._kept is not None:
+            self._kept.close()
+            self._kept = None
 
     def _hold(self, text: str) -> None:
         """Keep the start of the line being written, at most MAX_LINE characters (its rest is never a signal)."""
@@ -334,8 +355,14 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     dog = fresh()
     follower = LogFollower(args.log, from_start=args.from_start)
     out(f"watchdog: {follower.started}")
+    told_unlinked = False
     while True:
         lines = follower.read()
+        if follower.unlinked != told_unlinked:
+            told_unlinked = follower.unlinked
+            out("watchdog: the log was deleted; following the deleted file, which the job's `tee` may still be "
+                "writing (a job that writes nothing more is judged a stall, as before)" if told_unlinked else
+                "watchdog: the log is back at its path")
         if follower.restarted:  # a new run writes the log now: judge it alone
             follower.restarted = False
             dog = fresh()
