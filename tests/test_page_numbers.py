@@ -133,7 +133,7 @@ def test_the_reviewed_list_gives_each_entry_a_source(tmp_path, capture) -> None:
 # ---- both gates ------------------------------------------------------------------------------------------
 BROKEN = """# Values
 
-A run takes {run-arg}`tiny-recorded --num-rollout` × {reference}`test.step-time` ≈ 5 min, or ≈ 3 min more.
+A run takes {run-arg}`tiny-pending --num-rollout` × {reference}`test.step-time` ≈ 5 min, or ≈ 3 min more.
 
 ```bash
 python3 read_run.py tiny.log --steps 7
@@ -155,7 +155,7 @@ def test_build_and_check_agree_on_numbers(book_copy: Path) -> None:
                                            "unit": "s per rollout step", "what": "A step time (test data)"}
     refs.write_text(json.dumps(doc), encoding="utf-8")
     (book_copy / REVIEWED).write_text(json.dumps({"commands": [
-        {"option": "--groups", "values": ["8"], "run-arg": ["tiny-recorded --rollout-batch-size"], "why": "test data"}]}),
+        {"option": "--groups", "values": ["8"], "run-arg": ["tiny-pending --rollout-batch-size"], "why": "test data"}]}),
         encoding="utf-8")
     page = "sections/2-1-values.md"
     (book_copy / page).write_text(BROKEN, encoding="utf-8")
@@ -172,3 +172,19 @@ def test_build_and_check_agree_on_numbers(book_copy: Path) -> None:
     assert any("3 × 40 s = 2.00 min, which rounds to 2 min, not 5 min" in c for c in checked)
     assert checked == warned
     assert built.app.statuscode != 0
+
+
+@pytest.mark.build
+def test_a_changed_entry_reads_its_pages_again(book_copy: Path) -> None:
+    """A page that rests on a reviewed entry is read again when that entry changes, and only then."""
+    entry = {"option": "--groups", "values": ["8"], "run-arg": ["tiny-pending --rollout-batch-size"], "why": "test data"}
+    (book_copy / REVIEWED).write_text(json.dumps({"commands": [entry]}), encoding="utf-8")
+    page = "sections/2-1-values.md"
+    (book_copy / page).write_text("# Values\n\nInline, `read_run.py tiny.log --groups 8`.\n", encoding="utf-8")
+    assert build(book_copy).app.statuscode == 0
+    assert build(book_copy).read == []
+    entry["values"] = ["9"]
+    (book_copy / REVIEWED).write_text(json.dumps({"commands": [entry]}), encoding="utf-8")
+    again = build(book_copy)
+    assert again.read == ["sections/2-1-values"]
+    assert "`--groups 8` is not what the run files say" in again.warnings and again.app.statuscode != 0
