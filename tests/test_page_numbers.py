@@ -139,7 +139,7 @@ A run takes {run-arg}`tiny-pending --num-rollout` × {reference}`test.step-time`
 python3 read_run.py tiny.log --steps 7
 ```
 
-Inline, `read_run.py tiny.log --groups 9`.
+Inline, `read_run.py tiny.log --groups 9`. The job waits for eight GPUs.
 """
 WARNING = re.compile(r"^(?P<where>[^:\s]+\.md:\d+): WARNING: (?P<text>.*) \[manual\.bad_reference\]$")
 
@@ -168,7 +168,7 @@ def test_build_and_check_agree_on_numbers(book_copy: Path) -> None:
         m = WARNING.match(line.replace(str(book_copy) + "/", ""))
         if m and m["where"].startswith(page):
             warned[f"{m['where']}: {m['text']}"] += 1
-    assert len(checked) == 4, sorted(checked)
+    assert len(checked) == 5, sorted(checked)
     assert any("3 × 40 s = 2.00 min, which rounds to 2 min, not 5 min" in c for c in checked)
     assert checked == warned
     assert built.app.statuscode != 0
@@ -188,3 +188,27 @@ def test_a_changed_entry_reads_its_pages_again(book_copy: Path) -> None:
     again = build(book_copy)
     assert again.read == ["sections/2-1-values"]
     assert "`--groups 8` is not what the run files say" in again.warnings and again.app.statuscode != 0
+
+
+def test_a_quantity_in_words_needs_a_citation_or_an_entry(capture, reviewed) -> None:
+    text = ("# Page\n\nThe job waits for eight GPUs on one node.\n\n"
+            "slime trained it on eight H200 GPUs ({issue}`THUDM/slime#1527`). A few thousand tokens is no number.\n\n"
+            "Read the first ten steps.\n")
+    (problem,) = page_number_problems(capture, "sections/x.md", text, reviewed)
+    assert problem.where == "sections/x.md:3" and "“eight GPUs”" in problem.message
+    assert REVIEWED in problem.fix and "\"words\"" in problem.fix
+
+
+def test_a_listed_quantity_in_words_is_held_to_its_run_file(capture, reviewed) -> None:
+    """6.1's "four GPUs" is the split run's trainer GPUs: a run file that gives it two fails where the words stand."""
+    page = "sections/6-1-split-rollout-and-training.md"
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert page_number_problems(capture, page, text, reviewed) == []
+    changed = replace(capture, runs={**capture.runs})
+    run = dict(changed.runs["split-8gpu"])
+    args = list(run["args"])
+    args[args.index("--actor-num-gpus-per-node") + 1] = "2"
+    changed.runs["split-8gpu"] = {**run, "args": args}
+    (problem,) = page_number_problems(changed, page, text, reviewed)
+    assert problem.where == f"{page}:{_line(text, 'four GPUs')}"
+    assert "{run-arg}`split-8gpu --actor-num-gpus-per-node`" in problem.message and "which is 2" in problem.message

@@ -9,6 +9,9 @@
 - A time product ({run-arg} × {reference} ≈ N min) is recomputed (`miles101.timebudget`).
 - Any other `≈ N` in prose is refused unless the reviewed list's `approx` names it (page and text) with its
   source: an approximate value is a cited value (`≈ {computed}`…``) or a product the gates recompute.
+- A quantity in words ("eight GPUs", "a hundred rollouts": a number word from two up, before a word of hardware
+  or run length, QUANTITY) needs a citation in its sentence (a value role, {run-arg}, {src}, {issue} or a link,
+  which the reader can follow) or a `words` entry of the reviewed list; "a few thousand" is no number.
 """
 from __future__ import annotations
 
@@ -31,6 +34,19 @@ OPTION = re.compile(rf"(?<![\w-])(?P<option>--?[A-Za-z][\w-]*)(?:=|[ \t]+)(?P<va
 ASSIGNMENT = re.compile(rf"(?<![\w./-])(?P<option>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>{_NUMBER})(?![\w.:/-])")
 #: `≈` and a number after it (a role after `≈` is a cited value).
 APPROX = re.compile(r"≈\s*(?P<figure>\d[\d,]*(?:\.\d+)?)")
+#: Number words, by value ("a hundred" is 100; "hundreds" too, as a floor).
+NUMBER_WORDS = {w: i for i, w in enumerate("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                                           "fifteen sixteen seventeen eighteen nineteen twenty".split(), 2)}
+NUMBER_WORDS |= {w: 10 * i for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+NUMBER_WORDS |= {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+#: Nouns of hardware and run length, singular: a number word before one (a word may stand between) is a quantity.
+QUANTITY = ("gpu", "node", "engine", "card", "machine", "host", "step", "rollout", "sample", "prompt", "token", "seed",
+            "epoch", "layer", "parameter", "response", "hour", "minute", "second", "day", "gb", "gib", "byte")
+_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+WORDS = re.compile(rf"(?<![\w-])(?P<number>(?:an? )?(?:{_WORD})s?)[\s-]+(?:[\w-]+\s+)?"
+                   rf"(?P<noun>(?:{'|'.join(QUANTITY)})s?)(?![\w-])", re.I)
+#: A citation the reader can follow, in the same sentence as a quantity in words.
+CITED = re.compile(r"\{(?:issue|src|reference|fact|measured|computed|run-arg|default|threshold|crosscheck)\}`|\]\(https?:")
 SOURCES = ("run-arg", "src", "url", "book")
 COMMAND_FIX = ("list it in " + REVIEWED + " under \"commands\" with its source: \"run-arg\" (the run files it must "
                "equal, e.g. \"first-grpo --num-rollout\"), \"src\", \"url\" or \"book\" (the book's own choice), and "
@@ -43,11 +59,15 @@ class Reviewed:
 
     commands: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     approx: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    words: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
 
     def digest(self, key: str) -> str:
         """A content hash of the entry a page used (`option value` or `page ≈ text`): the build's dependency."""
-        entry = self.commands.get(tuple(key.split(" ", 1))) or self.approx.get(tuple(key.split(" ≈ ", 1)))
+        if key.startswith("words "):
+            entry = self.words.get(tuple(key.split(" ")[1:3]))
+        else:
+            entry = self.commands.get(tuple(key.split(" ", 1))) or self.approx.get(tuple(key.split(" ≈ ", 1)))
         return hashlib.sha256(json.dumps(entry, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -65,7 +85,7 @@ def load_reviewed(root: Path, capture: Any = None) -> Reviewed:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return Reviewed(problems=(_bad(REVIEWED, f"cannot be read as JSON ({exc}).",
                                        f"restore it from git (`git checkout -- {REVIEWED}`)."),))
-    commands, approx, problems = {}, {}, []
+    commands, approx, words, problems = {}, {}, {}, []
     for i, entry in enumerate(doc.get("commands") or [] if isinstance(doc, dict) else []):
         where = f"{REVIEWED}:$.commands[{i}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("option"), str) \
@@ -88,7 +108,25 @@ def load_reviewed(root: Path, capture: Any = None) -> Reviewed:
             problems.append(_bad(where, "an entry needs \"page\", \"text\" (the words around ≈ N), \"why\" and a source."))
             continue
         approx[entry["page"], entry["text"]] = entry
-    return Reviewed(commands, approx, tuple(problems))
+    for i, entry in enumerate(doc.get("words") or [] if isinstance(doc, dict) else []):
+        where = f"{REVIEWED}:$.words[{i}]"
+        key = words_key(entry.get("words", "")) if isinstance(entry, dict) and isinstance(entry.get("words"), str) else None
+        if key is None or not str(entry.get("why") or "").strip() or not any(entry.get(s) for s in SOURCES):
+            problems.append(_bad(where, "an entry needs \"words\" (a number word and its noun, e.g. \"eight GPUs\"), "
+                                        "\"why\" and a source."))
+            continue
+        words.setdefault(key, []).append(entry)
+    return Reviewed(commands, approx, words, tuple(problems))
+
+
+def words_key(text: str) -> tuple[str, str] | None:
+    """("eight", "gpu") for "eight GPUs", "eight-GPU node" or "an eight H200 GPUs": the number word and the noun."""
+    m = WORDS.search(text)
+    if not m:
+        return None
+    number = m["number"].lower().split()[-1]
+    return number.removesuffix("s") if number.removesuffix("s") in NUMBER_WORDS else number, \
+        m["noun"].lower().removesuffix("s")
 
 
 @dataclass(frozen=True)
@@ -157,11 +195,51 @@ def _approx_problems(rel: str, prose: str, reviewed: Reviewed, used: Used) -> li
     return out
 
 
+def _sentence(prose: str, start: int, end: int) -> str:
+    """The sentence around prose[start:end]: from the last sentence end or blank line before it to the next after."""
+    before = max(prose.rfind(". ", 0, start), prose.rfind(".\n", 0, start), prose.rfind("\n\n", 0, start))
+    after = [i for i in (prose.find(". ", end), prose.find(".\n", end), prose.find("\n\n", end)) if i >= 0]
+    return prose[before + 1:min(after) if after else len(prose)]
+
+
+def _words_problems(capture: Any, rel: str, prose: str, reviewed: Reviewed, used: Used) -> list[Problem]:
+    """Each quantity in words with no citation in its sentence and no reviewed entry for its page."""
+    out = []
+    for m in WORDS.finditer(prose):
+        if re.search(r"\bfew\s*$", prose[max(0, m.start() - 8):m.start()], re.I) \
+                or CITED.search(_sentence(prose, m.start(), m.end())):
+            continue
+        key = words_key(m[0])
+        shown, where = " ".join(m[0].split()), f"{rel}:{line_of(prose, m.start())}"
+        entry = next((e for e in reviewed.words.get(key, []) if rel in e.get("pages", [rel])), None)
+        if entry is None:
+            out.append(Problem(Subtype.BAD_REFERENCE, f"“{shown}” is a quantity in words with no citation in its sentence.",
+                               "cite where it comes from in the sentence ({run-arg}, a value role, {src}, {issue}), or "
+                               f"list it in {REVIEWED} under \"words\" with this page, its source and why.", where))
+            continue
+        used.entries.append(f"words {key[0]} {key[1]}")
+        number = NUMBER_WORDS.get(key[0])
+        for text in entry.get("run-arg") or []:
+            result = resolve(capture, "run-arg", text)
+            used.runs.append(text.partition(" ")[0])
+            if isinstance(result, Problem) or _as_int(result.value) != number:
+                now = result.message if isinstance(result, Problem) else f"is {result.value}"
+                out.append(Problem(Subtype.BAD_REFERENCE, f"“{shown}” comes from {{run-arg}}`{text}` ({REVIEWED}), "
+                                   f"which {now}.", "write the run file's value (or cite it with {run-arg}).", where))
+    return out
+
+
+def _as_int(text: str) -> int | None:
+    return int(text) if str(text).isdigit() else None
+
+
 def page_number_problems(capture: Any, rel: str, text: str, reviewed: Reviewed, used: Used | None = None) -> list[Problem]:
-    """Every number rule over one page (`rel`, its Markdown): time products, `≈` values, numbers in commands."""
+    """Every number rule over one page (`rel`, its Markdown): time products, `≈` values, quantities in words,
+    numbers in commands."""
     used = used if used is not None else Used()
     prose, commands = split(text)
     return [*time_product_problems(capture, rel, prose), *_approx_problems(rel, prose, reviewed, used),
+            *_words_problems(capture, rel, prose, reviewed, used),
             *_command_problems(capture, rel, commands, reviewed, used)]
 
 
