@@ -9,8 +9,8 @@
 - A time product ({run-arg} × {reference} ≈ N min) is recomputed (`miles101.timebudget`).
 - Any other `≈ N` in prose is refused unless the reviewed list's `approx` names it (page and text) with its
   source: an approximate value is a cited value (`≈ {computed}`…``) or a product the gates recompute.
-- A quantity in words ("eight GPUs", "a hundred rollouts": a number word from two up, before a word of hardware
-  or run length, QUANTITY) needs a citation in its sentence (a value role, {run-arg}, {src}, {issue} or a link,
+- A quantity in words ("eight GPUs", "a hundred rollouts": a number word from two up, NUMBER_WORDS, before a word
+  of hardware or run length, QUANTITY) needs a citation in its sentence (a value role, {run-arg}, {src}, {issue} or a link,
   which the reader can follow) or a `words` entry of the reviewed list; "a few thousand" is no number.
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from .pagetext import Command, line_of, split
@@ -43,8 +44,10 @@ NUMBER_WORDS |= {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 10**6
 QUANTITY = ("gpu", "node", "engine", "card", "machine", "host", "step", "rollout", "sample", "prompt", "token", "seed",
             "epoch", "layer", "parameter", "response", "hour", "minute", "second", "day", "gb", "gib", "byte")
 _WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-WORDS = re.compile(rf"(?<![\w-])(?P<number>(?:an? )?(?:{_WORD})s?)[\s-]+(?:[\w-]+\s+)?"
-                   rf"(?P<noun>(?:{'|'.join(QUANTITY)})s?)(?![\w-])", re.I)
+#: A number word, then (one word may stand between) a quantity's noun: found in two steps, the word first (fast).
+NUMBER_WORD = re.compile(rf"\b(?:{_WORD})s?\b")  # over the lowered prose (its places kept): fast, no re.I
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+NOUN_AFTER = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?P<noun>(?:{'|'.join(QUANTITY)})s?)(?![\w-])", re.I)
 #: A citation the reader can follow, in the same sentence as a quantity in words.
 CITED = re.compile(r"\{(?:issue|src|reference|fact|measured|computed|run-arg|default|threshold|crosscheck)\}`|\]\(https?:")
 SOURCES = ("run-arg", "src", "url", "book")
@@ -121,12 +124,24 @@ def load_reviewed(root: Path, capture: Any = None) -> Reviewed:
 
 def words_key(text: str) -> tuple[str, str] | None:
     """("eight", "gpu") for "eight GPUs", "eight-GPU node" or "an eight H200 GPUs": the number word and the noun."""
-    m = WORDS.search(text)
-    if not m:
+    found = next(quantities(text), None)
+    if found is None:
         return None
-    number = m["number"].lower().split()[-1]
-    return number.removesuffix("s") if number.removesuffix("s") in NUMBER_WORDS else number, \
-        m["noun"].lower().removesuffix("s")
+    number, noun = found[1].lower(), found[2]["noun"].lower()
+    return number.removesuffix("s") if number.removesuffix("s") in NUMBER_WORDS else number, noun.removesuffix("s")
+
+
+def quantities(prose: str) -> Iterator[tuple[int, str, re.Match[str]]]:
+    """(start, number word, its noun's match) of each quantity in words: a number word, then a QUANTITY noun."""
+    lowered = prose.lower()
+    if len(lowered) != len(prose):  # a character whose lower case is longer ("İ"): keep the places
+        lowered = prose.translate(_ASCII_LOWER)
+    for m in NUMBER_WORD.finditer(lowered):
+        if m.start() and prose[m.start() - 1] == "-":  # "one-to-two" and "sm-ten" are not quantities
+            continue
+        noun = NOUN_AFTER.match(prose, m.end())
+        if noun:
+            yield m.start(), prose[m.start():m.end()], noun
 
 
 @dataclass(frozen=True)
@@ -205,12 +220,12 @@ def _sentence(prose: str, start: int, end: int) -> str:
 def _words_problems(capture: Any, rel: str, prose: str, reviewed: Reviewed, used: Used) -> list[Problem]:
     """Each quantity in words with no citation in its sentence and no reviewed entry for its page."""
     out = []
-    for m in WORDS.finditer(prose):
-        if re.search(r"\bfew\s*$", prose[max(0, m.start() - 8):m.start()], re.I) \
-                or CITED.search(_sentence(prose, m.start(), m.end())):
+    for start, _, noun in quantities(prose):
+        if re.search(r"\bfew\s*$", prose[max(0, start - 8):start], re.I) or CITED.search(_sentence(prose, start, noun.end())):
             continue
-        key = words_key(m[0])
-        shown, where = " ".join(m[0].split()), f"{rel}:{line_of(prose, m.start())}"
+        phrase = prose[start:noun.end()]
+        key = words_key(phrase)
+        shown, where = " ".join(phrase.split()), f"{rel}:{line_of(prose, start)}"
         entry = next((e for e in reviewed.words.get(key, []) if rel in e.get("pages", [rel])), None)
         if entry is None:
             out.append(Problem(Subtype.BAD_REFERENCE, f"“{shown}” is a quantity in words with no citation in its sentence.",

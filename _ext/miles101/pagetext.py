@@ -32,7 +32,8 @@ class Command:
 
 
 def _blank(text: str) -> str:
-    return re.sub(r"[^\n]", " ", text)
+    """Spaces in place of `text`, its line breaks kept."""
+    return "\n".join(" " * len(part) for part in text.split("\n"))
 
 
 def split(text: str) -> tuple[str, list[Command]]:
@@ -66,13 +67,15 @@ def split(text: str) -> tuple[str, list[Command]]:
 
 
 def _inline(body: str, commands: list[Command]) -> tuple[str, list[Command]]:
-    out, last = [], 0
+    out, last, line = [], 0, 1
     for m in _INLINE.finditer(body):
         if m["code"] is None:
             continue
         out += [body[last:m.start()], _blank(m[0])]
+        line += body.count("\n", last, m.start())  # counted from the last span on: one pass over the page
+        commands.append(Command(line, m["code"], False))
+        line += m[0].count("\n")
         last = m.end()
-        commands.append(Command(body.count("\n", 0, m.start()) + 1, m["code"], False))
     out.append(body[last:])
     return "".join(out), sorted(commands, key=lambda c: c.line)
 

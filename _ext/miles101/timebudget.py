@@ -42,6 +42,8 @@ class Product:
 
 def products(prose: str) -> list[Product]:
     """Every role × role ≈ N in the prose (code already blanked: `miles101.pagetext.split`)."""
+    if "≈" not in prose:
+        return []
     return [Product(line_of(prose, m.start("figure")), m.start(), m.end(), ((m["k1"], m["t1"]), (m["k2"], m["t2"])),
                     m["figure"], m["unit"]) for m in PRODUCT.finditer(prose)]
 
