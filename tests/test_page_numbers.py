@@ -145,7 +145,8 @@ WARNING = re.compile(r"^(?P<where>[^:\s]+\.md:\d+): WARNING: (?P<text>.*) \[manu
 
 
 @pytest.mark.build
-def test_build_and_check_agree_on_numbers(book_copy: Path) -> None:
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_build_and_check_agree_on_numbers(book_copy: Path, parallel: int) -> None:
     from capture.check import run_check
     from sphinx.util.console import strip_escape_sequences as strip_ansi
 
@@ -162,7 +163,7 @@ def test_build_and_check_agree_on_numbers(book_copy: Path) -> None:
 
     checked = Counter(f.removesuffix(" [manual.bad_reference]") for f in run_check(book_copy)[0].failures
                       if f.startswith(page) and f.endswith("[manual.bad_reference]"))
-    built = build(book_copy)
+    built = build(book_copy, parallel=parallel)
     warned: Counter = Counter()
     for line in strip_ansi(built.warnings).splitlines():
         m = WARNING.match(line.replace(str(book_copy) + "/", ""))
