@@ -81,6 +81,17 @@ def test_the_rounding_is_the_figures_own(capture, reviewed, figure, ok) -> None:
     assert (page_number_problems(capture, "sections/x.md", text, reviewed) == []) == ok
 
 
+def test_a_sum_of_products_is_recomputed_whole(capture, reviewed) -> None:
+    """1.1's evening: the smoke run's and the long run's steps at slime's step time, summed (not its last term alone)."""
+    terms = ("{run-arg}`first-grpo-smoke --num-rollout` × {reference}`slime-gb10.step-time` +\n"
+             "{run-arg}`first-grpo --num-rollout` × {reference}`slime-gb10.step-time`")
+    right = f"The evening takes\n{terms} ≈ 35 min.\n"
+    assert page_number_problems(capture, "sections/x.md", right, reviewed) == []
+    (problem,) = page_number_problems(capture, "sections/x.md", right.replace("≈ 35", "≈ 34"), reviewed)
+    assert problem.where == "sections/x.md:3"
+    assert "2 × 41.9 s + 48 × 41.9 s = 34.92 min, which rounds to 35 min, not 34 min" in problem.message
+
+
 def test_a_product_the_gates_cannot_recompute_and_a_typed_approximation(capture, reviewed) -> None:
     text = ("Intro.\n\nA run takes ≈ 5 min on a Spark.\n\n"
             "Two facts: {fact}`dgx-spark.memory` × {reference}`slime-gb10.step-time` ≈ 9 min.\n"
