@@ -8,6 +8,7 @@ source; any other `≈ N` is refused. Each bad input names the page and line and
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from dataclasses import replace
@@ -139,6 +140,10 @@ def test_the_reviewed_list_gives_each_entry_a_source(tmp_path, capture) -> None:
     (tmp_path / REVIEWED).write_bytes(b"{not json")
     (problem,) = load_reviewed(tmp_path, capture).problems
     assert problem.where == REVIEWED and "git checkout" in problem.fix
+    (tmp_path / REVIEWED).unlink()
+    os.mkfifo(tmp_path / REVIEWED)  # never opened: a FIFO would block both gates
+    (problem,) = load_reviewed(tmp_path, capture).problems
+    assert problem.where == f"{REVIEWED}:1" and "a FIFO" in problem.message
 
 
 # ---- both gates ------------------------------------------------------------------------------------------

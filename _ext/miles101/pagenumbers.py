@@ -1,4 +1,4 @@
-"""Numbers in commands and after `≈`, held by both gates (issue 57 §9, issue 60 §5): one rule, the build's and `--check`'s.
+"""Numbers the gates recompute or hold to a source (issue 57 §9, issue 60 §5): one rule, the build's and `--check`'s.
 
 - A number typed inside a command (a shell block's line or inline code) as an option's value (`--groups 32`,
   `-n 20`, `--shm-size=32g`) or an assignment's (`RAY_memory_usage_threshold=0.98`, `memlock=-1`) is listed in
@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
 from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from .pagetext import Command, line_of, split
-from .problems import Problem, Subtype
+from .problems import Problem, ProblemError, Subtype
 from .resolve import resolve
+from .strict import read_bytes
 from .timebudget import products, time_product_problems
 
 REVIEWED = "capture/reviewed-numbers.json"
+#: The reviewed list's cap: a list a reviewer reads whole.
+MAX_BYTES = 200_000
 _NUMBER = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[kKmMgGtT]?"
 #: An option's value (`--flag N`, `--flag=N`, `-n N`) and an assignment's (`NAME=N`), a whole word each.
 OPTION = re.compile(rf"(?<![\w-])(?P<option>--?[A-Za-z][\w-]*)(?:=|[ \t]+)(?P<value>{_NUMBER})(?![\w.:/-])")
@@ -81,13 +85,20 @@ def _bad(path: str, message: str, fix: str = "correct the entry (the file's \"ab
 def load_reviewed(root: Path, capture: Any = None) -> Reviewed:
     """Read the reviewed list (missing: empty); each broken entry is a problem at its JSON path."""
     path = root / REVIEWED
-    if not path.is_file():
+    if not os.path.lexists(path):
         return Reviewed()
+    restore = f"restore it from git (`git checkout -- {REVIEWED}`)"
+    try:  # a regular file inside the project, never a FIFO (miles101.strict)
+        raw = read_bytes(path, REVIEWED, root, restore)
+    except ProblemError as exc:
+        return Reviewed(problems=(replace(exc.problem, subtype=Subtype.CAPTURE),))
+    if len(raw) > MAX_BYTES:
+        return Reviewed(problems=(_bad(REVIEWED, f"it holds {len(raw)} bytes, more than a list of {MAX_BYTES} bytes "
+                                       "a reviewer can read.", f"keep it short (cite with roles), or {restore}."),))
     try:
-        doc = json.loads(path.read_bytes()[:1_000_000].decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return Reviewed(problems=(_bad(REVIEWED, f"cannot be read as JSON ({exc}).",
-                                       f"restore it from git (`git checkout -- {REVIEWED}`)."),))
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return Reviewed(problems=(_bad(REVIEWED, f"cannot be read as JSON ({exc}).", f"{restore}."),))
     commands, approx, words, problems = {}, {}, {}, []
     for i, entry in enumerate(doc.get("commands") or [] if isinstance(doc, dict) else []):
         where = f"{REVIEWED}:$.commands[{i}]"
