@@ -217,15 +217,16 @@ def test_a_quantity_in_words_needs_a_citation_or_an_entry(capture, reviewed) -> 
 
 
 def test_a_listed_quantity_in_words_is_held_to_its_run_file(capture, reviewed) -> None:
-    """6.1's "four GPUs" is the split run's trainer GPUs: a run file that gives it two fails where the words stand."""
-    page = "sections/6-1-split-rollout-and-training.md"
-    text = (ROOT / page).read_text(encoding="utf-8")
+    """1.1's "two rollouts" is its smoke run's length: a run file that gives it three fails where the words stand."""
+    page = "sections/1-1-run-grpo-on-one-gpu.md"  # the page the entry names; the text is this test's
+    text = "# Run\n\nThe smoke run is the long run's command, cut to two\n   rollouts.\n"
     assert page_number_problems(capture, page, text, reviewed) == []
+    assert page_number_problems(capture, "sections/x.md", text, reviewed)  # the entry holds on its pages only
     changed = replace(capture, runs={**capture.runs})
-    run = dict(changed.runs["split-8gpu"])
+    run = dict(changed.runs["first-grpo-smoke"])
     args = list(run["args"])
-    args[args.index("--actor-num-gpus-per-node") + 1] = "2"
-    changed.runs["split-8gpu"] = {**run, "args": args}
+    args[args.index("--num-rollout") + 1] = "3"
+    changed.runs["first-grpo-smoke"] = {**run, "args": args}
     (problem,) = page_number_problems(changed, page, text, reviewed)
-    assert problem.where == f"{page}:{_line(text, 'four GPUs')}"
-    assert "{run-arg}`split-8gpu --actor-num-gpus-per-node`" in problem.message and "which is 2" in problem.message
+    assert problem.where == f"{page}:3"
+    assert "{run-arg}`first-grpo-smoke --num-rollout`" in problem.message and "which is 3" in problem.message
