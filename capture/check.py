@@ -5,7 +5,8 @@
    and each host's cross-check held against computed.json;
    1 and 2 are `miles101.validate`, the rules the build applies too;
 3. every run file's command against the extracted flags;
-4. every reference in the pages resolved against the data, without a Sphinx build;
+4. every reference in the pages resolved against the data, without a Sphinx build, and the pages' numbers
+   recomputed or held to their source (time products, `≈`, commands, words: `miles101.pagenumbers`);
 5. manual.json's pin against the commit the capture read;
 6. the fact-check record (capture/factcheck.json): known pages and classes, counts that add up;
 7. the pending values.
