@@ -113,6 +113,15 @@ def test_a_hand_typed_number_in_a_command_names_its_line_and_the_fix(capture, re
     assert "first-grpo --rollout-batch-size is 32" in found[1].message  # --groups is held to the run files
 
 
+def test_what_is_a_command_and_what_is_not(capture, reviewed) -> None:
+    """Shell blocks (also as {code-block} bash) and inline code are read; Python, output and {run-command} are not."""
+    text = ("```{code-block} bash\nhead -n 7 log\n```\n\n```python\nx = f(n=7)\n```\n\n```text\nstep 7: --steps 7\n```\n\n"
+            "```{run-command} first-grpo\n```\n\n```console\n$ tail -n 9 log\n```\n")
+    found = page_number_problems(capture, "sections/x.md", text, reviewed)
+    assert [(p.where, p.message.split(" in the command ")[1]) for p in found] == [
+        ("sections/x.md:2", "`-n 7` is typed by hand."), ("sections/x.md:17", "`-n 9` is typed by hand.")]
+
+
 def test_a_listed_number_is_held_to_its_run_file(capture, reviewed) -> None:
     changed = replace(capture, runs={**capture.runs})
     run = dict(changed.runs["first-grpo"])
@@ -210,9 +219,10 @@ def test_a_changed_entry_reads_its_pages_again(book_copy: Path) -> None:
 def test_a_quantity_in_words_needs_a_citation_or_an_entry(capture, reviewed) -> None:
     text = ("# Page\n\nThe job waits for eight GPUs on one node.\n\n"
             "slime trained it on eight H200 GPUs ({issue}`THUDM/slime#1527`). A few thousand tokens is no number.\n\n"
-            "Read the first ten steps.\n")
-    (problem,) = page_number_problems(capture, "sections/x.md", text, reviewed)
+            "Read the first ten steps.\n\nTrain for a hundred rollouts.\n")
+    problem, hundred = page_number_problems(capture, "sections/x.md", text, reviewed)
     assert problem.where == "sections/x.md:3" and "“eight GPUs”" in problem.message
+    assert hundred.where == "sections/x.md:9" and "“hundred rollouts”" in hundred.message
     assert REVIEWED in problem.fix and "\"words\"" in problem.fix
 
 

@@ -17,7 +17,9 @@ from .pages import ANY_ROLE
 SHELL = frozenset({"bash", "sh", "shell", "console", "zsh", "shell-session"})
 #: Directives written as backtick fences whose body is code, not prose ({flag}'s body, a {glossary}, are prose).
 CODE_DIRECTIVES = frozenset({"diagram", "math", "code-block", "code", "sourcecode", "listing"})
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(\{(?P<directive>[\w-]+)\}|(?P<lang>[\w+-]*))")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(?:\{(?P<directive>[\w-]+)\}\s*(?P<argument>[\w+-]*)|(?P<lang>[\w+-]*))")
+#: Directives whose argument is the code's language (```{code-block} bash).
+CODE_WITH_LANGUAGE = frozenset({"code-block", "code", "sourcecode"})
 #: A role (kept: it is prose) or an inline code span (blanked, and a command).
 _INLINE = re.compile(ANY_ROLE.pattern + r"|(?P<cticks>`+)(?!`)(?P<code>.+?)(?<!`)(?P=cticks)(?!`)", re.S)
 
@@ -56,10 +58,11 @@ def split(text: str) -> tuple[str, list[Command]]:
             continue
         if m:
             marker = m[1]
-            if m["directive"]:
-                kind = "code" if m["directive"] in CODE_DIRECTIVES else "prose"
+            language = m["argument"] if m["directive"] in CODE_WITH_LANGUAGE else m["lang"]
+            if m["directive"] and m["directive"] not in CODE_DIRECTIVES:
+                kind = "prose"
             else:
-                kind = "shell" if (m["lang"] or "").lower() in SHELL else "code"
+                kind = "shell" if (language or "").lower() in SHELL else "code"
             kept.append(_blank(line))
             continue
         kept.append(line)
