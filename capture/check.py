@@ -5,7 +5,8 @@
    and each host's cross-check held against computed.json;
    1 and 2 are `miles101.validate`, the rules the build applies too;
 3. every run file's command against the extracted flags;
-4. every reference in the pages resolved against the data, without a Sphinx build;
+4. every reference in the pages resolved against the data, without a Sphinx build, and the pages' numbers
+   recomputed or held to their source (time products, `≈`, commands, words: `miles101.pagenumbers`);
 5. manual.json's pin against the commit the capture read;
 6. the fact-check record (capture/factcheck.json): known pages and classes, counts that add up;
 7. the pending values.
@@ -27,6 +28,7 @@ from miles101.data import Capture
 from miles101.factcheck import factcheck_problems, load_factcheck
 from miles101.markup import directive_option_problems, directive_options, listing_lines
 from miles101.markup import page_problems as markup_page_problems
+from miles101.pagenumbers import book_number_problems
 from miles101.pages import scan_pages
 from miles101.kinds import broken_sources
 from miles101.problems import Problem, ProblemError, Subtype
@@ -102,7 +104,8 @@ def check_pages(root: Path, capture: Capture, report: Report) -> int:
     pages = page_sources(root, book.page_files)
     for problem in [*book_figure_problems(pages, (book.data.get("plate") or {}).get("figure")),
                     *book_flag_block_problems(capture, pages),
-                    *fit_directive_problems(capture, pages)]:  # the build's rules (miles101.figurerules, flagrules, fit)
+                    *fit_directive_problems(capture, pages),
+                    *book_number_problems(capture, root, pages)]:  # the build's rules (figurerules, flagrules, fit, pagenumbers)
         report.fail(f"{problem} [{problem.subtype}]")
     for problem in listing_problems(root, capture, book.page_files):
         report.fail(f"{problem} [{problem.subtype}]")

@@ -33,6 +33,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from capture.drift.runfiles import refused, run_file_report, text as run_file_text
 from capture.lab.progress import clock
+from capture.lab.quiet import Quiet, run_watched
 from capture.lab.slots import render, slots, spark_exempt, tally
 from capture.lab.store import UNFINISHED, is_valid
 from miles101.inputs import Inputs
@@ -288,6 +289,7 @@ def record_one(run_id: str, run: dict[str, Any], argv: list[str], env: dict[str,
         child = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         stopper.child = child
         done, heat = 0, []
+        quiet = Quiet(f"{display.label}: {run_id}", stop="Ctrl-C stops after this run, twice stops it now")
         while True:
             try:
                 child.wait(timeout=0.5)
@@ -302,6 +304,9 @@ def record_one(run_id: str, run: dict[str, Any], argv: list[str], env: dict[str,
             left = rate * (steps - done) + per_step * (total - done_before - steps)
             note = f"heat guard: {heat[-1]}" if heat else ""
             display.update(run_id, done, steps, done_before + done, elapsed, left, note)
+            silent = quiet.check((out_file.stat().st_size if out_file.exists() else 0, done))
+            if silent:
+                display.print(silent)  # no time limit: the recorder's watchdog stops a run that stalls
             stopper.requested()
         stopper.child = None
     try:  # the steps the recording holds, once it is in place
@@ -489,7 +494,7 @@ def run_campaign(setup: Setup, work: Path) -> int:
 
     def step(title: str, argv: list[str]) -> int:
         out.print(f"{label}: {title}: {' '.join(argv[2:] if argv[0] == py else argv)}")
-        return subprocess.run(argv, env=setup.env, cwd=root).returncode
+        return run_watched(argv, f"{label}: {title}", out.print, env=setup.env, cwd=root)  # no limit; said when silent
 
     if setup.extract is not None:
         previous = work / "previous-miles"

@@ -10,6 +10,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `domain` | the `m101` domain: per-page records (cites, deps, flags, figures, tables; cites, flags and figures collected from each doctree), fingerprints, the flag index |
 | `incremental` | which pages to read again and rewrite; failing the build on unresolved references |
 | `page_source` | raw HTML off (escaped and refused), roles left open refused (`miles101.markup`) |
+| `page_numbers` | time products recomputed, `≈` values and numbers in commands held to the run files or the reviewed list (`miles101.pagenumbers`) |
 | `parts` | the book by part: toctrees from manual.json, section numbers, eyebrows and accents |
 | `flags` | {flag}, {default}, {metric}; the {flag} block and its facts |
 | `values` | {measured}, {computed}, {fact}, {reference}, {threshold}, {crosscheck}; each page's list of values; {crosscheck-table}; {crosscheck-uncovered} |
@@ -39,8 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, front, gb10_image, heap, hosting,
-               image_compare, incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, plots,
-               reference_tables, repository, runs, sources, stacked_tables, tools_download, valid_markup, values)
+               image_compare, incremental, loading, log_doctor, marks, mathml, page_numbers, page_source, page_weight,
+               parts, plots, reference_tables, repository, runs, sources, stacked_tables, tools_download, valid_markup,
+               values)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -48,7 +50,7 @@ if TYPE_CHECKING:
 #: The components in the order they connect (a handler's order among equal priorities follows it).
 SETUPS = (
     loading.setup_loading, repository.setup_repository, domain.setup_domain, incremental.setup_incremental,
-    page_source.setup_page_source, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
+    page_source.setup_page_source, page_numbers.setup_page_numbers, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, plots.setup_plots, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
     image_compare.setup_image_compare, gb10_image.setup_gb10_image, tools_download.setup_tools_download,
