@@ -315,7 +315,7 @@ def test_the_pages_sample_is_what_the_command_prints_for_the_books_own_commit():
     assert text.splitlines()[-1] == "verdict: same as the book: use the book's commands as they are"
     page = (ROOT / "sections" / "6-4-pick-an-image.md").read_text(encoding="utf-8")
     assert "```{compare-image-sample}\n```" in page
-    assert "_ext/miles101/tools/miles_tree.py" in page  # the page serves the file the command needs
+    assert "```{tools-download}" in page  # the page serves the tools' one download, which carries miles_tree.py
 
 
 # ---- on a real Miles tree (--miles-src PATH or $MILES_SRC; skipped without one) ---------------------
