@@ -54,7 +54,7 @@ DIRECTIVES: dict[str, Markup] = {m.name: m for m in (
     _directive("run-plot", "run", ("metric", "id", "title", "meaning")),
     _directive("series-plot", "series", ("metric", "id", "title", "meaning")),
     *(_directive(name) for name in (
-        "diagram", "pin", "fit-calculator", "log-doctor", "crosscheck-table", "crosscheck-uncovered", "book-cover", "book-audience",
+        "diagram", "pin", "fit-calculator", "log-doctor", "compare-run", "crosscheck-table", "crosscheck-uncovered", "book-cover", "book-audience",
         "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related", "value-kinds", "flags-by-job",
         "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample")),
 )}
