@@ -144,3 +144,26 @@ def test_the_page_carries_read_runs_keys_and_each_series_columns() -> None:
         assert s["steps"] == doc["steps"] and set(s["metrics"]) == set(rr.SERIES_THEIRS) & set(doc["metrics"])
         assert all(s["metrics"][k] == doc["metrics"][k] for k in s["metrics"])
     assert "no recorded run" in data["no_verdict"]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_long_run_draws_bounded_and_a_gap_is_never_bridged(served: Path) -> None:
+    """100,000 steps thin to at most four points a bucket; a missing number or a skipped step ends a line."""
+    script = f"""
+      const m = await import({json.dumps((served / "m101-compare-run.js").as_uri())});
+      const steps = Array.from({{length: 100000}}, (_, i) => i);
+      const values = steps.map((s) => (s === 500 ? null : Math.sin(s / 50)));
+      const segs = m.segments(steps, values);
+      const thinned = segs.map((s) => m.thin(s, 0, 99999));
+      const skipped = m.segments([0, 1, 2, 5, 6], [1, 2, 3, 4, 5]);
+      process.stdout.write(JSON.stringify({{segs: segs.length, points: thinned.reduce((n, s) => n + s.length, 0),
+        ends: [segs[0].at(-1)[0], segs[1][0][0]], skipped: skipped.map((s) => s.map((p) => p[0])),
+        gaps: m.gapWords([0, 1, 2], [1, null, NaN])}}));
+    """
+    res = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    assert got["segs"] == 2 and got["ends"] == [499, 501]
+    assert got["points"] <= 2 * 150 * 4
+    assert got["skipped"] == [[0, 1, 2], [5, 6]]
+    assert got["gaps"].startswith("No number at 2 of 3 steps (1, 2)")
