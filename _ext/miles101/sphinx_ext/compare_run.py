@@ -22,7 +22,6 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
-from ..tools import read_run
 from .assets import serve, served_dir
 from .base import ManualDirective
 from .domain import domain_of
@@ -50,13 +49,18 @@ class CompareRunDirective(ManualDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        for sid in SERIES:  # the page carries these series: a change to one writes the page again
+            self.env.note_dependency(str(Path(self.env.srcdir) / "capture" / "series" / f"{sid}.json"))
         node = compare_run("")
         self.set_source_info(node)
         return [node]
 
 
 def page_data(root: Path) -> dict[str, Any]:
-    """What the component compares: each public series (its steps and read_run's columns) and read_run's keys."""
+    """What the component compares: each public series (its steps and read_run's columns) and read_run's keys.
+    read_run is imported here, when a page holds the component, not with the extension."""
+    from ..tools import read_run
+
     series = []
     for sid in SERIES:
         doc = json.loads((root / "capture" / "series" / f"{sid}.json").read_text(encoding="utf-8"))
