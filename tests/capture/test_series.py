@@ -162,3 +162,17 @@ def test_an_excerpt_line_without_a_number_or_a_window_is_refused(tmp_path: Path)
     bad.write_text("@12\tstep:1 - a:1\n@x\tstep:2 - a:2\n", encoding="utf-8")
     with pytest.raises(ValueError, match="x.log: excerpt line 2"):
         read_excerpt(bad)
+
+
+@pytest.mark.parametrize("run_id", ["first-grpo", "recipe-gsm8k"])
+def test_what_the_pages_say_of_the_grpo_lora_run_beside_the_books_holds(real_capture, run_id: str) -> None:
+    """1.3, 3.1 and 5.1 say the public GRPO-LoRA run trains LoRA adapters at a higher learning rate than the book's
+    runs (1.3: with fewer samples per prompt), beside captions that say "GRPO on every weight, no LoRA". Each caption
+    gives both values (the series' generated, the book's by {run-arg}); this holds the words to them."""
+    s = json.loads(LORA_SERIES.read_text(encoding="utf-8"))["settings"]
+    lr, _ = real_capture.run_arg(run_id, "--lr")
+    n, _ = real_capture.run_arg(run_id, "--n-samples-per-prompt")
+    assert lr is not None and s["lr"] > float(lr), (run_id, lr, s["lr"])
+    assert n is not None and s["samples_per_prompt"] < int(n), (run_id, n, s["samples_per_prompt"])
+    assert s["lora_rank"] > 0 and real_capture.run_arg(run_id, "--lora-rank")[0] in (None, "0")
+    assert real_capture.run_arg(run_id, "--advantage-estimator")[0] == s["adv_estimator"] == "grpo"
