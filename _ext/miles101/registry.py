@@ -55,7 +55,7 @@ DIRECTIVES: dict[str, Markup] = {m.name: m for m in (
     _directive("series-plot", "series", ("metric", "id", "title", "meaning")),
     _directive("tools-download", None, ("into",)),
     *(_directive(name) for name in (
-        "diagram", "pin", "fit-calculator", "log-doctor", "crosscheck-table", "crosscheck-uncovered", "book-cover", "book-audience",
+        "diagram", "pin", "fit-calculator", "log-doctor", "compare-run", "crosscheck-table", "crosscheck-uncovered", "book-cover", "book-audience",
         "book-outcomes", "book-plate", "book-parts", "book-palette", "book-related", "value-kinds", "flags-by-job",
         "metrics-table", "lab-notes", "sources-list", "figure-index", "compare-image-sample", "gb10-build")),
 )}

@@ -4,7 +4,8 @@ A public series is someone else's run (a `reference`, never a measurement of thi
 its own capture file, `capture/series/<id>.json` (schema `series.schema.json`), extracted by
 `capture/extract/series.py` from an excerpt of the public log kept beside it
 (`capture/series/sources/<id>.log.gz`: the exact lines read, each after its line number in the
-public file and a tab). `capture/run.py --check` parses the excerpt again with `parse_excerpt` and
+public file and a tab; or, for a file read in windows rather than whole, after `@<W>` and a tab: the line
+lies in the 16,000 characters of the file's text from character W). `capture/run.py --check` parses the excerpt again with `parse_excerpt` and
 refuses a series file that differs. Only `step:` lines are read: the `wandb:` summary at a log's end
 repeats keys and is ignored. Stdlib only, no Sphinx.
 """
@@ -40,7 +41,7 @@ class Parsed:
     settings: dict[str, Any] = field(default_factory=dict)
     framework_commit: str | None = None
     #: line number → why the line or one of its fields could not be read (a value that is not a number).
-    unread: dict[int, str] = field(default_factory=dict)
+    unread: dict[int | str, str] = field(default_factory=dict)
 
 
 def parse_value(text: str) -> float | None:
@@ -79,7 +80,7 @@ def _setting(name: str, raw: str) -> Any:
     return int(raw)
 
 
-def parse_lines(numbered: list[tuple[int, str]]) -> Parsed:
+def parse_lines(numbered: list[tuple[int | str, str]]) -> Parsed:
     """Read numbered log lines: `step:` lines into steps, the config dump and command into settings."""
     out = Parsed()
     after_commit = False
@@ -109,10 +110,11 @@ def parse_lines(numbered: list[tuple[int, str]]) -> Parsed:
     return out
 
 
-def read_excerpt(path: Path) -> list[tuple[int, str]]:
-    """The numbered lines of an excerpt (`<line number>\\t<the exact line>`, gzip or plain text).
+def read_excerpt(path: Path) -> list[tuple[int | str, str]]:
+    """The located lines of an excerpt (`<line number>\\t<the exact line>` or `@<W>\\t<the exact line>`, gzip
+    or plain text).
 
-    ValueError naming the file and the line for a line without its number."""
+    ValueError naming the file and the line for a line without its place."""
     raw = path.read_bytes()
     text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
     out = []
@@ -120,9 +122,11 @@ def read_excerpt(path: Path) -> list[tuple[int, str]]:
         if not row:
             continue
         number, tab, line = row.partition("\t")
-        if not tab or not number.isdigit():
-            raise ValueError(f"{path}: excerpt line {i} does not start with the public file's line number and a tab")
-        out.append((int(number), line))
+        window = number.startswith("@") and number[1:].isdigit()
+        if not tab or not (number.isdigit() or window):
+            raise ValueError(f"{path}: excerpt line {i} does not start with the public file's line number (or @ and "
+                             "the character where its window starts) and a tab")
+        out.append((number if window else int(number), line))
     return out
 
 
@@ -131,6 +135,12 @@ def method_of(settings: dict[str, Any]) -> str:
     est = settings.get("adv_estimator")
     base = "PPO" if est == "gae" else est.upper() if isinstance(est, str) else "unknown"
     return f"{base}-LoRA" if (settings.get("lora_rank") or 0) > 0 else base
+
+
+def _place(item: tuple[int | str, str]) -> tuple[int, int]:
+    """Sort key of an unread line's place: line numbers first, then windows by their first character."""
+    where = item[0]
+    return (0, where) if isinstance(where, int) else (1, int(where[1:]))
 
 
 def series_document(meta: dict[str, Any], parsed: Parsed) -> dict[str, Any]:
@@ -147,7 +157,7 @@ def series_document(meta: dict[str, Any], parsed: Parsed) -> dict[str, Any]:
         "settings": dict(sorted(settings.items())),
         "steps": steps,
         "metrics": {k: [parsed.steps[s].get(k) for s in steps] for k in keys},
-        "unread": {str(n): why for n, why in sorted(parsed.unread.items())},
+        "unread": {str(n): why for n, why in sorted(parsed.unread.items(), key=_place)},
     }
 
 

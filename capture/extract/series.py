@@ -4,7 +4,8 @@
     python3 -m capture.extract.series --check    exit 1 when a committed series differs from its excerpt
 
 Each series is read from an excerpt of the public log kept under capture/series/sources/ (the exact
-lines read, each after its line number in the public file; see `miles101.series`). The excerpt was
+lines read, each after its line number in the public file, or after `@W` where the file was read in
+windows of 16,000 characters rather than whole; see `miles101.series`). The excerpt was
 taken from the public repository at the commit named below; the build and the tests never use the
 network. Only `step:` lines give numbers; the config dump and the command give the run's settings.
 """
@@ -41,6 +42,28 @@ SOURCES: dict[str, dict[str, Any]] = {
         "gpu_note": "The log does not state the GPU type; it ran on one GPU (trainer.n_gpus_per_node=1).",
         "rounding": "verl's console logger prints each value rounded to 3 decimals.",
         "excerpt": "capture/series/sources/verl-gsm8k-qwen2.5-0.5b-ppo.log.gz",
+    },
+    "verl-gsm8k-qwen2.5-0.5b-grpo-lora": {
+        "title": "verl GRPO-LoRA, Qwen2.5-0.5B-Instruct on GSM8K (public console log, part of its step lines)",
+        "model": "Qwen/Qwen2.5-0.5B-Instruct",
+        "source": {
+            "repository": "eric-haibin-lin/verl-data",
+            "branch": "experiments",
+            "path": "gsm8k/Qwen2.5-0.5B-bsz64_2-prompt512-resp1024-lorarank32-score0.543.log",
+            "commit": "bf76dddc4e0119693632a147abab27f303dd2c13",
+            "blob": None,
+            "chars": 2031054,
+            "url": "https://github.com/eric-haibin-lin/verl-data/blob/bf76dddc4e0119693632a147abab27f303dd2c13/"
+                   "gsm8k/Qwen2.5-0.5B-bsz64_2-prompt512-resp1024-lorarank32-score0.543.log",
+            "linked_from": "https://verl.readthedocs.io/en/latest/algo/baseline.html",
+            "read": "2026-12-07",
+        },
+        "partial": "Only part of the log was read (in windows of 16,000 characters, not whole): the step lines "
+                   "of steps 0-2, 20-23, 70-72 and 116, of a run of 116 training steps (the log's own count); "
+                   "the steps between are not in this series.",
+        "gpu_note": "The log does not state the GPU type; it ran on two GPUs (trainer.n_gpus_per_node=2).",
+        "rounding": "verl's console logger prints each value rounded to 3 decimals.",
+        "excerpt": "capture/series/sources/verl-gsm8k-qwen2.5-0.5b-grpo-lora.log.gz",
     },
 }
 

@@ -28,8 +28,13 @@ SCHEMA = json.loads((ROOT / "_ext" / "miles101" / "schema" / "series.schema.json
 #: Lines copied from the public GRPO-LoRA log (test data; the indentation of its config lines retyped):
 #: eric-haibin-lin/verl-data@bf76dddc4e0119693632a147abab27f303dd2c13,
 #: gsm8k/Qwen2.5-0.5B-bsz64_2-prompt512-resp1024-lorarank32-score0.543.log (its script: header, config dump,
-#: a wandb summary line and its last step line). The book keeps no series of it: only part of it could be read.
+#: a wandb summary line and its last step line).
 LORA_LINES = Path(__file__).parent / "fixtures" / "verl-grpo-lora-0.5b-lines.txt"
+#: The same log kept as a partial series: its excerpt locates each line by the 16,000-character window of the
+#: file's text (2,031,054 characters) that holds it, as the log was read in windows, not whole.
+LORA_ID = "verl-gsm8k-qwen2.5-0.5b-grpo-lora"
+LORA_SERIES = ROOT / "capture" / "series" / f"{LORA_ID}.json"
+LORA_EXCERPT = ROOT / "capture" / "series" / "sources" / f"{LORA_ID}.log.gz"
 
 
 def _doc() -> dict:
@@ -119,3 +124,56 @@ def test_series_is_a_kind_of_its_own_not_a_reference_read_run_globs() -> None:
     refs = read_run.load_references(str(ROOT))
     assert not any(re.search("series|" + re.escape(SERIES_ID), key) for key in refs)
     assert not any(isinstance(rec, dict) and "metrics" in rec for rec in refs.values())
+
+
+def test_the_grpo_lora_series_is_its_excerpt_parsed_again_with_its_own_settings() -> None:
+    doc = json.loads(LORA_SERIES.read_text(encoding="utf-8"))
+    jsonschema.validate(doc, SCHEMA)
+    assert rederive(ROOT, f"capture/series/{LORA_ID}.json", doc) == []
+    assert extract.build(LORA_ID) == doc
+    assert doc["source"]["commit"] == "bf76dddc4e0119693632a147abab27f303dd2c13" and doc["source"]["blob"] is None
+    assert doc["source"]["branch"] == "experiments" and doc["source"]["path"] in doc["source"]["url"]
+    assert doc["gpu"] is None and "does not state the GPU" in doc["gpu_note"] and doc["framework_commit"] is None
+    assert doc["settings"] == {"adv_estimator": "grpo", "gpus": 2, "lora_rank": 32, "lr": 3e-05, "method": "GRPO-LoRA",
+                               "samples_per_prompt": 5, "test_freq": 5, "train_batch_size": 64}
+    assert "steps between are not in this series" in doc["partial"]
+
+
+def test_a_sample_of_grpo_lora_points_matches_the_public_logs_own_step_lines() -> None:
+    """Each step line of the excerpt read with a plain split, against the committed columns; and values as the
+    public log prints them (its step:116 line agrees with its own wandb summary, 0.57812 and 0.54284)."""
+    doc = json.loads(LORA_SERIES.read_text(encoding="utf-8"))
+    rows = [(where, line) for where, line in read_excerpt(LORA_EXCERPT) if " step:" in line]
+    assert all(isinstance(where, str) and where.startswith("@") for where, _ in rows)
+    assert doc["steps"] == [0, 1, 2, 20, 21, 22, 23, 70, 71, 72, 116] and len(rows) == len(doc["steps"])
+    for _, line in rows[::3]:
+        body = line.split(" step:", 1)[1]
+        step = int(body.split(" - ", 1)[0])
+        for pair in body.split(" - ")[1:]:
+            key, _, value = pair.rpartition(":")
+            assert doc["metrics"][key][doc["steps"].index(step)] == float(value), (step, key)
+    at = dict(zip(doc["steps"], doc["metrics"]["critic/score/mean"]))
+    assert (at[0], at[1], at[20], at[70], at[116]) == (None, 0.013, 0.512, 0.622, 0.578)
+    val = dict(zip(doc["steps"], doc["metrics"]["val-core/openai/gsm8k/reward/mean@1"]))
+    assert (val[0], val[20], val[21], val[116]) == (0.001, 0.443, None, 0.543)
+
+
+def test_an_excerpt_line_without_a_number_or_a_window_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "x.log"
+    bad.write_text("@12\tstep:1 - a:1\n@x\tstep:2 - a:2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="x.log: excerpt line 2"):
+        read_excerpt(bad)
+
+
+@pytest.mark.parametrize("run_id", ["first-grpo", "recipe-gsm8k"])
+def test_what_the_pages_say_of_the_grpo_lora_run_beside_the_books_holds(real_capture, run_id: str) -> None:
+    """1.3, 3.1 and 5.1 say the public GRPO-LoRA run trains LoRA adapters at a higher learning rate than the book's
+    runs (1.3: with fewer samples per prompt), beside captions that say "GRPO on every weight, no LoRA". Each caption
+    gives both values (the series' generated, the book's by {run-arg}); this holds the words to them."""
+    s = json.loads(LORA_SERIES.read_text(encoding="utf-8"))["settings"]
+    lr, _ = real_capture.run_arg(run_id, "--lr")
+    n, _ = real_capture.run_arg(run_id, "--n-samples-per-prompt")
+    assert lr is not None and s["lr"] > float(lr), (run_id, lr, s["lr"])
+    assert n is not None and s["samples_per_prompt"] < int(n), (run_id, n, s["samples_per_prompt"])
+    assert s["lora_rank"] > 0 and real_capture.run_arg(run_id, "--lora-rank")[0] in (None, "0")
+    assert real_capture.run_arg(run_id, "--advantage-estimator")[0] == s["adv_estimator"] == "grpo"

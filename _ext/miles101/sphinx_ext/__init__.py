@@ -21,6 +21,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `reference_tables` | R.1-R.5's generated tables, filled at doctree-resolved |
 | `calculator` | {fit-calculator} and {fit-compare} on 2.1 |
 | `log_doctor` | {log-doctor} on 7.1 and 1.3 |
+| `compare_run` | {compare-run} on 5.1: a reader's log beside a public series, as `read_run.py --compare --against` |
 | `image_compare` | {compare-image-sample}: what `preflight.py --compare-image` prints, rendered by the served tool |
 | `gb10_image` | {gb10-build}: the served Dockerfile.gb10's build line and its base by digest, held to capture/slime/gb10.json |
 | `tools_download` | {tools-download}: the reader's tools in one file (miles101-tools.pyz), written into the site, fetched with its SHA-256 |
@@ -39,10 +40,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, front, gb10_image, heap, hosting,
-               image_compare, incremental, loading, log_doctor, marks, mathml, page_numbers, page_source, page_weight,
-               parts, plots, reference_tables, repository, runs, sources, stacked_tables, tools_download, valid_markup,
-               values)
+from . import (a11y, assets, calculator, code_refs, compare_run, domain, editions, figures, flags, front, gb10_image,
+               heap, hosting, image_compare, incremental, loading, log_doctor, marks, mathml, page_numbers, page_source,
+               page_weight, parts, plots, reference_tables, repository, runs, sources, stacked_tables, tools_download,
+               valid_markup, values)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -53,7 +54,8 @@ SETUPS = (
     page_source.setup_page_source, page_numbers.setup_page_numbers, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, plots.setup_plots, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
-    image_compare.setup_image_compare, gb10_image.setup_gb10_image, tools_download.setup_tools_download,
+    compare_run.setup_compare_run, image_compare.setup_image_compare, gb10_image.setup_gb10_image,
+    tools_download.setup_tools_download,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
     hosting.setup_hosting, code_refs.setup_code_refs, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
     heap.setup_heap,
@@ -61,8 +63,8 @@ SETUPS = (
 #: The components that register a class for the markup registry's names (miles101.registry; tests/test_registry.py
 #: holds every name to a class): each has `ROLES` and `DIRECTIVES` (reference_tables: `KINDS`, one class for all).
 ROLE_MODULES = (flags, values, runs, sources)
-DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calculator, log_doctor, image_compare,
-                     gb10_image, tools_download)
+DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calculator, log_doctor, compare_run,
+                     image_compare, gb10_image, tools_download)
 
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with

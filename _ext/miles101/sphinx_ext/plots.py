@@ -211,12 +211,15 @@ class SeriesPlotDirective(PlotDirective):
         points = list(zip(doc["steps"], column))
         s, src = doc.get("settings") or {}, doc.get("source") or {}
         lora = f"LoRA rank {s['lora_rank']}" if s.get("lora_rank") else "full parameters (no LoRA)"
+        commit = doc.get("framework_commit")
+        at = f"commit {commit[:9]}" if commit else "its commit not stated in the log"
         words = (f"Public reference, not a measurement of this book: {doc.get('framework')} "
-                 f"(commit {str(doc.get('framework_commit') or '?')[:9]}), {s.get('method')}, {lora}, "
+                 f"({at}), {s.get('method')}, {lora}, "
                  f"{doc.get('model')}, actor learning rate {setting_number(s.get('lr'))}, "
                  f"{counted(s.get('samples_per_prompt'), 'sample', 'samples')} per prompt, "
                  f"{counted(s.get('gpus'), 'GPU', 'GPUs')}. {doc.get('gpu_note')} {doc.get('rounding')} Metric {metric} is "
-                 f"{doc.get('framework')}'s, plotted under {doc.get('framework')}'s name. Source: ")
+                 f"{doc.get('framework')}'s, plotted under {doc.get('framework')}'s name. "
+                 f"{doc.get('partial', '')}{' ' if doc.get('partial') else ''}Source: ")
         link = nodes.reference("", f"{src.get('repository')} {src.get('path')} at {str(src.get('commit'))[:9]}",
                                refuri=src.get("url", ""))
         fig, cap = self.box(fig_id, self.options["title"].strip(), [nodes.Text(words), link, nodes.Text(".")], True)

@@ -33,7 +33,7 @@ function fixed(x, n) {
 }
 
 /** Python's `{:.Pg}` (general format, trailing zeros removed). */
-function general(x, p = 6) {
+export function general(x, p = 6) {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";
@@ -508,7 +508,7 @@ export class StepAssembler {
 
 const eq = (a, b) => (a === undefined ? null : a) === (b === undefined ? null : b);
 
-function lookup(row, key) {
+export function lookup(row, key) {
   for (const section of ["rollout", "perf", "train", "eval", "memory", "lab"]) {
     const part = row[section];
     if (part && part.has(key)) return part.get(key);
