@@ -71,6 +71,10 @@ FILES: tuple[CaptureFile, ...] = (
     CaptureFile("slime/gb10.json", "slime-gb10.schema.json",
                 "re-run `python3 capture/run.py slime --slime-src PATH` (slime at the commit the record names), or "
                 "{restore}"),
+    # numbers typed in pages, each with its source (miles101.pagenumbers, which also holds run-arg entries to
+    # the run files and src entries to the captured commit)
+    CaptureFile("reviewed-numbers.json", "reviewed-numbers.schema.json", BY_HAND,
+                reads=("runs/*.yaml", "miles/files.json")),
     CaptureFile("runs/*.yaml", "run.schema.json",
                 "correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}",
                 kinds=RUN_KINDS, reads=("miles/flags.json", "miles/metrics.json")),
