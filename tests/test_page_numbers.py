@@ -226,6 +226,15 @@ def test_a_quantity_in_words_needs_a_citation_or_an_entry(capture, reviewed) -> 
     assert REVIEWED in problem.fix and "\"words\"" in problem.fix
 
 
+def test_a_quantity_whose_noun_is_a_glossary_term_is_read(capture, reviewed) -> None:
+    """"two {term}`rollouts <rollout>`" is a quantity as "two rollouts" is: the role does not hide it."""
+    text = "# Page\n\nThe check cuts the run to two {term}`rollouts <rollout>`.\n\nIt needs eight {term}`GPUs <GPU>`.\n"
+    found = page_number_problems(capture, "sections/x.md", text, reviewed)
+    assert [p.where for p in found] == ["sections/x.md:3", "sections/x.md:5"]
+    cited = text.replace("GPUs <GPU>`.", "GPUs <GPU>` ({run-arg}`split-8gpu --num-gpus-per-node`).")
+    assert [p.where for p in page_number_problems(capture, "sections/x.md", cited, reviewed)] == ["sections/x.md:3"]
+
+
 def test_a_listed_quantity_in_words_is_held_to_its_run_file(capture, reviewed) -> None:
     """1.1's "two rollouts" is its smoke run's length: a run file that gives it three fails where the words stand."""
     page = "sections/1-1-run-grpo-on-one-gpu.md"  # the page the entry names; the text is this test's

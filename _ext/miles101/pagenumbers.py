@@ -44,14 +44,15 @@ NUMBER_WORDS = {w: i for i, w in enumerate("two three four five six seven eight 
                                            "fifteen sixteen seventeen eighteen nineteen twenty".split(), 2)}
 NUMBER_WORDS |= {w: 10 * i for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
 NUMBER_WORDS |= {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-#: Nouns of hardware and run length, singular: a number word before one (a word may stand between) is a quantity.
+#: Nouns of hardware and run length, singular: a number word before one (a word may stand between, and the noun may
+#: be a glossary term, "two {term}`rollouts <rollout>`") is a quantity.
 QUANTITY = ("gpu", "node", "engine", "card", "machine", "host", "step", "rollout", "sample", "prompt", "token", "seed",
             "epoch", "layer", "parameter", "response", "hour", "minute", "second", "day", "gb", "gib", "byte")
 _WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 #: A number word, then (one word may stand between) a quantity's noun: found in two steps, the word first (fast).
 NUMBER_WORD = re.compile(rf"\b(?:{_WORD})s?\b")  # over the lowered prose (its places kept): fast, no re.I
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-NOUN_AFTER = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?P<noun>(?:{'|'.join(QUANTITY)})s?)(?![\w-])", re.I)
+NOUN_AFTER = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:\{{term\}}`)?(?P<noun>(?:{'|'.join(QUANTITY)})s?)(?![\w-])", re.I)
 #: A citation the reader can follow, in the same sentence as a quantity in words.
 CITED = re.compile(r"\{(?:issue|src|reference|fact|measured|computed|run-arg|default|threshold|crosscheck)\}`|\]\(https?:")
 SOURCES = ("run-arg", "src", "url", "book")
