@@ -1345,7 +1345,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "grep -n -B12 -m1 'CUDA out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
+   "check": "grep -n -B12 -m1 -e 'CUDA out of memory' -e 'CUDA error: out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
    "fix": "Lower --sglang-mem-fraction-static: the engine needs room outside its static pool for activations, logits and CUDA graphs (see 2.2). If the traceback is in SGLang's logits processor, a smaller pool may not be enough: use an SGLang that computes log-probs in chunks."
   },
   {
@@ -1356,7 +1356,7 @@ SYMPTOMS_JSON = r'''{
     "Not enough memory. Please try to increase --mem-fraction-static",
     "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static="
    ],
-   "check": "grep -n -m1 -e 'Not enough memory' -e 'mem_fraction_static=' \"$LOG\"",
+   "check": "grep -n -e 'Not enough memory' -e 'Loaded weights leave no GPU memory' \"$LOG\"\ngrep -n -o -m1 'mem_fraction_static=[0-9.]*' \"$LOG\"",
    "fix": "Raise --sglang-mem-fraction-static: after the weights, the fraction leaves no room for a KV cache (see 2.1)."
   },
   {
