@@ -278,6 +278,17 @@ def test_without_miles_tree_beside_it(tmp_path: Path):
     assert rc == 2 and "download miles_tree.py (section 1.1, step 2)" in err and len(err.splitlines()) == 1
 
 
+def test_a_python_that_cannot_parse_miles_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]):
+    """Miles's source uses 3.10 grammar (`match`): on 3.9 the extractor would skip those files and give a wrong
+    verdict for the book's own commit, so 6.4's "Python 3.10 or newer" is a refusal in one line."""
+    monkeypatch.setattr(preflight.sys, "version_info", (3, 9, 18, "final", 0))
+    assert preflight.compare_image("radixark/miles:book") == 2
+    err = capsys.readouterr().err
+    assert "needs Python 3.10 or newer, this is Python 3.9" in err and len(err.splitlines()) == 1, err
+    assert "Python 3.10 or newer" in (ROOT / "sections" / "6-4-pick-an-image.md").read_text(encoding="utf-8")
+
+
 # ---- the book's side, held equal to the project ------------------------------------------------
 
 def test_the_served_book_equals_the_capture_the_run_files_and_the_pages():

@@ -6,10 +6,10 @@
                          [--skip-smoke] [--json]
     python3 preflight.py --compare-image IMAGE [--all] [--json]   # the Miles in IMAGE against the book's (miles_tree.py)
 
-Standalone: Python 3.9+ and its standard library; the two-rollout train step also needs
-`watchdog.py` beside this file (it counts the finished steps). Section 1.1 of Miles 101 serves this
-very file, and the book's lab imports it for `capture/run.py preflight <run>`, passing the run
-file's settings in; the lab's recorder launches runs with the procedure defined here.
+Standalone: Python 3.9+ (--compare-image: 3.10+, to parse Miles's source) and its standard library; the
+two-rollout train step also needs `watchdog.py` beside this file (it counts the finished steps). Section
+1.1 of Miles 101 serves this very file, and the book's lab imports it for `capture/run.py preflight <run>`,
+passing the run file's settings in; the lab's recorder launches runs with the procedure defined here.
 
 The checks, in order (a failed prerequisite skips the checks that need it): host arch · docker ·
 image (present, its arch) · leftovers (the lab only: a recorder's container still running) · gpu ·
@@ -47,6 +47,9 @@ from typing import Any, Callable
 # What the GB10 is (compute capability 12.1: sm_121). CUDA 12.9 is the first toolkit that builds for it.
 GB10_CC = (12, 1)
 MIN_CUDA = (12, 9)
+#: The oldest Python that parses Miles's own source (its setup.py: python_requires=">=3.10"; it uses `match`).
+#: An older one would skip those files unread, so --compare-image refuses it instead of a wrong verdict.
+MILES_PYTHON = (3, 10)
 # Ray's memory monitor, read by the raylet from its environment (src/ray/common/ray_config_def.h).
 RAY_MONITOR = {"RAY_memory_usage_threshold": "0.95", "RAY_memory_monitor_refresh_ms": "250"}
 #: The reader's session file (section 1.1, step 3): the shell that runs its `ray start` line has its
@@ -1050,6 +1053,11 @@ def compare_image(image: str, as_json: bool = False, all_runs: bool = False) -> 
     if not image.strip() or image.startswith("-"):  # docker would read "-x" as its own option
         print(f"preflight: --compare-image: {image!r} is not an image name. Fix: pass the image you run, as "
               "`docker images` lists it (REPOSITORY:TAG)", file=sys.stderr)
+        return 2
+    if sys.version_info[:2] < MILES_PYTHON:
+        print(f"preflight: --compare-image: needs Python {MILES_PYTHON[0]}.{MILES_PYTHON[1]} or newer, this is Python "
+              f"{sys.version_info[0]}.{sys.version_info[1]}: Miles's source uses grammar it cannot parse, and the files it "
+              "cannot parse would go unread. Fix: run it with a newer python3 (e.g. python3.12)", file=sys.stderr)
         return 2
     try:
         tree = _miles_tree()
