@@ -8,8 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "sections" / "1-1-run-grpo-on-one-gpu.md"
 #: A step of the checklist: its anchor, then its heading (so the page menu lists it): `(first-run-x)=` and
-#: `### N. Title · prompt`.
-STEP = re.compile(r"^\((?P<label>first-run-[a-z-]+)\)=\n### (?P<n>\d+)\. ", re.M)
+#: `### Step N: Title · prompt`.
+STEP = re.compile(r"^\((?P<label>first-run-[a-z-]+)\)=\n### Step (?P<n>\d+): ", re.M)
 #: A link to a step: {ref}`step 5 <first-run-preflight>`, {ref}`steps 7 <...>`, {ref}`9 <...>`.
 REF = re.compile(r"\{ref\}`(?P<text>[^`<]*?)\s*<(?P<label>first-run-[a-z-]+)>`")
 #: A step of 1.1 named by number in plain text from another page.
@@ -31,7 +31,7 @@ def test_every_checklist_step_has_an_anchor() -> None:
     text = PAGE.read_text(encoding="utf-8")
     section = text[text.index("(first-run-checklist)=\n## "):].split("\n", 2)[2]
     section = re.split(r"^## ", section, flags=re.M)[0]
-    headings = re.findall(r"^### \d+\. ", section, re.M)
+    headings = re.findall(r"^### Step \d+: ", section, re.M)
     assert len(headings) == len(steps()) >= 9
 
 

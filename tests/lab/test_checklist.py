@@ -13,15 +13,15 @@ from labutil import ROOT
 PAGE = ROOT / "sections" / "1-1-run-grpo-on-one-gpu.md"
 
 
-#: A step's heading, after its anchor (tests/test_step_refs.py): `### N. Title · prompt[, then prompt]`.
-STEP_HEADING = re.compile(r"^\(first-run-[a-z-]+\)=\n### (?=\d+\. )", re.M)
+#: A step's heading, after its anchor (tests/test_step_refs.py): `### Step N: Title · prompt[, then prompt]`.
+STEP_HEADING = re.compile(r"^\(first-run-[a-z-]+\)=\n### Step (?=\d+: )", re.M)
 #: The prompts a heading may name, in the order its command blocks use them.
 PROMPTS = re.compile(r" · (host|container)(?:, then (host|container))?$")
 
 
 def checklist() -> list[str]:
     """The numbered steps of 1.1's "Do this, in order", each as its own text, its heading's line first
-    (`N. Title · prompt`), its folds included."""
+    (`N: Title · prompt`), its folds included."""
     text = PAGE.read_text(encoding="utf-8")
     section = text.split("## Do this, in order", 1)[1].split("\n(start-the-session)=", 1)[0]
     return [step.rstrip("\n") + "\n" for step in STEP_HEADING.split(section)[1:]]

@@ -56,7 +56,7 @@ def checklist_steps() -> list[Step]:
     out = []
     for text in checklist():
         title = text.splitlines()[0]
-        number = int(title.split(".", 1)[0])
+        number = int(title.split(":", 1)[0])
         named = prompts(text)
         step = Step(number, title, named[0], text=text, named=named)
         for m in FENCE.finditer(text):
