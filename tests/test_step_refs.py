@@ -7,8 +7,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "sections" / "1-1-run-grpo-on-one-gpu.md"
-#: An item of the checklist's ordered list that opens with its anchor: `N. (first-run-x)=`.
-STEP = re.compile(r"^(?P<n>\d+)\. \((?P<label>first-run-[a-z-]+)\)=$", re.M)
+#: A step of the checklist: its anchor, then its heading (so the page menu lists it): `(first-run-x)=` and
+#: `### Step N: Title · prompt`.
+STEP = re.compile(r"^\((?P<label>first-run-[a-z-]+)\)=\n### Step (?P<n>\d+): ", re.M)
 #: A link to a step: {ref}`step 5 <first-run-preflight>`, {ref}`steps 7 <...>`, {ref}`9 <...>`.
 REF = re.compile(r"\{ref\}`(?P<text>[^`<]*?)\s*<(?P<label>first-run-[a-z-]+)>`")
 #: A step of 1.1 named by number in plain text from another page.
@@ -26,10 +27,12 @@ def pages() -> list[Path]:
 
 
 def test_every_checklist_step_has_an_anchor() -> None:
+    """Each numbered heading of "Do this, in order" (up to the next part of the page) has its anchor."""
     text = PAGE.read_text(encoding="utf-8")
     section = text[text.index("(first-run-checklist)=\n## "):].split("\n", 2)[2]
-    items = re.findall(r"^\d+\. ", re.split(r"\n#{2,3} ", section)[0], re.M)
-    assert len(items) == len(steps()) >= 9
+    section = re.split(r"^## ", section, flags=re.M)[0]
+    headings = re.findall(r"^### Step \d+: ", section, re.M)
+    assert len(headings) == len(steps()) >= 9
 
 
 def test_a_step_number_in_a_link_is_the_steps_place() -> None:

@@ -3,7 +3,8 @@
 Each such page has a section headed "How long ..." (so the book's search finds it for "how long") that
 gives the page's own recorded run as a `{measured}` whole-run time and a public reference beside it. A
 product of a per-step reference and a step count is plain arithmetic of the text: both factors shown as
-roles, the result typed, and this test recomputes it. 1.1 keeps its own time lines (its owner's).
+roles, the result typed, and this test recomputes it. A sum of such products (1.1's evening, its two runs'
+steps: `A × R + B × R ≈ N min`) is recomputed the same way.
 """
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ from miles101.pagetext import split
 from miles101.timebudget import products, time_product_problems
 
 SECTIONS = ROOT / "sections"
-SKIP = {"1-1-run-grpo-on-one-gpu.md"}
+SKIP: set[str] = set()
 RUN_COMMAND = re.compile(r"^\s*```\{run-command\}\s+([\w-]+)", re.M)
 #: The public references a time section may set beside the page's run: whole runs and step times.
 TIME_REFERENCES = {"slime-gb10.run-time", "slime-gb10.step-time", "slime-gb10.first-cycle-time",
                    "loop_time.slime385_step"}
-PRODUCT = re.compile(r"\{run-arg\}`([\w-]+) --num-rollout` × \{reference\}`([\w.-]+)` ≈ (\d+) min")
+TERM = r"\{run-arg\}`([\w-]+) --num-rollout` × \{reference\}`([\w.-]+)`"
+PRODUCT = re.compile(rf"(?<!\+ )(?<!\+\n){TERM} ≈ (\d+) min")
+#: A sum of products, the terms joined by " +" (a line break may follow the plus): `A × R +\nB × R ≈ N min`.
+SUM = re.compile(rf"{TERM}(?: \+\s{TERM})+ ≈ (\d+) min")
 #: slime's batch as the page cites it (public-reference values), which the step time's own setting must say.
 SLIME_BATCH = "{reference}`slime-gb10.prompts-per-step` × {reference}`slime-gb10.samples-per-prompt`"
 
@@ -61,7 +65,7 @@ def arg(capture, run_id: str, flag: str) -> str:
 
 def test_the_run_pages_are_found() -> None:
     names = [p.name for p in run_pages()]
-    assert len(names) >= 14 and "3-1-train-math-on-gsm8k.md" in names and "1-1-run-grpo-on-one-gpu.md" not in names
+    assert len(names) >= 15 and "3-1-train-math-on-gsm8k.md" in names and "1-1-run-grpo-on-one-gpu.md" in names
 
 
 @pytest.mark.parametrize("page", run_pages(), ids=lambda p: p.name)
@@ -99,6 +103,37 @@ def test_each_product_is_right_and_says_the_batch_difference(page, capture) -> N
         assert batch in ref.detail["setting"], f"{key}'s setting does not say slime's batch as cited ({batch})"
         assert prompts.detail["setting"] == samples.detail["setting"] == ref.detail["setting"], \
             "slime's batch and its step time are one run's: give them the same setting"
+
+
+def sum_terms(text: str) -> list[tuple[list[tuple[str, str]], int]]:
+    """Each sum of products in `text`: its (run, reference) terms and the minutes it gives."""
+    return [(re.findall(TERM, m[0]), int(m[0].rsplit("≈", 1)[1].split()[0])) for m in SUM.finditer(text)]
+
+
+@pytest.mark.parametrize("page", run_pages(), ids=lambda p: p.name)
+def test_each_sum_of_products_is_right(page, capture) -> None:
+    for terms, minutes in sum_terms(how_long(page.read_text(encoding="utf-8"))):
+        total = sum(capture.runs[run_id]["steps"] * capture.value("reference", key).value for run_id, key in terms) / 60
+        assert abs(total - minutes) <= 0.5, f"{page.name}: {terms} is {total:.1f} min, not {minutes}"
+
+
+def test_1_1_opens_its_checklist_with_the_evenings_total() -> None:
+    """The first thing under "Do this, in order" is its "How long" section, which sums both runs' steps."""
+    text = (SECTIONS / "1-1-run-grpo-on-one-gpu.md").read_text(encoding="utf-8")
+    checklist = text.split("## Do this, in order\n", 1)[1]
+    assert re.match(r"(?:(?!^#).*\n)*?\(evening-time\)=\n### How long", checklist, re.M), "the total comes first"
+    sums = sum_terms(how_long(text))
+    assert sums and {run for run, _ in sums[0][0]} == {"first-grpo-smoke", "first-grpo"}
+    assert "no figure" in how_long(text)  # and it says which parts have none
+
+
+def test_the_sum_check_catches_wrong_arithmetic(capture) -> None:
+    wrong = ("{run-arg}`first-grpo-smoke --num-rollout` × {reference}`slime-gb10.step-time` +\n"
+             "{run-arg}`first-grpo --num-rollout` × {reference}`slime-gb10.step-time` ≈ 34 min")
+    assert not PRODUCT.search(wrong), "the last term of a sum is not a product of its own"
+    (terms, minutes), = sum_terms(wrong)
+    total = sum(capture.runs[r]["steps"] * capture.value("reference", k).value for r, k in terms) / 60
+    assert abs(total - minutes) > 0.5
 
 
 @pytest.mark.parametrize("name", ["3-1-train-math-on-gsm8k.md", "3-2-train-with-the-dapo-filter.md"])

@@ -1,5 +1,5 @@
 """Part 1's checklist as a reader meets it (issue 36): on 1.1 each numbered step shows a command
-block, a sample of success and its time; the tools it links download, and the preflight that comes
+block and its success line, and holds a sample of success and its time (in its fold or out of it); the tools it links download, and the preflight that comes
 down is the very module the lab imports."""
 from __future__ import annotations
 
@@ -16,20 +16,22 @@ from .browser_support import Server, Site
 PAGE = "sections/1-1-run-grpo-on-one-gpu.html"
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Per step of the checklist: its title, whether it holds a command block, a sample block, a time
-#: (a value of the book's data, or the words of a time that depends on the reader), and its links.
+#: Per step of the checklist (a section headed "Step N: …"): its title, whether it holds a command block, a
+#: sample block, a success line shown, a time (a value of the book's data, or the words of a time that
+#: depends on the reader; in the step's fold or out of it), and its links.
 JS_STEPS = """() => {
   const sec = document.getElementById('first-run-checklist');
-  const list = sec && sec.querySelector(':scope > ol');
-  if (!list) return null;
-  return [...list.children].map(li => {
-    const text = li.innerText;
+  const steps = sec ? [...sec.querySelectorAll(':scope > section')].filter(s => /^Step \\d+:/.test(
+    (s.querySelector(':scope > h3') || {innerText: ''}).innerText)) : [];
+  if (!steps.length) return null;
+  return steps.map(li => {
+    const text = li.textContent;
     const blocks = [...li.querySelectorAll('div.highlight')];
     return {
-      title: (li.querySelector('strong') || li).innerText.trim(),
+      title: li.querySelector('h3').innerText.trim(),
       commands: blocks.filter(b => !b.closest('.highlight-text')).length,
       samples: li.querySelectorAll('.highlight-text').length,
-      success: /Success/.test(text),
+      success: /Success/.test(li.innerText),
       time: /\\b(Time|Size)\\b/.test(text),
       timed: li.querySelectorAll('.m101-value').length > 0 || /seconds|minutes|connection/.test(text),
       shown: li.getClientRects().length > 0,

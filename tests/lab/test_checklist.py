@@ -13,12 +13,25 @@ from labutil import ROOT
 PAGE = ROOT / "sections" / "1-1-run-grpo-on-one-gpu.md"
 
 
+#: A step's heading, after its anchor (tests/test_step_refs.py): `### Step N: Title · prompt[, then prompt]`.
+STEP_HEADING = re.compile(r"^\(first-run-[a-z-]+\)=\n### Step (?=\d+: )", re.M)
+#: The prompts a heading may name, in the order its command blocks use them.
+PROMPTS = re.compile(r" · (host|container)(?:, then (host|container))?$")
+
+
 def checklist() -> list[str]:
-    """The numbered steps of 1.1's "Do this, in order", each as its own text."""
+    """The numbered steps of 1.1's "Do this, in order", each as its own text, its heading's line first
+    (`N: Title · prompt`), its folds included."""
     text = PAGE.read_text(encoding="utf-8")
     section = text.split("## Do this, in order", 1)[1].split("\n(start-the-session)=", 1)[0]
-    steps = re.split(r"^(?=\d+\. (?:\([a-z0-9-]+\)=\n {3})?\*\*)", section, flags=re.M)[1:]
-    return [re.sub(r"^(\d+\. )\([a-z0-9-]+\)=\n {3}", r"\1", step) for step in steps]  # its anchor: tests/test_step_refs.py
+    return [step.rstrip("\n") + "\n" for step in STEP_HEADING.split(section)[1:]]
+
+
+def prompts(step: str) -> list[str]:
+    """The prompts a step's heading names (`host`, `container`), in order."""
+    m = PROMPTS.search(step.splitlines()[0])
+    assert m, f"1.1's step heading names no prompt (' · host', ' · container', ' · host, then container'): {step.splitlines()[0]}"
+    return [p for p in m.groups() if p]
 
 
 def text_samples() -> list[str]:
@@ -39,7 +52,7 @@ def test_every_step_has_a_command_a_sample_a_time_and_a_way_out():
         assert "*Success*" in step, title
         assert re.search(r"\*(Time|Size)", step), title
         assert re.search(r"\*(If it fails|If it differs|Then|What to do)\*", step), title
-        assert re.search(r"\((on the host|in the container)\)", title), title
+        assert prompts(step), title
 
 
 def test_no_time_or_size_is_typed():

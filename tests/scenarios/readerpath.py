@@ -6,11 +6,12 @@ from __future__ import annotations
 import platform
 import re
 import shlex
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from miles101.runfiles import launch_script
-from test_checklist import checklist
+from test_checklist import checklist, prompts
 from test_page_procedure import CATALOG, RUNS, fences
 from miles101.runcheck import load_run
 
@@ -22,13 +23,27 @@ PREFLIGHT_HERE = ["--min-free-mem-gb", "0", "--min-free-disk-gb", "0", "--arch",
                   {"aarch64": "arm64", "x86_64": "amd64"}.get(platform.machine(), platform.machine())]
 
 
+#: The one block that opens the container's interactive shell (1.1 step 7); later container blocks run in it.
+ENTER = "docker exec -it miles bash"
+
+
 @dataclass
 class Step:
     number: int
     title: str
-    where: str  # "host" or "container", from the step's title
+    where: str  # the prompt of its first block: "host" or "container", from the step's heading
     blocks: list[str] = field(default_factory=list)
     text: str = ""
+    named: list[str] = field(default_factory=list)  # the prompts its heading names, in order
+
+    @property
+    def prompts(self) -> list[str]:
+        """The prompt of each block: the one the heading names, or with two named (`host, then container`),
+        the first block at the first and the rest at the second."""
+        if len(self.named) == 1:
+            return self.named * len(self.blocks)
+        assert len(self.blocks) >= 2, f"{self.title}: two prompts named, {len(self.blocks)} block(s)"
+        return [self.named[0]] + [self.named[1]] * (len(self.blocks) - 1)
 
 
 def rendered(run_id: str) -> str:
@@ -41,9 +56,9 @@ def checklist_steps() -> list[Step]:
     out = []
     for text in checklist():
         title = text.splitlines()[0]
-        number = int(title.split(".", 1)[0])
-        where = "host" if "(on the host)" in title.split("**")[-1].split(",")[0] else "container"
-        step = Step(number, title, where, text=text)
+        number = int(title.split(":", 1)[0])
+        named = prompts(text)
+        step = Step(number, title, named[0], text=text, named=named)
         for m in FENCE.finditer(text):
             if m["run"]:
                 step.blocks.append(rendered(m["run"]))
@@ -51,6 +66,40 @@ def checklist_steps() -> list[Step]:
                 step.blocks.append("\n".join(line[len(m[1]):] for line in m["body"].splitlines()))
         out.append(step)
     return out
+
+
+@dataclass
+class Said:
+    rc: int
+    out: str
+    err: str
+
+
+class Terminal:
+    """The reader's prompts: the host's shell, and the container's shell once a block opens it (ENTER).
+
+    A block runs at the prompt its step names; the stand-ins refuse a command at the wrong one (docker
+    inside the container, ray and hf on the host), so a step that names the wrong prompt fails here.
+    """
+
+    def __init__(self, reader) -> None:
+        self.reader = reader
+        self.shell = False  # the container's interactive shell is open
+
+    def run(self, prompt: str, block: str, timeout: float = 60, env: dict[str, str] | None = None) -> Said:
+        if block.strip() == ENTER:
+            assert prompt == "host", f"{ENTER!r} opens the container's shell from the host, not from {prompt!r}"
+            assert not self.shell, f"{ENTER!r} a second time: the checklist enters the container's shell once"
+            res = subprocess.run(["bash", "-c", block], env={**self.reader.env, **(env or {})}, cwd=self.reader.home,
+                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+            self.shell = res.returncode == 0
+            return Said(res.returncode, res.stdout, res.stderr)
+        if prompt == "container":
+            assert self.shell, f"a block at the container's prompt before any step opens its shell: {block[:60]!r}"
+            res = self.reader.container(f"set -e -o pipefail\n{block}", timeout)  # a refused line stops the block
+        else:
+            res = self.reader.host(block, timeout, env)
+        return Said(res.rc, res.out, res.err)
 
 
 def page_blocks(page: str) -> list[str]:

@@ -1,4 +1,5 @@
-"""1.1's checklist from step 1 to step 9, in the page's order, on the stand-ins: each step's
+"""1.1's checklist from step 1 to step 9, in the page's order, on the stand-ins, each block at the prompt
+its step names (the stand-ins refuse docker in the container, ray and hf on the host): each step's
 commands lead to the step's *Success* sample."""
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from readerpath import PREFLIGHT_HERE, ROOT, checklist_steps
+from readerpath import PREFLIGHT_HERE, ROOT, Terminal, checklist_steps
 
 
 WATCH_FAST = ["--poll", "0.2"]  # the page's watchdog line, polled faster than its default (a test's time)
@@ -17,11 +18,11 @@ IMAGE = {"radixark/miles:latest": {"tree": str(ROOT / "tests" / "capture" / "fix
                                    "commit": "b" * 40, "date": "2026-11-02", "digest": "sha256:" + "2" * 64}}
 
 
-def compare_image(reader, step) -> tuple[int, str]:
+def compare_image(term: Terminal, step) -> tuple[int, str]:
     """Step 2: the downloads, then its block; the verdict line and exit status must be one the step lists."""
-    reader.download_tools()
-    res = reader.host(step.blocks[0], timeout=120,
-                      env={"MILES101_DOCKER": str(IMAGE_DOCKER), "FAKE_MILES_IMAGES": json.dumps(IMAGE)})
+    term.reader.download_tools()
+    res = term.run(step.prompts[0], step.blocks[0], timeout=120,
+                   env={"MILES101_DOCKER": str(IMAGE_DOCKER), "FAKE_MILES_IMAGES": json.dumps(IMAGE)})
     last = res.out.strip().splitlines()[-1] if res.out.strip() else res.err
     listed = dict(re.findall(r"`(verdict: [^`]+)` \(exit `(\d)`\)", step.text))
     assert last.startswith("verdict: ") and any(last.startswith(v) and res.rc == int(c) for v, c in listed.items()), \
@@ -29,20 +30,18 @@ def compare_image(reader, step) -> tuple[int, str]:
     return res.rc, res.out
 
 
-def run_step(reader, step, block: str):
-    return reader.host(block) if step.where == "host" else reader.container(block)
-
-
 def first_run(reader, watch_extra: list[str] = WATCH_FAST) -> dict[int, str]:
-    """Steps 1 to 9 of 1.1; the output of each step, checked against the step's sample on the way."""
+    """Steps 1 to 9 of 1.1, each block at the prompt its step names; the output of each step, checked
+    against the step's sample on the way."""
     steps = {s.number: s for s in checklist_steps()}
     assert sorted(steps) == list(range(1, 10))
+    term = Terminal(reader)
     out: dict[int, str] = {}
     for n in (1, 2, 3, 4):
         if n == 2:
-            out[n] = compare_image(reader, steps[n])[1]
+            out[n] = compare_image(term, steps[n])[1]
             continue
-        res = run_step(reader, steps[n], steps[n].blocks[0])
+        res = term.run(steps[n].prompts[0], steps[n].blocks[0])
         assert res.rc == 0, (steps[n].title, res.err)
         out[n] = res.out
     assert "Status: " in out[1] and "radixark/miles:latest" in out[1]
@@ -51,14 +50,16 @@ def first_run(reader, watch_extra: list[str] = WATCH_FAST) -> dict[int, str]:
     assert "models/Qwen3-0.6B/config.json" in out[4] and "datasets/gsm8k/train.parquet" in out[4]
 
     (reader.home.parent / "scenario.json").write_text(json.dumps([{"line": "miles101-preflight generated: ' Paris.'"}]))
-    res = reader.host(steps[5].blocks[0] + " " + " ".join(PREFLIGHT_HERE), timeout=120)
+    res = term.run(steps[5].prompts[0], steps[5].blocks[0] + " " + " ".join(PREFLIGHT_HERE), timeout=120)
     assert res.rc == 0, res.out + res.err
     assert res.out.strip().splitlines()[-1].startswith("preflight: 0 failed"), res.out
 
-    res = reader.container(steps[6].blocks[0])
+    res = term.run(steps[6].prompts[0], steps[6].blocks[0])
     assert res.rc == 0 and "Ray runtime started." in res.out, res.err
 
-    res = reader.container(steps[7].blocks[0])
+    enter, smoke = steps[7].blocks
+    assert term.run(steps[7].prompts[0], enter).rc == 0 and term.shell
+    res = term.run(steps[7].prompts[1], smoke)
     assert res.rc == 0, res.err
     perf = [ln for ln in res.out.splitlines() if re.search(r"train_metric_utils.py:56 - perf \d+:", ln)]
     assert perf and " perf 1: {" in perf[-1]
@@ -68,14 +69,15 @@ def first_run(reader, watch_extra: list[str] = WATCH_FAST) -> dict[int, str]:
 
     watch_line, launch = steps[8].blocks
     assert watch_line.startswith(("python3 ~/miles-logs/miles101-tools.pyz watchdog ", "python3 ~/miles-logs/watchdog.py"))
-    dog = reader.start(["bash", "-c", watch_line + " " + " ".join(watch_extra)])
+    assert steps[8].prompts[0] == "host"
+    dog = reader.start(["bash", "-c", watch_line + " " + " ".join(watch_extra)])  # a second terminal on the host
     first = dog.stdout.readline()  # the reader sees the watchdog's first line
     check = dog.stdout.readline()  # and its first check, "before the job prints anything" (step 8), then launches
-    res = reader.container(launch, timeout=120)
+    res = term.run(steps[8].prompts[1], launch, timeout=120)
     said, _ = dog.communicate(timeout=60)
     assert res.rc == 0, res.err
     out[8] = first + check + said
-    res = reader.container(steps[9].blocks[0])
+    res = term.run(steps[9].prompts[0], steps[9].blocks[0])
     assert res.rc == 0, res.err
     out[9] = res.out
     return out

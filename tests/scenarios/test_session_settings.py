@@ -13,8 +13,9 @@ PAGE = "1-1-run-grpo-on-one-gpu.md"
 def session(reader) -> None:
     """1.1 steps 3 and 6: the container and the session file, then Ray."""
     steps = checklist_steps()
+    assert steps[2].prompts == steps[5].prompts == ["host"]
     assert reader.host(steps[2].blocks[0]).rc == 0
-    res = reader.container(steps[5].blocks[0])
+    res = reader.host(steps[5].blocks[0])  # `docker exec miles bash /root/miles101/session.sh`
     assert res.rc == 0 and "Ray runtime started." in res.out, res.err
 
 
@@ -48,7 +49,7 @@ def test_2_3_and_7_1_settings_hold_after_a_restart(reader):
     assert head["env"]["TRITON_PTXAS_PATH"] == "/usr/local/cuda/bin/ptxas"
     assert head["env"]["no_proxy"] == "127.0.0.1,localhost"  # docker run -e survives the restart
 
-    res = reader.container(checklist_steps()[6].blocks[0])  # step 7's smoke run
+    res = reader.container(checklist_steps()[6].blocks[1])  # step 7's smoke run, in the container's shell
     assert res.rc == 0 and "Job 'first-grpo-smoke' succeeded" in res.out, res.err
     job = json.loads((reader.ray_state() / "jobs" / "first-grpo-smoke.json").read_text())
     assert job["env"]["TRITON_PTXAS_PATH"] == "/usr/local/cuda/bin/ptxas"  # the job's workers see it
