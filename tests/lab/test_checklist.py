@@ -76,9 +76,11 @@ def test_every_read_run_line_of_the_checklist_passes_the_group_count():
 
     import yaml
     text = "\n".join(checklist())
-    calls = [shlex.split(m[0]) for m in re.finditer(r"python3 \S*read_run\.py [^`\n]*", text)]
+    calls = [shlex.split(m[0]) for m in re.finditer(r"python3 \S*(?:read_run\.py|miles101-tools\.pyz read_run) [^`\n]*",
+                                                     text)]
     assert len(calls) >= 2
     for argv in calls:
+        argv = argv[1:] if argv[1].endswith(".pyz") else argv  # the tools' one file: `python3 FILE read_run LOG`
         run_id = Path(argv[2]).stem
         run = yaml.safe_load((ROOT / "capture" / "runs" / f"{run_id}.yaml").read_text())
         base = run if "--rollout-batch-size" in (run.get("args") or []) else yaml.safe_load(

@@ -201,7 +201,7 @@ def test_the_readers_preflight_checks_the_run_files_settings() -> None:
     run = _first_grpo()
     text = PAGE_1_1.read_text(encoding="utf-8")
     try:  # the tools' archive (miles101-tools.pyz), or the loose file of an older page
-        block = _checklist_block(text, "cd ~/miles-logs\npython3 miles101-tools.pyz preflight")
+        block = _checklist_block(text, "cd ~/miles-logs\npython3 miles101-tools.pyz preflight --image")
     except AssertionError:
         block = _checklist_block(text, "cd ~/miles-logs\npython3 preflight.py")
     argv = shlex.split(block.split("\n", 1)[1].replace("\\\n", " "))
