@@ -109,11 +109,10 @@ def rendered(app: Sphinx, docname: str, into: str) -> list[nodes.Node]:
         if address:
             para += nodes.Text(". Fetch it and check it:")
         else:
-            para += nodes.Text(". This build of the book has no fixed web address, so the link is relative to "
-                               "this page: copy its address (long-press it on a phone). "
-                               + ("Run the first line below, fetch the file there with " if into else "Fetch it with "))
+            para += nodes.Text(". This build has no fixed web address: copy the link's address (long-press on a "
+                               "phone), fetch it with ")
             para += nodes.literal("", "curl -fLO '<the address>'")
-            para += nodes.Text(", then check it" + (" (the last line):" if into else ":"))
+            para += nodes.Text((" after the first line below" if into else "") + ", then check it:")
     else:
         para += nodes.Text("The book's tools come in one file, ")
         para += name
@@ -132,10 +131,9 @@ def rendered(app: Sphinx, docname: str, into: str) -> list[nodes.Node]:
     after += nodes.literal("", f"{tools_archive.NAME}: OK")
     after += nodes.Text(". Run a tool as ")
     after += nodes.literal("", f"python3 {tools_archive.NAME} TOOL ...")
-    after += nodes.Text(f" (Python {'.'.join(map(str, MIN_PYTHON))} or newer); without a tool it "
-                        "lists them. ")
-    after += nodes.literal("", f"unzip {tools_archive.NAME}")
-    after += nodes.Text(" gives the same files loose.")
+    after += nodes.Text(f" (Python {'.'.join(map(str, MIN_PYTHON))} or newer; no tool: the list); ")
+    after += nodes.literal("", "unzip")
+    after += nodes.Text(" gives the files loose.")
     return [para, fetch_block(address, sha, into), after]
 
 
