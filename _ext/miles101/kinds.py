@@ -158,7 +158,7 @@ KINDS: tuple[Kind, ...] = (
          examples=(Example("miles/utils/arguments.py:143", "a link to that line on GitHub at the captured commit",
                            "the file is not in Miles, or the line is past its end"),
                    Example("the colocate check <miles/utils/arguments.py:143-150>", "the same, with your text"),
-                   Example("miles/ray/rollout.py", "a link to the file"))),
+                   Example("miles/ray/placement_group.py", "a link to the file"))),
     Kind("measured", True, True, "a run file's values (capture/runs/<run>.yaml)", llms="measured",
          source=_measured_source, term="measured",
          legend="A number from a run recorded on a DGX Spark (GB10) by this book's lab, with the run, the image, "
@@ -188,7 +188,7 @@ KINDS: tuple[Kind, ...] = (
          legend="Someone else's published number (Miles's CI thresholds, a published baseline, a number from an "
                 "issue thread) or a rule in code, shown with its source and, where it has one, its hardware, so "
                 "it is never read as this book's GB10 measurement.",
-         examples=(Example("miles-ci.gsm8k-0.6b",
+         examples=(Example("miles-ci.qwen3-0.6b-colocated.eval-gsm8k",
                            "a public reference: a number someone outside this book published (Miles's CI threshold, "
                            "a line in Miles's guide, a default in Miles's code, a published baseline, a number from "
                            "an issue thread), tagged *public ref* with its source and hardware inline, so it is "
