@@ -3,7 +3,9 @@
 The page scanner (`miles101.pages`), the markup rules (`miles101.markup`), the drift report and
 `capture/run.py --check` read these rows; the extension's components register a class for each name
 (their `ROLES`/`DIRECTIVES`), and a unit test (tests/test_registry.py) holds every name to a class.
-The roles are the kinds table's (`miles101.kinds`, a kind with `role`). No Sphinx imports.
+The roles are the kinds table's (`miles101.kinds`, a kind with `role`). AUTHORING.md's table of directives
+is written from these rows (`python3 dev.py authoring`), and tests/test_snippets.py builds each directive's
+`example`. No Sphinx imports.
 """
 from __future__ import annotations
 
