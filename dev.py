@@ -12,6 +12,9 @@
     python3 dev.py epub      the EPUB edition into _build/epub/Miles101.epub
     python3 dev.py draw      draw the diagrams every edition shows into drawings/ (mermaid's CLI on
                              Debian's Chromium): run it after changing a diagram, then commit them
+    python3 dev.py authoring write AUTHORING.md's tables of roles, directives and warnings from the
+                             kinds, markup and problem tables (miles101.authoring): run it after changing
+                             one, then commit AUTHORING.md
 
 Add --help after a command to see what that command does, installing nothing.
 
@@ -289,7 +292,7 @@ def ensure_latex() -> None:
         sys.exit(f"dev.py: the PDF needs {', '.join(missing)}; on Debian or Ubuntu: apt-get install {PDF_APT}")
 
 
-COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub", "draw", "lock")
+COMMANDS = ("docs", "test", "serve", "check", "bench", "pdf", "epub", "draw", "authoring", "lock")
 
 
 def command_help(command: str) -> str:
@@ -333,6 +336,8 @@ def main(argv: list[str]) -> int:
         run(PY, "capture/run.py", "--check", *argv[1:])
     elif command == "bench":
         run(PY, "benchmarks/bench.py", *argv[1:])
+    elif command == "authoring":
+        run(PY, "-m", "miles101.authoring", "--write", *argv[1:])
     elif command == "draw":
         ensure_draw_tools()
         run(PY, "-m", "sphinx", "-b", "dummy", ".", "_build/draw", "-nW", "--keep-going", "-d", "_build/doctrees-draw",

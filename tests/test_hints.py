@@ -27,7 +27,7 @@ def hinted() -> dict[tuple[str, str, tuple[str, ...]], str]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for m in COMMAND.finditer(line):
                 words = [w.strip("[]().,;:") for w in m[2].split()]
-                sub = words[0] if words and words[0] in SUBCOMMANDS.get(m[1], {"docs", "test", "serve", "check", "bench", "pdf", "epub", "draw", "lock"}) else ""
+                sub = words[0] if words and words[0] in SUBCOMMANDS.get(m[1], {"docs", "test", "serve", "check", "bench", "pdf", "epub", "draw", "authoring", "lock"}) else ""
                 options = tuple(sorted({w.split("=")[0] for w in words if w.startswith("--")}))
                 found.setdefault((m[1], sub, options), f"{path.relative_to(ROOT)}:{n}")
     return found

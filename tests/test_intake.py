@@ -101,7 +101,7 @@ def test_the_model_module_imports_nothing_but_the_problem_type_and_the_files_tab
 
     tree = ast.parse((CORE / "data.py").read_text(encoding="utf-8"))
     local = {(node.level, node.module) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
-    assert local == {(1, "problems"), (1, "capturefiles")}  # both on the ground floor: standard library only
+    assert local <= {(1, "problems"), (1, "capturefiles")}  # both on the ground floor: standard library only
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import) and any(a.name.startswith("miles101") for a in n.names)]
 
 
@@ -122,44 +122,3 @@ def test_each_test_gets_its_own_copy_of_the_sessions_capture(real_capture, real_
     real_capture.flags.clear()
     assert other.runs and other.values and other.flags
     assert real_capture_copies() == other
-
-
-def _keys(capture, kind: str) -> list[str]:
-    """Every key of one kind the whole capture can fingerprint (what a page could cite)."""
-    by_kind = {"flag": list(capture.flags), "default": list(capture.flags), "pin": ["miles"],
-               "metric": list(capture.metrics), "src": list(capture.files), "run": list(capture.runs),
-               "series": list(capture.series)}
-    return by_kind.get(kind) or capture.value_keys(kind)
-
-
-@pytest.mark.parametrize("kind", sorted(__import__("miles101.data").data.FINGERPRINT_INPUTS))
-def test_a_kinds_fingerprints_come_from_its_listed_files_alone(real_capture, tmp_path: Path, kind: str) -> None:
-    """incremental.stale_docs trusts FINGERPRINT_INPUTS: where a kind's files did not change, it hashes none of
-    the kind's keys again. A model built from the row's files alone (every other capture file gone) must give
-    the fingerprints the whole capture gives, for every key of the kind."""
-    from fnmatch import fnmatchcase
-
-    from miles101.data import FINGERPRINT_INPUTS
-    from miles101.intake import take_in
-
-    for path in (ROOT / "capture").rglob("*"):
-        rel = path.relative_to(ROOT).as_posix()
-        if path.is_file() and any(fnmatchcase(rel, glob) for glob in FINGERPRINT_INPUTS[kind]):
-            (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(path, tmp_path / rel)
-    alone = take_in(tmp_path).capture
-    keys = _keys(real_capture, kind)
-    assert keys, f"no {kind} in the capture: the row is not tested"
-    differ = [key for key in keys if alone.fingerprint_of(kind, key) != real_capture.fingerprint_of(kind, key)]
-    assert not differ, f"{kind}'s fingerprints read files FINGERPRINT_INPUTS does not list: {differ[:5]}"
-
-
-def test_only_kinds_whose_files_changed_are_hashed_again(real_capture) -> None:
-    sources = dict(real_capture.sources)
-    assert sources["code"] and real_capture.unchanged_kinds(sources) >= {"flag", "fact", "measured"}
-    facts = {**sources, "capture/facts.json": "another sha"}
-    assert "fact" not in real_capture.unchanged_kinds(facts) and "flag" in real_capture.unchanged_kinds(facts)
-    gpu = {**sources, "capture/gpu/some-run/values.json": "a new recording"}
-    assert not {"run", "measured"} & real_capture.unchanged_kinds(gpu) and "computed" in real_capture.unchanged_kinds(gpu)
-    assert real_capture.unchanged_kinds({**sources, "code": "other code"}) == set()  # another code: every kind
-    assert real_capture.unchanged_kinds({}) == set()  # no earlier build

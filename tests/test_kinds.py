@@ -58,7 +58,7 @@ def test_a_new_kind_is_its_row_its_loader_and_its_css() -> None:
     """Nothing else keeps a list of kinds: the schemas, the intake's inputs, the fingerprints, the fix of a broken
     file, the roles and the legend all read the tables (issue 49: the throwaway-kind branch shows a kind added that
     way; issue 59: a kind's own file is one row of miles101.capturefiles)."""
-    from miles101 import capturefiles, data, intake, schemas
+    from miles101 import capturefiles, intake, schemas
     from miles101.sphinx_ext import values
     from miles101.validate import fix_for
 
@@ -70,7 +70,6 @@ def test_a_new_kind_is_its_row_its_loader_and_its_css() -> None:
             assert schemas.SCHEMAS[f.glob] == f.schema and (schemas.schema_dir() / f.schema).is_file(), f
         assert schemas.schema_name_for(rel) == f.schema
         assert f"capture/{f.glob}" in intake.CAPTURE_INPUTS, f
-        assert all(f"capture/{f.glob}" in data.FINGERPRINT_INPUTS[kind] for kind in f.kinds), f
         assert fix_for(rel) == f.fix.format(restore=f"restore it from git (`git checkout -- {rel}`)", file=rel,
                                             run="x", attempt="capture/gpu/_attempts/x"), f
     assert list(values.ROLES) == list(kinds.VALUE_KINDS)

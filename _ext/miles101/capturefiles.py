@@ -3,8 +3,7 @@ of each — its schema, how it is repaired, whether it must exist, the kinds it 
 become values, and the other files its checks read.
 
 The schema map (`miles101.schemas.SCHEMAS`), the required files and the fix of a broken file
-(`miles101.validate`), the intake's inputs (`miles101.intake.CAPTURE_INPUTS`) and the files each kind's
-fingerprints are made from (`miles101.data.FINGERPRINT_INPUTS`) are views of it. A new capture file, or a
+(`miles101.validate`) and the intake's inputs (`miles101.intake.CAPTURE_INPUTS`) are views of it. A new capture file, or a
 new kind with its own file, is one row here (plus its schema). A glob here means what `Path.glob` means:
 `*` stands for part of one path segment, never for a `/`. Standard library only: every layer may import it.
 """
@@ -122,15 +121,6 @@ def required() -> tuple[str, ...]:
 def model_inputs() -> tuple[CaptureFile, ...]:
     """The rows the model is built from: those that feed a kind."""
     return tuple(f for f in FILES if f.kinds)
-
-
-def inputs_of_kinds() -> dict[str, tuple[str, ...]]:
-    """kind → the globs (under the project root) of the files its fingerprints are made from."""
-    out: dict[str, tuple[str, ...]] = {}
-    for f in FILES:
-        for kind in f.kinds:
-            out[kind] = (*out.get(kind, ()), f"capture/{f.glob}")
-    return out
 
 
 def input_row(rel: str) -> CaptureFile:

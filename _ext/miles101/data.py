@@ -12,11 +12,9 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from .capturefiles import inputs_of_kinds
 from .problems import Problem
 
 GITHUB = "https://github.com/radixark/miles"
@@ -34,12 +32,6 @@ def fingerprint(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-#: The input files (globs under the project root) each kind's fingerprints are made from, besides the code: where
-#: none of them changed since a build, neither did any fingerprint of the kind (incremental.stale_docs skips it).
-#: A kind not here is hashed again every build. A view of the table of capture files (each row names the kinds
-#: it feeds); tests/test_intake.py holds each kind: a model built from its files alone gives every fingerprint of
-#: the kind that the whole capture gives.
-FINGERPRINT_INPUTS: dict[str, tuple[str, ...]] = inputs_of_kinds()
 
 
 @dataclass
@@ -159,25 +151,6 @@ class Capture:
         if start:
             url += f"#L{start}" + (f"-L{end}" if end and end != start else "")
         return url
-
-    def digest_of(self, *patterns: str) -> str | None:
-        """A digest of the input files matching `patterns` (fnmatch, against paths like capture/miles/flags.json)
-        and the code: it changes whenever what the model built from them can. None without `sources`."""
-        if not self.sources:
-            return None
-        picked = [(rel, sha) for rel, sha in sorted(self.sources.items())
-                  if rel == "code" or any(fnmatchcase(rel, p) for p in patterns)]
-        return fingerprint(picked)
-
-    def unchanged_kinds(self, before: dict[str, str | None]) -> set[str]:
-        """The kinds of `FINGERPRINT_INPUTS` none of whose input files, nor the code, differ from `before` (an
-        earlier model's `sources`): each fingerprint of theirs is what that model gave."""
-        now = self.sources
-        if not now or not before or now.get("code") != before.get("code"):
-            return set()
-        changed = [rel for rel in now.keys() | before.keys() if now.get(rel) != before.get(rel)]
-        return {kind for kind, globs in FINGERPRINT_INPUTS.items()
-                if not any(fnmatchcase(rel, glob) for rel in changed for glob in globs)}
 
     def fingerprint_of(self, kind: str, key: str) -> str:
         """Content hash of what `kind:key` resolves to now ('missing' when it does not resolve)."""

@@ -10,7 +10,8 @@ capture file is derived here (`broken_sources`). No Sphinx imports; the model's 
 A new kind of value is its row here, the row of the capture file it is loaded from
 (`miles101.capturefiles.FILES`, which the schemas, the intake's inputs, the fingerprints and the fix of a
 broken file read), its loader branch in `miles101.intake.build_model` and its CSS (`.m101-<kind>`); the
-roles, the legend, llms-full.txt and `explain` follow from the row.
+roles, the legend, llms-full.txt and `explain` follow from the row. A role's `examples` are AUTHORING.md's
+table of roles (`python3 dev.py authoring`) and the snippets tests/test_snippets.py builds.
 """
 from __future__ import annotations
 
@@ -104,6 +105,15 @@ def _crosscheck_inline(d: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
+class Example:
+    """One row of AUTHORING.md's table of roles (`miles101.authoring` writes it; tests/test_snippets.py builds it)."""
+
+    text: str  #: what the author writes between the role's backticks
+    renders: str  #: what the reader gets (Markdown)
+    fails: str = ""  #: when the build fails on it ("": as the row above)
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of thing a page cites: a value (a number with a source) or a name or link."""
 
@@ -123,59 +133,100 @@ class Kind:
     inline_source: Callable[[dict[str, Any]], str] | None = None  #: the source shown inline, beside the tag
     term: str = ""  #: the kind's name in the legend (front page, R.6's glossary); "" = not in the legend
     legend: str = ""  #: what the legend says of the kind (plain text: the legend test compares it)
+    examples: tuple[Example, ...] = ()  #: AUTHORING.md's rows for the role, the first naming when it fails
 
 
 #: Every kind, in the order the book lists its roles.
 KINDS: tuple[Kind, ...] = (
     Kind("flag", True, False, "capture/miles/flags.json (Miles's argument parser, extracted)",
-         reads="capture/miles/flags.json"),
+         reads="capture/miles/flags.json",
+         examples=(Example("--colocate", "`--colocate` as code, linked to the flag's entry",
+                           "Miles has no such flag (the error suggests near names)"),
+                   Example("--no-offload-train", "aliases and `--no-` twins resolve to their flag"))),
     Kind("default", True, False, "capture/miles/flags.json (the flag's extracted default)",
          reads="capture/miles/flags.json", tag="default", term="flag default",
          legend="A flag's default as Miles's argument parser sets it, read from an extraction of Miles's source. "
                 "Each flag's entry shows it with the file and line that define it; a flag passed through to SGLang "
-                "shows none, its default being SGLang's."),
+                "shows none, its default being SGLang's.",
+         examples=(Example("--actor-num-gpus-per-node",
+                           "the flag's extracted default as code (`8`), so prose never types a default",
+                           "no such flag, or its default is computed at run time"),)),
     Kind("metric", True, False, "capture/miles/metrics.json (the keys Miles logs, extracted)",
-         reads="capture/miles/metrics.json"),
+         reads="capture/miles/metrics.json",
+         examples=(Example("rollout/raw_reward", "the key as code, linked to R.2", "Miles logs no such key"),)),
     Kind("src", True, False, "capture/miles/files.json (Miles's files and their lengths at the captured commit)",
-         reads="capture/miles/files.json"),
+         reads="capture/miles/files.json",
+         examples=(Example("miles/utils/arguments.py:143", "a link to that line on GitHub at the captured commit",
+                           "the file is not in Miles, or the line is past its end"),
+                   Example("the colocate check <miles/utils/arguments.py:143-150>", "the same, with your text"),
+                   Example("miles/ray/placement_group.py", "a link to the file"))),
     Kind("measured", True, True, "a run file's values (capture/runs/<run>.yaml)", llms="measured",
          source=_measured_source, term="measured",
          legend="A number from a run recorded on a DGX Spark (GB10) by this book's lab, with the run, the image, "
                 "the Miles commit and the date behind it. It carries no tag. Hover or focus one to see the run, "
-                "the metric it comes from and the statistic taken; R.3 Lab notes lists the recordings."),
+                "the metric it comes from and the statistic taken; R.3 Lab notes lists the recordings.",
+         examples=(Example("first-grpo.step_time", "value, unit and statistic, provenance on hover and focus; "
+                           "*pending* badge until recorded", "the run file declares no such value"),
+                   Example("first-grpo.step_time:.1f", "the same with a Python format spec",
+                           "the spec does not fit the value"))),
     Kind("computed", True, True, "capture/computed.json", reads="capture/computed.json", llms="computed",
          source=_computed_source, tag="computed", term="computed",
          legend="A number derived by the book's code from data extracted from Miles's source, such as a parameter "
                 "count or the bytes a trainer holds. Hover or focus one to see the function of the book's code "
-                "that derives it; the page's list of values names it too."),
+                "that derives it; the page's list of values names it too.",
+         examples=(Example("params.qwen3-0.6B:,.0f", "a value derived by capture code, with its formula named",
+                           "no such key in `capture/computed.json`"),)),
     Kind("fact", True, True, "capture/facts.json", reads="capture/facts.json", llms="fact", source=_fact_source,
          tag="fact", term="fact",
          legend="A number from a public source, such as the Spark's memory from NVIDIA's documentation, held "
-                "with its source and the date it was read."),
+                "with its source and the date it was read.",
+         examples=(Example("spark.memory", "a public number, with its source and date read",
+                           "no such key in `capture/facts.json`"),)),
     Kind("reference", True, True, "a file of capture/references/", twin="threshold",
          words="a public reference (someone else's published number)", llms="public reference", tag="public ref",
          tag_text="public reference", record_kind="public", ranged=True, source=_reference_source,
          inline_source=_reference_inline, term="public reference",
          legend="Someone else's published number (Miles's CI thresholds, a published baseline, a number from an "
                 "issue thread) or a rule in code, shown with its source and, where it has one, its hardware, so "
-                "it is never read as this book's GB10 measurement."),
+                "it is never read as this book's GB10 measurement.",
+         examples=(Example("miles-ci.qwen3-0.6b-colocated.eval-gsm8k",
+                           "a public reference: a number someone outside this book published (Miles's CI threshold, "
+                           "a line in Miles's guide, a default in Miles's code, a published baseline, a number from "
+                           "an issue thread), tagged *public ref* with its source and hardware inline, so it is "
+                           "never read as our GB10 measurement",
+                           "no such key in `capture/references/*.json`, the key is one of our thresholds, or its "
+                           "`src` is not a line range of Miles"),)),
     Kind("threshold", True, True, 'a file of capture/references/, with "kind": "threshold" and its "reasoning"',
          twin="reference", words="one of this book's own thresholds", llms="our threshold", tag="our threshold",
          tag_text="our threshold", record_kind="threshold", ranged=True, source=_threshold_source,
          inline_source=_threshold_inline, term="our threshold",
          legend="A cut-off this book sets itself where nobody publishes a number, such as where the run reader "
                 "calls a metric worth a look. Hover or focus one for the reasoning behind it; it is no one's "
-                "measurement."),
+                "measurement.",
+         examples=(Example("reader.truncation_watch",
+                           "our threshold: a cut-off this book sets itself where nobody publishes a number (the run "
+                           "reader's cut-offs), tagged *our threshold* with its label inline and its reasoning on "
+                           "hover and focus, so it is never read as a public reference",
+                           "no such key with `\"kind\": \"threshold\"` in `capture/references/*.json` (a public "
+                           "reference cited this way fails too), or its `src` is not a line range of Miles"),)),
     Kind("crosscheck", True, True,
          "capture/crosscheck/results/<host>.json (python3 -m capture.crosscheck on a GPU host)", llms="cross-check",
          tag="cross-check", source=_crosscheck_source, inline_source=_crosscheck_inline, term="cross-check",
          legend="A reading of the book's own program on a GPU that is not a GB10, such as the H200 cross-check "
-                "of 2.1, labelled with that GPU."),
-    Kind("issue", True, False, "the issue thread itself (owner/repo#N on GitHub)"),
+                "of 2.1, labelled with that GPU.",
+         examples=(Example("h200.qwen3-4B.held:.1f", "our own program's reading on another GPU (the H200 cross-check "
+                           "of 2.1), tagged *cross-check* with that GPU inline",
+                           "no such host, model or field in `capture/crosscheck/results/`"),)),
+    Kind("issue", True, False, "the issue thread itself (owner/repo#N on GitHub)",
+         examples=(Example("radixark/miles#123", "a link to the issue or pull request; collected for R.4",
+                           "the text is not `owner/repo#N`"),)),
     Kind("run-arg", True, False, "a run file's args (capture/runs/<run>.yaml)", reads="capture/miles/flags.json",
          tag="run file", term="run setting",
          legend="A setting of one of the book's runs, such as how many rollouts it makes, read from its run file "
-                "under capture/runs/, the same file its command is rendered from."),
+                "under capture/runs/, the same file its command is rendered from.",
+         examples=(Example("first-grpo --num-rollout", "the value the run file passes for that flag (`48`), so prose "
+                           "never retypes a setting the command owns",
+                           "the run file does not pass the flag with a value"),)),
     Kind("run", False, False, "capture/runs/<run>.yaml"),
     # A public run's per-step series (someone else's run, cited by the {series-plot} directive as a reference): its
     # own extracted capture file, re-derived by `--check` from the public log's excerpt kept beside it.

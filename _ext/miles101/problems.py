@@ -1,7 +1,7 @@
 """Every problem the book can have, by subtype: the build warns `manual.<subtype>`, --check prints the same.
 
 Warnings are an API (MyST-Parser's `MystWarnings` is the model): tests and `suppress_warnings`
-use these names, and each member's docstring-comment says when it is raised.
+use these names, and each member says when it is given (`Subtype.when`, AUTHORING.md's table).
 """
 from __future__ import annotations
 
@@ -14,22 +14,56 @@ from typing import Any
 
 
 class Subtype(Enum):
-    """The `manual.<subtype>` warning types."""
+    """The `manual.<subtype>` warning types, each with when it is given (AUTHORING.md's table, written by
+    `python3 dev.py authoring` from these members)."""
 
-    BOOK = "book"  #: manual.json invalid: JSON, schema or cross-check
-    UNLISTED_PAGE = "unlisted_page"  #: a page under sections/ that manual.json does not list
-    UNKNOWN_FLAG = "unknown_flag"  #: a flag Miles does not have (or has no extracted default)
-    UNKNOWN_METRIC = "unknown_metric"  #: a metric key Miles does not log
-    UNKNOWN_SOURCE = "unknown_source"  #: a {src} file or line not in Miles
-    UNKNOWN_VALUE = "unknown_value"  #: a measured / computed / fact key or a run not declared
-    BAD_FORMAT = "bad_format"  #: a format spec that does not fit the value
-    BAD_REFERENCE = "bad_reference"  #: malformed role text (issue links, keys), no single default
-    DUPLICATE = "duplicate"  #: a flag documented twice, a figure id used twice
-    MARKUP = "markup"  #: raw HTML in a page, a role left open, a page that is not UTF-8 (miles101.markup)
-    CAPTURE = "capture"  #: a capture file missing, unreadable or failing its schema
-    MERMAID = "mermaid"  #: drawing the diagrams: mermaid's CLI or Chromium is missing, or the CLI failed
-    DIAGRAM_DRAWING = "diagram_drawing"  #: a diagram's committed drawing is missing or drawn from another source
-    SERVED_TOOL = "served_tool"  #: a served tool's generated block (miles_tree.py's BOOK) is stale
+    when: str  #: when the warning is given (Markdown)
+
+    def __new__(cls, value: str, when: str) -> Subtype:
+        member = object.__new__(cls)
+        member._value_ = value
+        member.when = when
+        return member
+
+    BOOK = ("book",
+        "`manual.json` is not valid: its JSON, its schema, or a cross-check such as a part's accent or a "
+        "section's file")
+    UNLISTED_PAGE = ("unlisted_page",
+        "a page under `sections/` that `manual.json` does not list")
+    UNKNOWN_FLAG = ("unknown_flag",
+        "a flag Miles does not have, or one with no extracted default for `{default}`")
+    UNKNOWN_METRIC = ("unknown_metric",
+        "a metric key Miles does not log")
+    UNKNOWN_SOURCE = ("unknown_source",
+        "a `{src}` file or line that is not in Miles at the captured commit")
+    UNKNOWN_VALUE = ("unknown_value",
+        "a measured, computed, fact, reference, threshold or cross-check key, or a run, that is not "
+        "declared; a flag a run file does not pass (`{run-arg}`); a plate value its run does not declare; "
+        "an option, model or coefficient the calculator (`{fit-calculator}`, `{fit-compare}`) lacks")
+    BAD_FORMAT = ("bad_format",
+        "a format spec that does not fit its value, a directive option that cannot be used, a formula "
+        "MathML cannot show")
+    BAD_REFERENCE = ("bad_reference",
+        "role text that cannot be read (an issue link, a `{src}`, a `{run-arg}`), a key cited as a "
+        "reference when it is a threshold or the other way round, a flag with no single default, a figure "
+        "whose id is not a slug or that lacks a title, caption or diagram, a plate without a diagram; a "
+        "time product off by more than its rounding, a `≈ N`, a number in a command or a quantity in "
+        "words with no source (see \"Numbers the gates recompute or hold to a source\")")
+    DUPLICATE = ("duplicate",
+        "a flag documented twice, a figure id used twice")
+    MARKUP = ("markup",
+        "raw HTML in a page, a role left open, a page that is not UTF-8")
+    CAPTURE = ("capture",
+        "a file under `capture/` missing, unreadable, or failing its schema or the data rules")
+    MERMAID = ("mermaid",
+        "drawing the diagrams (`dev.py draw`): mermaid's CLI or Chromium is missing, or the CLI fails")
+    DIAGRAM_DRAWING = ("diagram_drawing",
+        "a diagram's committed drawing (`drawings/`, shown by every edition, the web included) is missing "
+        "or was drawn from another version: run `python3 dev.py draw` and commit `drawings/`")
+    SERVED_TOOL = ("served_tool",
+        "`miles_tree.py`'s BOOK block (what `preflight.py --compare-image` compares an image with) no "
+        "longer matches `capture/miles/`, the run files, the pin in `manual.json` or the pages (their "
+        "titles, `{run-command}` and `{metric}`); `python3 -m miles101.book_miles --write` regenerates it")
 
     def __str__(self) -> str:
         return f"manual.{self.value}"

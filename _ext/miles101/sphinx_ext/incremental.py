@@ -24,9 +24,6 @@ from .reference_tables import table_inputs
 def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     """Pages whose cited data (or what they read of manual.json) hash differently now, and pages that had problems last time."""
     domain = domain_of(env)  # holds the book and the capture from builder-inited, before this event
-    # Kinds whose input files and code are byte for byte the last build's: their fingerprints are too.
-    unchanged = domain.capture.unchanged_kinds(domain.data.get("sources") or {}) if domain.capture else set()
-    domain.data["sources"] = dict(domain.capture.sources) if domain.capture else {}
     stale = []
     for docname, record in domain.data["docs"].items():
         if docname in changed or docname in removed or docname not in env.all_docs:
@@ -36,7 +33,7 @@ def stale_docs(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set
             continue
         for dep, digest in record["deps"].items():
             kind, _, key = dep.partition(":")
-            if kind not in unchanged and domain.fingerprint_of(kind, key) != digest:
+            if domain.fingerprint_of(kind, key) != digest:
                 stale.append(docname)
                 break
     if stale:

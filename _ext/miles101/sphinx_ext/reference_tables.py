@@ -410,26 +410,19 @@ def table_inputs(env, kind: str) -> object:
     capture, domain = capture_of(env), domain_of(env)
     titles = {d: env.titles[d].astext() for d in env.titles}
 
-    def built_from(*patterns: str, data: Any) -> Any:
-        """The model's parts as the digest of the files they are built from (and the code), cheaper to hash than
-        the parts themselves; the parts where the model does not know its files."""
-        return capture.digest_of(*patterns) or data
-
-    flags_json, metrics_json = "capture/miles/flags.json", "capture/miles/metrics.json"  # provenance is flags.json's
     if kind == "flags-by-job":
-        return [built_from(flags_json, data=[capture.provenance, capture.flags, capture.families]),
+        return [[capture.provenance, capture.flags, capture.families],
                 domain.documented_flags(), titles, sorted({(d, c.key) for d, c in domain.cites("flag")})]
     if kind == "metrics-table":
-        return [built_from(flags_json, metrics_json,
-                           data=[capture.provenance, capture.metrics, [r for _, r in capture.metric_patterns]]),
+        return [[capture.provenance, capture.metrics, [r for _, r in capture.metric_patterns]],
                 list(domain.cites("metric")), titles]
     if kind == "lab-notes":
-        return [built_from("capture/runs/*", "capture/gpu/*", data=[capture.runs, capture.recordings, capture.attempts]),
+        return [[capture.runs, capture.recordings, capture.attempts],
                 titles, env.config.m101_repository_url]
     if kind == "sources-list":
         facts = {k: v.detail for (kind_, k), v in capture.values.items() if kind_ == "fact"}
         # Only what the table shows: which page cites which key (not the shown text or the line).
-        return [built_from(flags_json, data=capture.provenance),
+        return [capture.provenance,
                 [sorted({(d, c.key) for d, c in domain.cites(k)}) for k in ("src", "issue", "fact")], facts, titles]
     if kind == "figure-index":
         return [list(domain.figures()), titles]
