@@ -12,6 +12,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `page_source` | raw HTML off (escaped and refused), roles left open refused (`miles101.markup`) |
 | `parts` | the book by part: toctrees from manual.json, section numbers, eyebrows and accents |
 | `flags` | {flag}, {default}, {metric}; the {flag} block and its facts |
+| `folds` | the `fold` node: a native `<details>` on the web, open in the EPUB and LaTeX; `{dropdown}` builds one |
 | `values` | {measured}, {computed}, {fact}, {reference}, {threshold}, {crosscheck}; each page's list of values; {crosscheck-table}; {crosscheck-uncovered} |
 | `runs` | {run-arg}, {run-command}, {listing}, {until-recorded}/{once-recorded}; pending boxes; the served launch scripts |
 | `sources` | {src}, {issue}, {pin} |
@@ -36,7 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, front, heap, hosting,
+from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, folds, front, heap, hosting,
                image_compare, incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, plots,
                reference_tables, repository, runs, sources, stacked_tables, valid_markup, values)
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 #: The components in the order they connect (a handler's order among equal priorities follows it).
 SETUPS = (
     loading.setup_loading, repository.setup_repository, domain.setup_domain, incremental.setup_incremental,
-    page_source.setup_page_source, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
+    page_source.setup_page_source, marks.setup_marks, flags.setup_flags, folds.setup_folds, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, plots.setup_plots, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
     image_compare.setup_image_compare,
@@ -61,8 +62,9 @@ DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calcul
 
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with
-#: their blank runs already folded (hosting.keep_page_text), so an older build's texts must be made again.
-ENV_VERSION = 8
+#: their blank runs already folded (hosting.keep_page_text), so an older build's texts must be made again. 9: folds are the book's `fold` node,
+#: no longer sphinx-design's dropdown.
+ENV_VERSION = 9
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """sphinx-design's stylesheet only on the pages that use sphinx-design, its tab script only where tabs are.
 
-sphinx-design adds both to every page (about 62 KB). Every page folds its "Values on this page" list
-in a dropdown, so the stylesheet is needed there; the tab script only on the few pages with tabs. At
-html-page-context the page's own asset lists are filtered by what its doctree draws, so a reader on a
-phone downloads each only where it draws something.
+sphinx-design adds both to every page (about 62 KB). The book's folds ("Values on this page", a page's
+`{dropdown}`) are its own native `<details>` (miles101.sphinx_ext.folds), so a page needs the stylesheet
+only where it draws a sphinx-design component (a tab set, a grid, a card...), the tab script only where
+it has tabs. At html-page-context, after sphinx-design has added both, the page's own asset lists
+(`css_files`, `script_files`: the context Sphinx documents for that event) are filtered by what its doctree
+draws, so a reader downloads each only where it draws something.
 """
 from __future__ import annotations
 
