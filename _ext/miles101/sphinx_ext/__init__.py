@@ -30,14 +30,13 @@ roles and directives of a component live together, on one shared base (`base`):
 | `stacked_tables` | tables marked `m101-stack` read as one block per row when they do not fit |
 | `code_refs` | a `{ref}` to a section titled by code shows as code |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
-| `heap` | the objects loaded before the pages are built, frozen out of the garbage collector's scans until the build ends |
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, folds, front, heap, hosting,
+from . import (a11y, assets, calculator, code_refs, domain, editions, figures, flags, folds, front, hosting,
                image_compare, incremental, loading, log_doctor, marks, mathml, page_source, page_weight, parts, plots,
                reference_tables, repository, runs, sources, stacked_tables, valid_markup, values)
 
@@ -53,7 +52,6 @@ SETUPS = (
     image_compare.setup_image_compare,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
     hosting.setup_hosting, code_refs.setup_code_refs, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
-    heap.setup_heap,
 )
 #: The components that register a class for the markup registry's names (miles101.registry; tests/test_registry.py
 #: holds every name to a class): each has `ROLES` and `DIRECTIVES` (reference_tables: `KINDS`, one class for all).
