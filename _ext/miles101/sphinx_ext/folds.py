@@ -44,19 +44,19 @@ def make_fold(title: list[nodes.Node], *, classes: list[str] | tuple[str, ...] =
 class FoldDirective(SphinxDirective):
     """```{dropdown} Title``` (the name sphinx-design gave it): a fold with a title, closed unless `:open:`.
 
-    The title is required: it is the fold's only name for a reader and for a screen reader."""
+    The title is required: it is the fold's only name for a reader and for a screen reader. sphinx-design's
+    other options (colour, icon, chevron, animation, `:name:`) are refused by docutils as unknown."""
 
     required_arguments = 1
     final_argument_whitespace = True
     has_content = True
-    option_spec = {"open": directives.flag, "name": directives.unchanged, "class-container": directives.class_option}
+    option_spec = {"open": directives.flag, "class-container": directives.class_option}
 
     def run(self) -> list[nodes.Node]:
         title, messages = self.state.inline_text(self.arguments[0], self.lineno)
         node = make_fold(title, classes=self.options.get("class-container", []), opened="open" in self.options,
                          rawtitle=self.arguments[0])
         self.set_source_info(node)
-        self.add_name(node[0])  # a {ref} to the fold's :name: shows its title
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node, *messages]
 
