@@ -84,3 +84,11 @@ latex_elements = {
                 "\\XeTeXcharclass`\\/=\\mOneBreak\n\\XeTeXcharclass`\\_=\\mOneBreak\n"
                 "\\XeTeXinterchartoks\\mOneBreak 0={\\penalty50\\relax}\n",
 }
+
+
+def setup(app):
+    """The process is this project's: the loaded heap stays out of the garbage collector's scans while the
+    pages are built, and at exit (miles101.heap; a process setting, so not the extension's to make)."""
+    from miles101.heap import setup_heap
+
+    setup_heap(app)

@@ -331,6 +331,9 @@ def main(argv: list[str]) -> int:
         run(PY, "-m", "pytest", *parallel_args(argv[1:]), *argv[1:], env=bytecode_env())
     elif command == "serve":
         sphinx()
+        # Kept over sphinx-autobuild, a one-line reason: it would add uvicorn, starlette, watchfiles and websockets
+        # to the book's lock, which Read the Docs and every test set install, for a local preview that
+        # `dev.py docs` (incremental: it rebuilds only what changed) already refreshes.
         run(PY, "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", "_build/html")
     elif command == "check":
         run(PY, "capture/run.py", "--check", *argv[1:])

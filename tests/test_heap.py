@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import gc
-
+import runpy
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
-from miles101.sphinx_ext import SETUPS, heap
+from miles101 import heap
+from miles101.sphinx_ext import SETUPS
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_loaded_heap_is_frozen_for_the_build_and_handed_back() -> None:
@@ -25,8 +29,9 @@ def test_the_loaded_heap_is_frozen_for_the_build_and_handed_back() -> None:
     assert gc.get_freeze_count() == 0, "build-finished must hand every frozen object back to the collector"
 
 
-def test_the_extension_connects_both_ends() -> None:
-    assert heap.setup_heap in SETUPS
+def test_the_project_connects_both_ends_and_the_extension_does_not() -> None:
+    """A process setting: conf.py's setup() connects it (issue 61 item 6); no component of the extension does."""
+    assert not any(setup.__module__ == heap.__name__ for setup in SETUPS)
 
     class App:
         def __init__(self) -> None:
@@ -39,7 +44,7 @@ def test_the_extension_connects_both_ends() -> None:
             pass
 
     app = App()
-    heap.setup_heap(app)  # type: ignore[arg-type]
+    runpy.run_path(str(ROOT / "conf.py"))["setup"](app)
     events = {event: (handler, priority) for event, handler, priority in app.connected}
     assert events["config-inited"] == (heap.freeze_imported, 0)
     assert events["builder-inited"] == (heap.freeze_loaded, 900)
@@ -56,7 +61,7 @@ def test_at_exit_the_heap_is_frozen_once_a_process() -> None:
     interpreter's last collections (an exit hook registered earlier runs after it and sees that)."""
     probe = textwrap.dedent("""
         import atexit, gc
-        from miles101.sphinx_ext import heap
+        from miles101 import heap
 
         class App:
             def connect(self, *args, **kwargs): pass

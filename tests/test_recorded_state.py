@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,10 +123,37 @@ def test_no_page_claims_a_recording_before_there_is_one(both) -> None:
 
 
 def test_design_assets_only_where_design_draws(both) -> None:
-    """sphinx-design's tab script loads on the pages with tabs (6.1), not on every page. Its CSS loads on every
-    page that folds (each folds its "Values on this page" list in a sphinx-design dropdown, issue 45 item 8)."""
+    """sphinx-design's tab script loads on the pages with tabs (6.1), its stylesheet on the pages that draw one
+    of its components, and on no other: the folds ("Values on this page", 1.1's `{dropdown}`s) are the book's
+    own native <details> (issue 61 item 2), drawn by miles101.css."""
+    import re
+
     pending, _ = both
     assert "design-tabs.js" in pending.html("sections/6-1-split-rollout-and-training")
-    for doc in ("front", "sections/2-1-pick-a-model-size"):
-        html = pending.html(doc)
-        assert "sphinx-design.min.css" in html and "design-tabs.js" not in html
+    out = Path(pending.app.outdir)
+    component = re.compile(r'class="(?:[^"]* )?sd-')
+    pages = {p.relative_to(out).with_suffix("").as_posix(): p.read_text(encoding="utf-8")
+             for p in out.rglob("*.html") if "_static" not in p.parts}
+    wrong = [doc for doc, html in pages.items() if ("sphinx-design.min.css" in html) != bool(component.search(html))]
+    assert not wrong, f"sphinx-design's stylesheet on a page without its components, or missing where one is: {wrong}"
+    assert "sphinx-design.min.css" in pages["sections/6-1-split-rollout-and-training"]
+    for doc in ("front", "sections/2-1-pick-a-model-size", "sections/1-1-run-grpo-on-one-gpu"):
+        html = pages[doc]
+        assert "sphinx-design.min.css" not in html and "design-tabs.js" not in html, doc
+        assert '<details class="m101-fold m101-values-fold">' in html.split('id="values-on-this-page"', 1)[1][:400], doc
+    folds = re.findall(r'<details class="m101-fold">\s*<summary>([^<]+)</summary>', pages["sections/1-1-run-grpo-on-one-gpu"])
+    assert "Why FSDP, and what Megatron adds" in folds, folds  # a page's {dropdown} is a fold too
+
+
+def test_front_page_under_its_budget(both) -> None:
+    """The front page and the files it links, counted as benchmarks/bench.py counts them (uncompressed, parsed
+    from the built files): at most the benchmark's front_kb (250 KB, issue 61 item 2)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "benchmarks" / "bench.py")
+    bench = sys.modules["bench"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
+    spec.loader.exec_module(bench)
+    pending, _ = both
+    sizes = bench.static_weight(Path(pending.app.outdir), "front.html")
+    total = sum(sizes.values())
+    assert total / 1024 <= bench.TARGETS["front_kb"], sorted(sizes.items(), key=lambda kv: -kv[1])[:6]

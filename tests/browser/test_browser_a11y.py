@@ -128,6 +128,27 @@ def test_calculator_with_invalid_input(tabs: dict[str, Any], server: Server, axe
     assert not _failing(found), "\n".join(_failing(found))
 
 
+#: A page with folds of both kinds: its `{dropdown}`s and "Values on this page" (native <details>, issue 61 item 2).
+FOLDS = "sections/1-1-run-grpo-on-one-gpu.html"
+
+
+@pytest.mark.parametrize("mode", ["light", "dark", "phone"])
+def test_open_folds(tabs: dict[str, Any], server: Server, axe: str, mode: str) -> None:
+    """1.1's folds: one opens from the keyboard (its summary focused, Enter), and with every fold open the
+    folds, summaries and contents, pass axe."""
+    tab = tabs[mode]
+    _component(tab, server, FOLDS)
+    folds = tab.page.locator("details.m101-fold")
+    assert folds.count() > 1, f"{FOLDS}: no folds to check"
+    first = folds.first
+    first.locator(":scope > summary").focus()
+    tab.page.keyboard.press("Enter")
+    assert first.evaluate("d => d.open"), f"{FOLDS}: Enter on a fold's summary did not open it"
+    tab.page.evaluate("document.querySelectorAll('details.m101-fold').forEach(d => { d.open = true; })")
+    found = run_axe(tab.page, axe, f"{FOLDS} (folds open)", mode, include="details.m101-fold")
+    assert not _failing(found), "\n".join(_failing(found))
+
+
 PENDING_KINDS = {"a run's values (Values on this page)": "m101-pending-box m101-pending-run",
                  "a listing": "m101-listing m101-pending-box", "the front plate": "m101-plate"}
 

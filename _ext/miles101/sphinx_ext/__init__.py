@@ -13,6 +13,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `page_numbers` | time products recomputed, `≈` values and numbers in commands held to the run files or the reviewed list (`miles101.pagenumbers`) |
 | `parts` | the book by part: toctrees from manual.json, section numbers, eyebrows and accents |
 | `flags` | {flag}, {default}, {metric}; the {flag} block and its facts |
+| `folds` | the `fold` node: a native `<details>` on the web, open in the EPUB and LaTeX; `{dropdown}` builds one |
 | `values` | {measured}, {computed}, {fact}, {reference}, {threshold}, {crosscheck}; each page's list of values; {crosscheck-table}; {crosscheck-uncovered} |
 | `runs` | {run-arg}, {run-command}, {listing}, {until-recorded}/{once-recorded}; pending boxes; the served launch scripts |
 | `sources` | {src}, {issue}, {pin} |
@@ -33,17 +34,16 @@ roles and directives of a component live together, on one shared base (`base`):
 | `stacked_tables` | tables marked `m101-stack` read as one block per row when they do not fit |
 | `code_refs` | a `{ref}` to a section titled by code shows as code |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
-| `heap` | the objects loaded before the pages are built, frozen out of the garbage collector's scans until the build ends |
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from . import (a11y, assets, calculator, code_refs, compare_run, domain, editions, figures, flags, front, gb10_image,
-               heap, hosting, image_compare, incremental, loading, log_doctor, marks, mathml, page_numbers, page_source,
-               page_weight, parts, plots, reference_tables, repository, runs, sources, stacked_tables, tools_download,
-               valid_markup, values)
+from . import (a11y, assets, calculator, code_refs, compare_run, domain, editions, figures, flags, folds, front,
+               gb10_image, hosting, image_compare, incremental, loading, log_doctor, marks, mathml, page_numbers,
+               page_source, page_weight, parts, plots, reference_tables, repository, runs, sources, stacked_tables,
+               tools_download, valid_markup, values)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -51,14 +51,14 @@ if TYPE_CHECKING:
 #: The components in the order they connect (a handler's order among equal priorities follows it).
 SETUPS = (
     loading.setup_loading, repository.setup_repository, domain.setup_domain, incremental.setup_incremental,
-    page_source.setup_page_source, page_numbers.setup_page_numbers, marks.setup_marks, flags.setup_flags, values.setup_values, runs.setup_runs, sources.setup_sources,
+    page_source.setup_page_source, page_numbers.setup_page_numbers, marks.setup_marks, flags.setup_flags,
+    folds.setup_folds, values.setup_values, runs.setup_runs, sources.setup_sources,
     figures.setup_figures, plots.setup_plots, front.setup_front, reference_tables.setup_reference_tables, parts.setup_parts,
     assets.setup_assets, mathml.setup_mathml, calculator.setup_calculator, log_doctor.setup_log_doctor,
     compare_run.setup_compare_run, image_compare.setup_image_compare, gb10_image.setup_gb10_image,
     tools_download.setup_tools_download,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
     hosting.setup_hosting, code_refs.setup_code_refs, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
-    heap.setup_heap,
 )
 #: The components that register a class for the markup registry's names (miles101.registry; tests/test_registry.py
 #: holds every name to a class): each has `ROLES` and `DIRECTIVES` (reference_tables: `KINDS`, one class for all).
@@ -68,8 +68,9 @@ DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calcul
 
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with
-#: their blank runs already folded (hosting.keep_page_text), so an older build's texts must be made again.
-ENV_VERSION = 8
+#: their blank runs already folded (hosting.keep_page_text), so an older build's texts must be made again. 9: folds are the book's `fold` node,
+#: no longer sphinx-design's dropdown.
+ENV_VERSION = 9
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from docutils import nodes
+from jinja2.utils import htmlsafe_json_dumps
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
@@ -39,7 +40,6 @@ from ..problems import Subtype
 from .assets import serve
 from .base import ManualDirective, skip_node
 from .domain import capture_of, domain_of, register_derived
-from .script_json import json_for_script
 from .values import value_inline
 
 STATIC = Path(__file__).with_name("static")
@@ -338,7 +338,9 @@ def visit_fit_html(self: Any, node: fit_calculator) -> None:
     except Exception:  # noqa: BLE001 -- a build without that page: the sentence stands without its link
         href = ""
     doc = {**doc, "train_env_href": href}
-    payload = json_for_script({**doc, "start": {"model": model["name"], **settings}}, separators=(",", ":"))
+    # Jinja's `tojson`: `<`, `>`, `&` and `'` as JSON's \u escapes, so no label in the data can end the
+    # <script> element or bend how the browser finds its end (issue 51)
+    payload = htmlsafe_json_dumps({**doc, "start": {"model": model["name"], **settings}}, separators=(",", ":"))
     self.body.append(
         f'<div class="m101-fit" id="{escape(node["fit_id"])}">'
         f'<script type="application/json" class="m101-fit-data">{payload}</script>'

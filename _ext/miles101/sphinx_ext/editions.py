@@ -589,31 +589,6 @@ class TabSetsAsHeadedBlocks(SphinxPostTransform):
             tab_set.replace_self(blocks)
 
 
-class OpenFolds(SphinxPostTransform):
-    """EPUB and LaTeX: a fold (a sphinx-design dropdown, such as "Values on this page" or a page's
-    explanation) is shown open: its title becomes a heading and its content follows. E-readers may not
-    open a <details>, and paper cannot."""
-
-    default_priority = 150  # before sphinx-design turns dropdowns into <details> (199)
-
-    def is_supported(self) -> bool:
-        builder = self.env._builder_cls  # what SphinxPostTransform.is_supported reads
-        return builder.name.startswith("epub") or builder.format == "latex"
-
-    def run(self, **kwargs: Any) -> None:
-        for fold in list(self.document.findall(lambda n: is_component(n, "dropdown"))):
-            blocks: list[nodes.Node] = []
-            children = list(fold.children)
-            if fold.get("has_title") and children and isinstance(children[0], nodes.rubric):
-                title = children.pop(0)
-                blocks.append(nodes.rubric("", "", *[c.deepcopy() for c in title.children],
-                                           ids=list(title["ids"]), classes=["m101-fold-heading"]))
-            elif fold["ids"]:
-                blocks.append(nodes.target("", "", ids=list(fold["ids"])))
-            blocks.extend(c.deepcopy() for c in children)
-            fold.replace_self(blocks)
-
-
 #: Wider than this and a table is stacked row by row in the EPUB (a 6-inch screen holds about three
 #: narrow columns).
 EPUB_MAX_COLUMNS = 3
@@ -735,7 +710,6 @@ def setup_editions(app: Sphinx) -> None:
     app.add_post_transform(CalculatorForEditions)
     app.add_post_transform(BreakableUrls)
     app.add_post_transform(TabSetsAsHeadedBlocks)
-    app.add_post_transform(OpenFolds)
     app.add_post_transform(WebOnlyDownloads)
     app.connect("doctree-resolved", stack_wide_tables, priority=900)  # after the Reference tables
     # text: the site's page text (llms-full.txt) names the drawing, as the text edition does.

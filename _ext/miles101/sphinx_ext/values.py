@@ -16,7 +16,6 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
-from sphinx_design.shared import create_component
 
 from ..crosscheck_results import uncovered_models
 from ..kinds import BY_NAME, HOME_HARDWARE, VALUE_KINDS, format_value, provenance_text
@@ -25,6 +24,7 @@ from ..problems import Subtype
 from ..resolve import Resolved
 from .base import ManualDirective, ResolvedRole, add_markup
 from .domain import CITE, Cite, capture_of, domain_of, page_cites
+from .folds import make_fold
 from .repository import repository_url
 from .runs import pending_runs
 
@@ -103,11 +103,9 @@ class ValuesOnPage(SphinxTransform):
             return
         section = nodes.section(ids=["values-on-this-page"], classes=["m101-values-list"])
         section += nodes.title("", "Values on this page")
-        # The list folds (a sphinx-design dropdown: a closed <details> on the web, shown open in the
-        # EPUB and PDF by editions.OpenFolds), so it does not lengthen the page a reader scrolls.
-        fold = create_component("dropdown", opened=False, type="dropdown", has_title=True, icon=None, chevron=None,
-                                container_classes=["sd-mb-3", "m101-values-fold"], title_classes=[], body_classes=[])
-        fold += nodes.rubric("", "Each value on this page and where it comes from")
+        # The list folds (a closed <details> on the web, shown open in the EPUB and PDF: folds.OpenFolds),
+        # so it does not lengthen the page a reader scrolls.
+        fold = make_fold([nodes.Text("Each value on this page and where it comes from")], classes=["m101-values-fold"])
         section += fold
         values = []
         seen: set[tuple[str, str]] = set()

@@ -1,5 +1,8 @@
 """The build's long-lived objects, kept out of the garbage collector's scans while the pages are built.
 
+A process setting, so the project sets it where it owns the process: conf.py's `setup(app)` calls
+`setup_heap` (the extension leaves the collector alone; it shares its process with every other extension).
+
 Once the configuration is read, Sphinx has imported every extension; by `builder-inited` it has also
 unpickled the environment, and `loading` has taken in the capture: hundreds of thousands of objects
 that live until the build ends. CPython's collector walks every one of them at each full collection; in
@@ -46,6 +49,7 @@ def skip_final_collection() -> None:
 
 
 def setup_heap(app: Sphinx) -> None:
+    """Connect the freezes to a build (conf.py's `setup`); the exit hook once a process."""
     atexit.unregister(skip_final_collection)  # once per process, however many builds it runs
     atexit.register(skip_final_collection)
     app.connect("config-inited", freeze_imported, priority=0)
