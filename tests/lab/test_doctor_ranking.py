@@ -164,6 +164,19 @@ RANKING_LOGS: dict[str, list[str]] = {
     # PyTorch before 1.4: `... free; ... cached)`
     "rank-torch-old-oom.log": ["RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.93 GiB total "
                                "capacity; 6.72 GiB already allocated; 2.41 MiB free; 6.81 GiB cached)"],
+    # transformers' AutoConfig on a model type its release does not know (models/auto/configuration_auto.py)
+    "rank-transformers-model-type.log": ["ValueError: The checkpoint you are trying to load has model type `qwen3` but "
+                                         "Transformers does not recognize this architecture. This could be because of an "
+                                         "issue with the checkpoint, or because your version of Transformers is out of "
+                                         "date."],
+    # cuBLAS's allocation failure under the engine's frames and under the trainer's backward
+    "rank-cublas-engine.log": ['(SGLangEngine pid=4242)   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/'
+                               'model_runner.py", line 1545, in forward',
+                               "(SGLangEngine pid=4242) RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling "
+                               "`cublasCreate(handle)`"],
+    "rank-cublas-trainer.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 603, in _train_step',
+                                "    loss.backward()",
+                                "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

@@ -44,6 +44,7 @@ FIRST = {
     "rank-torch-stream-writer.log": "ckpt-disk-full",
     "rank-safetensors-full.log": "ckpt-disk-full",
     "rank-port-old-torch.log": "engine-port-in-use",
+    "rank-transformers-model-type.log": "transformers-unknown-model-type",
 }
 
 
@@ -106,3 +107,10 @@ def test_a_traceback_no_entry_knows_gets_no_entry(logs):  # noqa: F811
 def test_a_miles_argument_check_is_one_entry(logs, name):  # noqa: F811
     got, _ = diagnose(logs[name])
     assert ids(got) == [FIRST[name]], ids(got)
+
+
+@pytest.mark.parametrize("name, first, phase", [("rank-cublas-engine.log", "engine-oom", "engine"),
+                                                ("rank-cublas-trainer.log", "mem-oom-trainer", "trainer")])
+def test_cublas_allocation_failure_goes_where_its_frames_are(logs, name, first, phase):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert got[0]["id"] == first and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])

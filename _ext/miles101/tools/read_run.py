@@ -977,6 +977,16 @@ SYMPTOMS_JSON = r'''{
    "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
   },
   {
+   "id": "transformers-unknown-model-type",
+   "section": "Images and hardware",
+   "title": "`... but Transformers does not recognize this architecture.`",
+   "grep": [
+    "but Transformers does not recognize this architecture"
+   ],
+   "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "fix": "Run in the Miles image as built (a transformers that a later pip install put over the image's is the first suspect), or install a transformers release that knows the checkpoint's model_type."
+  },
+  {
    "id": "gb10-flashinfer-sm121-gate",
    "section": "Images and hardware",
    "title": "`is only supported on SM120 GPUs`",
@@ -1286,7 +1296,8 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Tried to allocate ... is free",
     "Tried to allocate ... reserved in total by PyTorch",
-    "Tried to allocate ... already allocated; ... free; ... cached)"
+    "Tried to allocate ... already allocated; ... free; ... cached)",
+    "CUBLAS_STATUS_ALLOC_FAILED"
    ],
    "rank": [
     {
@@ -1408,7 +1419,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`CUDA out of memory` inside the engine (SGLang)",
    "grep": [
     "CUDA out of memory",
-    "CUDA error: out of memory"
+    "CUDA error: out of memory",
+    "CUBLAS_STATUS_ALLOC_FAILED"
    ],
    "rank": [
     {
