@@ -177,6 +177,11 @@ RANKING_LOGS: dict[str, list[str]] = {
     "rank-cublas-trainer.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 603, in _train_step',
                                 "    loss.backward()",
                                 "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"],
+    # a --hf-checkpoint the job cannot see: huggingface_hub's id check, then transformers' rewording (utils/hub.py)
+    "rank-hf-path.log": ["huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+                         "'namespace/repo_name': '/root/Qwen3-0.6B'. Use `repo_type` argument if needed.",
+                         "OSError: Incorrect path_or_model_id: '/root/Qwen3-0.6B'. Please provide either the path to a "
+                         "local folder or the repo_id of a model on the Hub."],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

@@ -45,6 +45,7 @@ FIRST = {
     "rank-safetensors-full.log": "ckpt-disk-full",
     "rank-port-old-torch.log": "engine-port-in-use",
     "rank-transformers-model-type.log": "transformers-unknown-model-type",
+    "rank-hf-path.log": "hf-checkpoint-missing",
 }
 
 

@@ -855,6 +855,18 @@ SYMPTOMS_JSON = r'''{
    "fix": "Make --global-batch-size at most the samples one rollout keeps (--rollout-batch-size \u00d7 --n-samples-per-prompt), or drop it and set --num-steps-per-rollout."
   },
   {
+   "id": "hf-checkpoint-missing",
+   "section": "Arguments Miles rejects",
+   "title": "`Incorrect path_or_model_id: '...'` or `Repo id must be in the form 'repo_name' or 'namespace/repo_name'`",
+   "grep": [
+    "Incorrect path_or_model_id: '",
+    "Repo id must be in the form 'repo_name' or 'namespace/repo_name'",
+    "We couldn't connect to 'https://huggingface.co' to load"
+   ],
+   "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
+  },
+  {
    "id": "data-path-missing",
    "section": "Arguments Miles rejects",
    "title": "`Prompt dataset path '...' does not exist.`",
