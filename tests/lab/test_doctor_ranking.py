@@ -151,6 +151,10 @@ RANKING_LOGS: dict[str, list[str]] = {
     "rank-data-path.log": ["FileNotFoundError: Prompt dataset path '/root/gsm8k/train.parquet' does not exist."],
     "rank-data-format.log": ["ValueError: Unsupported file format: /root/gsm8k/train.json. Supported formats are .jsonl "
                              "and .parquet."],
+    "rank-args-disk-delta-colocate.log": ["AssertionError: Disk-delta weight transfer mode is not compatible with "
+                                          "--colocate. Colocate transfers weights via CUDA IPC (only a handle crosses "
+                                          "processes), so the delta bookkeeping (snapshot + diff + encode) is pure "
+                                          "overhead."],
     # Megatron's own argument check (megatron/training/arguments.py), Miles's router (miles/router/router.py:227)
     "rank-megatron-total-model-size.log": ["AssertionError: world size (1) is not divisible by total_model_size "
                                            "(total_model_size=2)"],

@@ -46,6 +46,7 @@ FIRST = {
     "rank-port-old-torch.log": "engine-port-in-use",
     "rank-transformers-model-type.log": "transformers-unknown-model-type",
     "rank-hf-path.log": "hf-checkpoint-missing",
+    "rank-args-disk-delta-colocate.log": "args-p2p-colocate",
 }
 
 

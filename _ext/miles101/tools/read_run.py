@@ -778,7 +778,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Arguments Miles rejects",
    "title": "`P2P weight transfer mode is not compatible with --colocate.`",
    "grep": [
-    "P2P weight transfer mode is not compatible with --colocate."
+    "P2P weight transfer mode is not compatible with --colocate.",
+    "Disk-delta weight transfer mode is not compatible with --colocate."
    ],
    "check": "grep -n -e '--update-weight-transfer-mode' \"/root/logs/$RUN.args\"",
    "fix": "Leave the weight transfer mode at its default (see 2.4)."
