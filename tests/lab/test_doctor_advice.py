@@ -118,6 +118,10 @@ KNOWN_MISSES = {
     "verl-3450": "verl's reward lookup by data_source: no Miles line",
     "ms-swift-3980": "TRL's own batch check (`must be evenly divisible by the number of generations per prompt`)",
     "trl-2876": "TRL's own batch check, as ms-swift-3980",
+    "openmanus-rl-21": "TRL's own batch check, as ms-swift-3980",
+    "pytorch-10577": "old PyTorch's `write(): fd N failed with Input/output error` names EIO, not the no-space errno: "
+                     "a disk-full entry would be a guess",
+    "ronin-51": "PyTorch's `File ... cannot be opened.` names no errno (a missing directory reads the same)",
 }
 
 

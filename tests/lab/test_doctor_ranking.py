@@ -137,6 +137,59 @@ RANKING_LOGS: dict[str, list[str]] = {
                                     "(url=http://127.0.0.1:3000/abort_request)"],
     "rank-torch-arch-warning.log": ["UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible "
                                     "with the current PyTorch installation."],
+    # Miles's argument checks and data reader, as their raise sites word them (miles/utils/arguments.py:2702, 3061,
+    # 3134, 3143; miles/ray/rollout/rollout_data_conversion.py:45; miles/utils/data.py:33, 64)
+    "rank-args-kl-both.log": ["Traceback (most recent call last):",
+                              '  File "/root/miles/miles/utils/arguments.py", line 3134, in miles_validate_args',
+                              "AssertionError: Only one of kl_coef and kl_loss_coef can be set"],
+    "rank-args-tis.log": ["AssertionError: use_rollout_logprobs and use_tis cannot be set at the same time."],
+    "rank-args-eval.log": ["AssertionError: Evaluation datasets must be configured when eval_interval is set."],
+    "rank-args-fsdp-cp.log": ["AssertionError: Context parallelism is not supported for FSDP backend."],
+    "rank-not-enough-samples.log": ["ray.exceptions.RayTaskError(ValueError): ray::RolloutManager.generate() "
+                                    "(pid=4242, ip=127.0.0.1)",
+                                    "ValueError: Not enough samples 8 for global_batch_size 64"],
+    "rank-data-path.log": ["FileNotFoundError: Prompt dataset path '/root/gsm8k/train.parquet' does not exist."],
+    "rank-data-format.log": ["ValueError: Unsupported file format: /root/gsm8k/train.json. Supported formats are .jsonl "
+                             "and .parquet."],
+    "rank-args-disk-delta-colocate.log": ["AssertionError: Disk-delta weight transfer mode is not compatible with "
+                                          "--colocate. Colocate transfers weights via CUDA IPC (only a handle crosses "
+                                          "processes), so the delta bookkeeping (snapshot + diff + encode) is pure "
+                                          "overhead."],
+    # Megatron's own argument check (megatron/training/arguments.py), Miles's router (miles/router/router.py:227)
+    "rank-megatron-total-model-size.log": ["AssertionError: world size (1) is not divisible by total_model_size "
+                                           "(total_model_size=2)"],
+    "rank-miles-router-no-healthy.log": ["RuntimeError: No healthy workers available in the pool"],
+    # PyTorch's zip writer and a safetensors (Rust) writer refusing a write on a full disk; old c10d's port clash
+    "rank-torch-stream-writer.log": ["RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter "
+                                     "failed writing file data/12: file write failed"],
+    "rank-safetensors-full.log": ['safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, '
+                                  'kind: StorageFull, message: "No space left on device" })'],
+    "rank-port-old-torch.log": ["RuntimeError: Address already in use"],
+    # PyTorch before 1.4: `... free; ... cached)`
+    "rank-torch-old-oom.log": ["RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.93 GiB total "
+                               "capacity; 6.72 GiB already allocated; 2.41 MiB free; 6.81 GiB cached)"],
+    # transformers' AutoConfig on a model type its release does not know (models/auto/configuration_auto.py)
+    "rank-transformers-model-type.log": ["ValueError: The checkpoint you are trying to load has model type `qwen3` but "
+                                         "Transformers does not recognize this architecture. This could be because of an "
+                                         "issue with the checkpoint, or because your version of Transformers is out of "
+                                         "date."],
+    # cuBLAS's allocation failure under the engine's frames and under the trainer's backward
+    "rank-cublas-engine.log": ['(SGLangEngine pid=4242)   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/'
+                               'model_runner.py", line 1545, in forward',
+                               "(SGLangEngine pid=4242) RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling "
+                               "`cublasCreate(handle)`"],
+    "rank-cublas-trainer.log": ['  File "/root/miles/miles/backends/fsdp_utils/actor.py", line 603, in _train_step',
+                                "    loss.backward()",
+                                "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"],
+    # a --hf-checkpoint the job cannot see: huggingface_hub's id check, then transformers' rewording (utils/hub.py)
+    "rank-hf-path.log": ["huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+                         "'namespace/repo_name': '/root/Qwen3-0.6B'. Use `repo_type` argument if needed.",
+                         "OSError: Incorrect path_or_model_id: '/root/Qwen3-0.6B'. Please provide either the path to a "
+                         "local folder or the repo_id of a model on the Hub."],
+    # a traceback whose exception no entry knows: no entry, however error-like the lines look
+    "rank-unknown-traceback.log": ["Traceback (most recent call last):",
+                                   '  File "/root/miles/miles/utils/data.py", line 90, in __init__',
+                                   "KeyError: 'question'", "RuntimeError: job failed"],
 }
 FSDP_ARGS = "python3 train.py\n--train-backend fsdp\n--colocate\n--rollout-batch-size 8\n--max-tokens-per-gpu 4096"
 

@@ -32,6 +32,21 @@ FIRST = {
     "rank-ray-memory-advice.log": "ray-oom-memory-pressure",
     "rank-torch-arch-warning.log": "torch-build-lacks-gpu-arch",
     "rank-max-retries-budget.log": "engine-max-retries",
+    "rank-args-kl-both.log": "args-kl-coef-both",
+    "rank-args-tis.log": "args-rollout-logprobs-tis",
+    "rank-args-eval.log": "args-eval-datasets",
+    "rank-args-fsdp-cp.log": "args-fsdp-context-parallel",
+    "rank-not-enough-samples.log": "args-not-enough-samples",
+    "rank-data-path.log": "data-path-missing",
+    "rank-data-format.log": "data-unsupported-format",
+    "rank-megatron-total-model-size.log": "args-parallel-world-size",
+    "rank-miles-router-no-healthy.log": "engine-no-available-workers",
+    "rank-torch-stream-writer.log": "ckpt-disk-full",
+    "rank-safetensors-full.log": "ckpt-disk-full",
+    "rank-port-old-torch.log": "engine-port-in-use",
+    "rank-transformers-model-type.log": "transformers-unknown-model-type",
+    "rank-hf-path.log": "hf-checkpoint-missing",
+    "rank-args-disk-delta-colocate.log": "args-p2p-colocate",
 }
 
 
@@ -77,3 +92,27 @@ def test_a_full_disk_is_its_own_entry_not_nccls():
 def test_mileses_own_frames_place_an_oom_in_the_trainer(logs, name, phase):  # noqa: F811
     got, _ = diagnose(logs[name])
     assert got[0]["id"] == "mem-oom-trainer" and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])
+
+
+def test_pytorchs_pre_1_4_oom_wording_is_the_trainers_oom(logs):  # noqa: F811
+    got, _ = diagnose(logs["rank-torch-old-oom.log"])
+    assert "mem-oom-trainer" in ids(got)[:2], ids(got)
+
+
+def test_a_traceback_no_entry_knows_gets_no_entry(logs):  # noqa: F811
+    got, _ = diagnose(logs["rank-unknown-traceback.log"])
+    assert got == [], ids(got)
+
+
+@pytest.mark.parametrize("name", ["rank-args-kl-both.log", "rank-args-tis.log", "rank-args-eval.log",
+                                  "rank-args-fsdp-cp.log", "rank-data-path.log", "rank-data-format.log"])
+def test_a_miles_argument_check_is_one_entry(logs, name):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert ids(got) == [FIRST[name]], ids(got)
+
+
+@pytest.mark.parametrize("name, first, phase", [("rank-cublas-engine.log", "engine-oom", "engine"),
+                                                ("rank-cublas-trainer.log", "mem-oom-trainer", "trainer")])
+def test_cublas_allocation_failure_goes_where_its_frames_are(logs, name, first, phase):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert got[0]["id"] == first and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])

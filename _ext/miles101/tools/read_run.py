@@ -778,7 +778,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Arguments Miles rejects",
    "title": "`P2P weight transfer mode is not compatible with --colocate.`",
    "grep": [
-    "P2P weight transfer mode is not compatible with --colocate."
+    "P2P weight transfer mode is not compatible with --colocate.",
+    "Disk-delta weight transfer mode is not compatible with --colocate."
    ],
    "check": "grep -n -e '--update-weight-transfer-mode' \"/root/logs/$RUN.args\"",
    "fix": "Leave the weight transfer mode at its default (see 2.4)."
@@ -798,10 +799,93 @@ SYMPTOMS_JSON = r'''{
    "section": "Arguments Miles rejects",
    "title": "`world_size (...) is not divisible by`",
    "grep": [
-    "world_size ( ... ) is not divisible by"
+    "world_size ( ... ) is not divisible by",
+    "world size ( ... ) is not divisible by total_model_size"
    ],
    "check": "grep -n -e '--tensor-model-parallel-size' -e '--pipeline-model-parallel-size' -e '--expert-model-parallel-size' -e '--context-parallel-size' \"/root/logs/$RUN.args\"",
    "fix": "On one GPU, set the Megatron parallel sizes to 1: Megatron needs tensor \u00d7 pipeline \u00d7 context, and expert-tensor \u00d7 expert \u00d7 pipeline, each to divide the trainer's GPU count."
+  },
+  {
+   "id": "args-kl-coef-both",
+   "section": "Arguments Miles rejects",
+   "title": "`Only one of kl_coef and kl_loss_coef can be set`",
+   "grep": [
+    "Only one of kl_coef and kl_loss_coef can be set"
+   ],
+   "check": "grep -n -e '--kl-coef' -e '--kl-loss-coef' \"/root/logs/$RUN.args\"",
+   "fix": "Keep one KL term: set --kl-coef 0 or --kl-loss-coef 0."
+  },
+  {
+   "id": "args-rollout-logprobs-tis",
+   "section": "Arguments Miles rejects",
+   "title": "`use_rollout_logprobs and use_tis cannot be set at the same time.`",
+   "grep": [
+    "use_rollout_logprobs and use_tis cannot be set at the same time."
+   ],
+   "check": "grep -n -e '--use-rollout-logprobs' -e '--use-tis' \"/root/logs/$RUN.args\"",
+   "fix": "Drop one of --use-rollout-logprobs and --use-tis."
+  },
+  {
+   "id": "args-eval-datasets",
+   "section": "Arguments Miles rejects",
+   "title": "`Evaluation datasets must be configured when eval_interval is set.`",
+   "grep": [
+    "Evaluation datasets must be configured when eval_interval is set."
+   ],
+   "check": "grep -n -e '--eval-interval' -e '--eval-prompt-data' -e '--eval-config' \"/root/logs/$RUN.args\"",
+   "fix": "Give --eval-prompt-data (name and path pairs) or --eval-config, or drop --eval-interval."
+  },
+  {
+   "id": "args-fsdp-context-parallel",
+   "section": "Arguments Miles rejects",
+   "title": "`Context parallelism is not supported for FSDP backend.`",
+   "grep": [
+    "Context parallelism is not supported for FSDP backend."
+   ],
+   "check": "grep -n -e '--train-backend' -e '--context-parallel-size' \"/root/logs/$RUN.args\"",
+   "fix": "With --train-backend fsdp, leave --context-parallel-size at 1 (or drop it)."
+  },
+  {
+   "id": "args-not-enough-samples",
+   "section": "Arguments Miles rejects",
+   "title": "`Not enough samples ... for global_batch_size ...`",
+   "grep": [
+    "Not enough samples ... for global_batch_size"
+   ],
+   "check": "grep -n -e '--global-batch-size' -e '--rollout-batch-size' -e '--n-samples-per-prompt' -e '--num-steps-per-rollout' \"/root/logs/$RUN.args\"",
+   "fix": "Make --global-batch-size at most the samples one rollout keeps (--rollout-batch-size \u00d7 --n-samples-per-prompt), or drop it and set --num-steps-per-rollout."
+  },
+  {
+   "id": "hf-checkpoint-missing",
+   "section": "Arguments Miles rejects",
+   "title": "`Incorrect path_or_model_id: '...'` or `Repo id must be in the form 'repo_name' or 'namespace/repo_name'`",
+   "grep": [
+    "Incorrect path_or_model_id: '",
+    "Repo id must be in the form 'repo_name' or 'namespace/repo_name'",
+    "We couldn't connect to 'https://huggingface.co' to load"
+   ],
+   "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
+  },
+  {
+   "id": "data-path-missing",
+   "section": "Arguments Miles rejects",
+   "title": "`Prompt dataset path '...' does not exist.`",
+   "grep": [
+    "Prompt dataset path ' ... ' does not exist."
+   ],
+   "check": "grep -n -e '--prompt-data' -e '--eval-prompt-data' \"/root/logs/$RUN.args\"",
+   "fix": "Point --prompt-data at the file as the Ray job sees it (a path inside the container)."
+  },
+  {
+   "id": "data-unsupported-format",
+   "section": "Arguments Miles rejects",
+   "title": "`Unsupported file format: ... Supported formats are .jsonl and .parquet.`",
+   "grep": [
+    "Supported formats are .jsonl and .parquet."
+   ],
+   "check": "grep -n -e '--prompt-data' -e '--eval-prompt-data' \"/root/logs/$RUN.args\"",
+   "fix": "Convert the prompt file to JSON Lines (.jsonl, one object a line) or Parquet and pass that path."
   },
   {
    "id": "chat-template-missing",
@@ -904,6 +988,16 @@ SYMPTOMS_JSON = r'''{
    ],
    "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
    "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
+  },
+  {
+   "id": "transformers-unknown-model-type",
+   "section": "Images and hardware",
+   "title": "`... but Transformers does not recognize this architecture.`",
+   "grep": [
+    "but Transformers does not recognize this architecture"
+   ],
+   "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "fix": "Run in the Miles image as built (a transformers that a later pip install put over the image's is the first suspect), or install a transformers release that knows the checkpoint's model_type."
   },
   {
    "id": "gb10-flashinfer-sm121-gate",
@@ -1029,7 +1123,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`No available workers (all circuits open or unhealthy)`",
    "grep": [
     "No available workers (all circuits open or unhealthy)",
-    "Server error '503 Service Unavailable' for url"
+    "Server error '503 Service Unavailable' for url",
+    "No healthy workers available in the pool"
    ],
    "check": "grep -n -m1 -e 'The server is fired up and ready to roll' -e 'No available workers' \"$LOG\"\nenv | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
    "fix": "If the 503s come before the engine's ready line, the engine was not ready yet; otherwise unset the proxy or set no_proxy=127.0.0.1,localhost.",
@@ -1139,7 +1234,8 @@ SYMPTOMS_JSON = r'''{
     "error while attempting to bind on address ... address already in use",
     "[Errno 98] Address already in use",
     "name: EADDRINUSE, message: address already in use",
-    "errno: 98 - Address already in use"
+    "errno: 98 - Address already in use",
+    "RuntimeError: Address already in use"
    ],
    "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
@@ -1212,7 +1308,9 @@ SYMPTOMS_JSON = r'''{
    "title": "`Tried to allocate` ... `is free` in the trainer's forward, backward or logits",
    "grep": [
     "Tried to allocate ... is free",
-    "Tried to allocate ... reserved in total by PyTorch"
+    "Tried to allocate ... reserved in total by PyTorch",
+    "Tried to allocate ... already allocated; ... free; ... cached)",
+    "CUBLAS_STATUS_ALLOC_FAILED"
    ],
    "rank": [
     {
@@ -1334,7 +1432,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`CUDA out of memory` inside the engine (SGLang)",
    "grep": [
     "CUDA out of memory",
-    "CUDA error: out of memory"
+    "CUDA error: out of memory",
+    "CUBLAS_STATUS_ALLOC_FAILED"
    ],
    "rank": [
     {
@@ -1791,7 +1890,9 @@ SYMPTOMS_JSON = r'''{
    "section": "Checkpoints",
    "title": "`OSError: [Errno 28] No space left on device`",
    "grep": [
-    "[Errno 28] No space left on device"
+    "[Errno 28] No space left on device",
+    "PytorchStreamWriter failed writing file",
+    "code: 28, kind: StorageFull"
    ],
    "check": "df -h",
    "fix": "Free room on the filesystem the failing write goes to, or point --save at a disk with room for every checkpoint you keep."
