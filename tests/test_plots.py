@@ -115,7 +115,7 @@ def test_seeds_draw_a_median_and_band_and_gaps_are_said_not_bridged(book_copy: P
     assert built.warnings == ""
     fig = _figure(built.html("sections/1-2-empty"), "fig-tiny-reward")
     assert "median of seeds 1, 2, 3" in fig and "m101-plot-band" in fig
-    assert "1 step(s) absent from the file (3)" in fig
+    assert "1 step(s) not in the data file drawn from (3)" in fig
     assert fig.count("<polyline") == 2, "the line breaks at step 3 instead of crossing it"
     assert "0.2–0.9" in fig  # the band's range in the numbers table
 
@@ -168,7 +168,7 @@ def test_gaps_break_the_line_and_are_said() -> None:
     points = [(0, 1.0), (1, 2.0), (2, None), (3, 2.0), (4, 3.0), (7, 1.0)]
     assert plotsvg.segments(points) == [[(0, 1.0), (1, 2.0)], [(3, 2.0), (4, 3.0)], [(7, 1.0)]]
     said = plotsvg.gap_text(points)
-    assert "2 step(s) absent from the file (5–6)" in said and "1 step(s) with no number for this metric (2)" in said
+    assert "2 step(s) not in the data file drawn from (5–6)" in said and "1 step(s) with no number for this metric (2)" in said
     drawing = plotsvg.svg([plotsvg.Line("x", "data", points)], "t", "step", "fig-x")
     assert drawing.count("<polyline") == 2 and drawing.count("<circle") == 1
     assert not re.search(r"#[0-9a-fA-F]{3,6}\b|rgb\(", drawing), "no colour literal: classes only"

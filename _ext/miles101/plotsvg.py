@@ -120,7 +120,7 @@ def gap_text(points: Sequence[Point]) -> str:
     blank = sorted(s for s, v in points if v is None)
     said = []
     if absent:
-        said.append(f"{len(absent)} step(s) absent from the file ({_ranges(absent)})")
+        said.append(f"{len(absent)} step(s) not in the data file drawn from ({_ranges(absent)})")
     if blank:
         said.append(f"{len(blank)} step(s) with no number for this metric ({_ranges(blank)})")
     return ("Not drawn, so the line breaks there: " + "; ".join(said) + ".") if said else ""

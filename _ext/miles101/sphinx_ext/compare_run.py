@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from jinja2.utils import htmlsafe_json_dumps
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
@@ -26,7 +27,6 @@ from .assets import serve, served_dir
 from .base import ManualDirective
 from .domain import domain_of
 from .log_doctor import RULES_FILE
-from .script_json import json_for_script
 
 STATIC = Path(__file__).with_name("static")
 FILES = ("compare-run.js", "compare-run-worker.js", "compare-run.css")
@@ -80,7 +80,7 @@ def visit_compare_html(self: Any, node: compare_run) -> None:
         raise nodes.SkipNode
     here = self.builder.get_target_uri(self.builder.current_docname)
     rules = relative_uri(here, f"_static/{RULES_FILE}")
-    data = json_for_script(page_data(Path(self.builder.srcdir)), separators=(",", ":"))
+    data = htmlsafe_json_dumps(page_data(Path(self.builder.srcdir)), separators=(",", ":"))  # Jinja's `tojson`
     self.body.append(
         f'<section class="m101-compare" data-rules="{escape(rules)}" aria-label="Compare your run">'
         f'<p class="m101-compare-nojs">Comparing your run in the page needs JavaScript. Without it, run {offline}: '

@@ -224,7 +224,7 @@ class SeriesPlotDirective(PlotDirective):
                                refuri=src.get("url", ""))
         fig, cap = self.box(fig_id, self.options["title"].strip(), [nodes.Text(words), link, nodes.Text(".")], True)
         self.drawing(fig, cap, [Line(metric, meaning, points, dashed=True)], metric, points, {},
-                     f"The numbers: {len(sample_rows(points, TABLE_ROWS))} of {len(points)} steps of the public log.")
+                     f"The numbers: {len(sample_rows(points, TABLE_ROWS))} of {len(points)} steps in the series file.")
         return [fig]
 
 
