@@ -92,7 +92,7 @@ ALLOWED: tuple[Allowed, ...] = (
             _rx("(?:" + MARK + r"\s*)+[×÷*/+−]\s*(?:" + MARK + r"\s*)+[≈=]\s*\d+(?:\.\d+)?\b"),
             "the result of arithmetic of the text whose operands are both cited beside it "
             "({run-arg} × {reference} ≈ 34 min): the reader can redo the sum from the values shown, and both gates "
-            "recompute a time product (miles101.timebudget)"),
+            "recompute a time product (miles101.pagenumbers)"),
     Allowed("power", _rx(r"\b\d+(?=[⁰¹²³⁴⁵⁶⁷⁸⁹])"),
             "a unit written as a power (GiB: 2³⁰ bytes, 1024³): the unit's definition, not a measurement"),
     Allowed("date", _rx(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{2}\b"),

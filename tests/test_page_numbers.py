@@ -19,7 +19,7 @@ from buildutil import ROOT, build
 
 from miles101.pagenumbers import REVIEWED, book_number_problems, load_reviewed, page_number_problems
 from miles101.pagetext import split
-from miles101.timebudget import products
+from miles101.pagenumbers import products
 
 PAGE = "sections/5-3-repeat-a-run.md"
 RIGHT = "{run-arg}`seed-repeats --num-rollout` × {reference}`slime-gb10.step-time` ≈ 34 min"

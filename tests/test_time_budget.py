@@ -15,7 +15,7 @@ import pytest
 from buildutil import ROOT
 
 from miles101.pagetext import split
-from miles101.timebudget import products, time_product_problems
+from miles101.pagenumbers import products, time_product_problems
 
 SECTIONS = ROOT / "sections"
 SKIP: set[str] = set()
@@ -90,7 +90,7 @@ def test_each_run_page_says_how_long_the_whole_run_takes(page, capture) -> None:
 @pytest.mark.parametrize("page", run_pages(), ids=lambda p: p.name)
 def test_each_product_is_right_and_says_the_batch_difference(page, capture) -> None:
     section = how_long(page.read_text(encoding="utf-8"))
-    # the arithmetic is both gates' rule now (miles101.timebudget, tests/test_page_numbers.py): held here thinly
+    # the arithmetic is both gates' rule now (miles101.pagenumbers, tests/test_page_numbers.py): held here thinly
     assert time_product_problems(capture, page.name, split(section)[0]) == []
     for run_id, key, minutes in PRODUCT.findall(section):
         ref = capture.value("reference", key)

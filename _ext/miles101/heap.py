@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import atexit
 import gc
+from typing import Any
 
-from sphinx.application import Sphinx
-from sphinx.config import Config
+#: Sphinx's application and config, as Sphinx passes them (the core imports no Sphinx, tests/test_layers.py).
+Sphinx = Config = Any
 
 
 def freeze_imported(app: Sphinx, config: Config) -> None:
