@@ -875,7 +875,7 @@ SYMPTOMS_JSON = r'''{
     "Prompt dataset path ' ... ' does not exist."
    ],
    "check": "grep -n -e '--prompt-data' -e '--eval-prompt-data' \"/root/logs/$RUN.args\"",
-   "fix": "Point --prompt-data at the file as the Ray job sees it (a path inside the container)."
+   "fix": "Point --prompt-data (or --eval-prompt-data, whichever gave the path the message names) at the file as the Ray job sees it (a path inside the container)."
   },
   {
    "id": "data-unsupported-format",
@@ -885,7 +885,7 @@ SYMPTOMS_JSON = r'''{
     "Supported formats are .jsonl and .parquet."
    ],
    "check": "grep -n -e '--prompt-data' -e '--eval-prompt-data' \"/root/logs/$RUN.args\"",
-   "fix": "Convert the prompt file to JSON Lines (.jsonl, one object a line) or Parquet and pass that path."
+   "fix": "Convert the prompt file to JSON Lines (.jsonl, one object a line) or Parquet and pass that path to --prompt-data (or --eval-prompt-data, whichever gave the file the message names)."
   },
   {
    "id": "chat-template-missing",
@@ -1126,7 +1126,7 @@ SYMPTOMS_JSON = r'''{
     "Server error '503 Service Unavailable' for url",
     "No healthy workers available in the pool"
    ],
-   "check": "grep -n -m1 -e 'The server is fired up and ready to roll' -e 'No available workers' \"$LOG\"\nenv | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
+   "check": "grep -n -m1 -e 'The server is fired up and ready to roll' -e 'No available workers' -e 'No healthy workers available' \"$LOG\"\nenv | grep -i proxy\ncurl -s \"http://127.0.0.1:8265/api/jobs/$RUN\" | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runtime_env\"])'",
    "fix": "If the 503s come before the engine's ready line, the engine was not ready yet; otherwise unset the proxy or set no_proxy=127.0.0.1,localhost.",
    "causes": [
     {
