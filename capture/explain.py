@@ -21,14 +21,16 @@ from miles101.resolve import Resolved, dependency, resolve
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def record_file(kind: str, result: Resolved) -> str:
-    """The file that holds the record a reference resolves to (the kind's home when no one file does)."""
+def record_file(kind: str, result: Resolved, capture: Capture) -> str:
+    """The file that holds the record a reference resolves to (the kind's home when no one file does): for a
+    measured value, its recording's values.json once the run is recorded, its run file while it is pending."""
     if isinstance(result.value, Value):
         d = result.value.detail
         if d.get("file"):
             return str(d["file"])
         if kind == "measured":
-            return f"capture/runs/{d['run']}.yaml"
+            run = d["run"]
+            return f"capture/gpu/{run}/values.json" if capture.recorded(run) else f"capture/runs/{run}.yaml"
     if kind in ("run", "run-arg"):
         return f"capture/runs/{dependency(kind, result.key)[1]}.yaml"
     if kind == "series":
@@ -55,7 +57,9 @@ def explain(root: Path, capture: Capture, spec: str, refs: list[Ref] | None = No
         return [f"{spec}: {result}"], False
     lines = [f"{kind}:{result.key}", f"  kind: {kind} (declared in {row.home})"]
     if kind != "issue":  # an issue lives in its thread: the link below
-        lines.append(f"  file: {record_file(kind, result)}")
+        lines.append(f"  file: {record_file(kind, result, capture)}")
+    if kind == "measured" and isinstance(result.value, Value) and capture.recorded(result.value.detail["run"]):
+        lines.append(f"  declared in: capture/runs/{result.value.detail['run']}.yaml")
     if isinstance(result.value, Value):
         lines.append(f"  shown: {result.extra['shown']}")
         lines.append(f"  where it comes from: {provenance_text(result.value)}")

@@ -71,3 +71,23 @@ def test_the_intake_refuses_a_table_that_misses_an_input(monkeypatch: pytest.Mon
     monkeypatch.setattr(capturefiles, "FILES", tuple(f for f in FILES if f.glob != "facts.json"))
     with pytest.raises(TableError, match=r"capture/facts\.json is read by the model"):
         intake.take_in(ROOT)
+
+
+@pytest.mark.parametrize(("changed", "rechecked"), [
+    ("miles/models.json", 2),  # its own schema check, and computed.json's check (its row reads models.json)
+    ("facts.json", 1),  # its own schema check: no row's check reads facts.json
+])
+def test_a_check_is_answered_again_when_a_file_its_row_reads_changes(tmp_path, changed: str, rechecked: int) -> None:
+    """The memo keys of `validate_capture` are made from the rows: a change to a file some row `reads` re-runs
+    that row's check, and only the checks of the files that read it."""
+    import shutil
+
+    shutil.copytree(ROOT / "capture", tmp_path / "capture")
+    cache = tmp_path / "valid.json"
+    first = validate.validate_capture(tmp_path, cache)
+    assert not first.problems and not first.cached and first.checked
+    assert validate.validate_capture(tmp_path, cache).checked == 0
+    path = tmp_path / "capture" / changed
+    path.write_bytes(path.read_bytes() + b"\n")
+    again = validate.validate_capture(tmp_path, cache)
+    assert (again.checked, again.problems) == (rechecked, []), again

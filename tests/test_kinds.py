@@ -119,6 +119,24 @@ def test_explain_answers_for_every_kind(capture, kind: str) -> None:
         assert source == f"  where it comes from: {kinds.provenance_text(capture.value(kind, key))}"
 
 
+def test_explain_names_the_recording_a_measured_value_comes_from(capture) -> None:
+    """A pending measured value points at its run file; once its run is recorded, at the recording's values.json
+    (the file the value is read from), the run file named as where it is declared."""
+    import copy
+
+    key = _one_key(capture, "measured")
+    assert key is not None, "the committed capture declares no measured value"
+    run = capture.value("measured", key).detail["run"]
+    pending, _ = explain(ROOT, capture, f"measured:{key}")
+    assert pending[2] == f"  file: capture/runs/{run}.yaml", pending
+    recorded = copy.copy(capture)
+    recorded.recordings = {**capture.recordings, run: {"run": {}, "host": {}, "values": {}}}
+    lines, ok = explain(ROOT, recorded, f"measured:{key}")
+    assert ok, lines
+    assert lines[2] == f"  file: capture/gpu/{run}/values.json", lines
+    assert lines[3] == f"  declared in: capture/runs/{run}.yaml", lines
+
+
 def test_a_value_kind_with_no_value_yet_is_reported(capture) -> None:
     """The branch above for a kind the capture holds nothing of: the capture less every cross-check value."""
     import copy

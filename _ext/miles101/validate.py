@@ -561,14 +561,24 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
         """What a memo key holds for a file: its bytes' sha256 (`_read` named it when it does not read)."""
         return inputs.sha(path, fix_for(path.relative_to(root).as_posix())) if _read(path) is not None else None
 
-    def run(key: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
-        hit = store.get(key)
+    def reads(rel: str) -> list[Path]:
+        """The other capture files the check of `rel` reads, as its row names them (`{run}`: a recording's run id)."""
+        row = row_for(rel)
+        run_id = rel.split("/")[2] if rel.startswith("capture/gpu/") else ""
+        return [cap / r.format(run=run_id) for r in (row.reads if row is not None else ())]
+
+    def key(check: str, rel: str, *more: str | None) -> str:
+        """The memo key of one file's check: the file, the files its row reads, and `more` (a run's `base` chain ...)."""
+        return memo_key(inputs.code, check, rel, _sum(root / rel), *(_sum(p) for p in reads(rel)), *more)
+
+    def run(memo: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
+        hit = store.get(memo)
         if hit is not None:
             out.cached += 1
             return hit
         out.checked += 1
         got = fn()
-        store.put(key, got)
+        store.put(memo, got)
         return got
 
     for rel in REQUIRED:
@@ -595,8 +605,6 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
     out.problems += interrupted_commits(cap)
     models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
     metrics = _read(cap / "miles" / "metrics.json")
-    models_sum, flags_sum, computed_sum, metrics_sum = (
-        _sum(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json", "miles/metrics.json"))
     if flags is not None and metrics is not None:
         catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
 
@@ -611,29 +619,26 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             if raw is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
             chain = (_sum(base) for base in _base_chain(cap / "runs", path, inputs, bases))
-            out.problems += run(memo_key(inputs.code, "runfile", rel, _sum(path), flags_sum, metrics_sum, *chain),
-                                lambda: held(path))
+            out.problems += run(key("runfile", rel, *chain), lambda: held(path))
     if models is not None and flags is not None and computed is not None:
         try:  # how many values the derivation covers, for --check's summary
             out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
         except (ProblemError, AttributeError, TypeError):
             out.computed = 0
-        out.problems += run(memo_key(inputs.code, "computed", models_sum, flags_sum, computed_sum),
-                            lambda: computed_problems(models, flags, computed))
+        out.problems += run(key("computed", "capture/computed.json"), lambda: computed_problems(models, flags, computed))
     if computed is not None:
         for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
             rel, results = path.relative_to(root).as_posix(), _read(path)
             if results is None or rel not in inputs.clean:
                 continue  # its schema problems are named already
             out.crosschecks += 1
-            out.problems += run(memo_key(inputs.code, "crosscheck", rel, _sum(path), computed_sum),
-                                lambda: crosscheck_file_problems(rel, results, computed))
+            out.problems += run(key("crosscheck", rel), lambda: crosscheck_file_problems(rel, results, computed))
     for path in sorted((cap / "series").glob("*.json")):
         rel, raw = path.relative_to(root).as_posix(), _read(path)
         if raw is None or rel not in inputs.clean:
             continue  # its schema problems are named already
-        out.problems += run(memo_key(inputs.code, "series", rel, _sum(path), *_series_excerpt_sum(root, raw)),  # noqa: B023
-                            lambda: series_problems(root, rel, raw))
+        out.problems += run(key("series", rel, *_series_excerpt_sum(root, raw)),  # the excerpt: outside capture/
+                            lambda: series_problems(root, rel, raw))  # noqa: B023
     for run_json in sorted((cap / "gpu").glob("*/run.json")):
         if _in_gpu_dot_dir(run_json, cap):
             continue
@@ -644,15 +649,15 @@ def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs 
             out.problems.append(capture_problem(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
                                                 "rename the directory to the run's id, or move it out of capture/gpu/"))
             continue
-        paths = (run_json, cap / "runs" / f"{run_id}.yaml", run_json.parent / "steps.jsonl", run_json.parent / "values.json")
+        rel = run_json.relative_to(root).as_posix()
+        paths = (run_json, *reads(rel))  # its run file, steps.jsonl, values.json
         parts = tuple(_read(p) for p in paths)
         if any(p.relative_to(root).as_posix() in unreadable for p in paths):
             continue  # an unreadable part is the root cause, named once; nothing to re-derive
         chain = _base_chain(cap / "runs", paths[1], inputs, bases)
-        sums = [_sum(p) for p in (*paths, *chain)]
         parts = (*parts, tuple(_read(base) for base in chain))
         out.recordings += 1
-        out.problems += run(memo_key(inputs.code, "recording", run_id, *sums),
+        out.problems += run(key("recording", rel, *(_sum(base) for base in chain)),
                             lambda: recording_problems(run_id, *parts))
     store.save()
     if passed != shapes:
