@@ -117,3 +117,8 @@ def test_a_pull_printing_a_huge_line_shows_its_start_once(tmp_path: Path, capsys
     lines = capsys.readouterr().err.splitlines()
     assert status == 1 and len(said) <= miles_tree.PULL_CHUNK
     assert len(lines) == 2 and lines[0].startswith("docker pull: aaa") and lines[1] == "docker pull: \\x1b[31mdone"
+
+
+def test_a_session_file_that_crashes_bash_is_not_called_a_syntax_error() -> None:
+    said = preflight.session_unparsed("$(" * 50000 + ")" * 50000 + "\n") or ""
+    assert "syntax error" not in said and ("crashed" in said or "bash says" in said)

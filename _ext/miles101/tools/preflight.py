@@ -577,6 +577,8 @@ def session_unparsed(text: str) -> str | None:
         if res is not None:
             if res.returncode == 0:
                 return None
+            if res.returncode < 0:  # bash -n died (nested $( by the ten thousand): the session's bash would too
+                return f"`bash -n` crashed reading it (signal {-res.returncode}), as the session's bash would"
             said = (res.stderr.decode("utf-8", "replace").strip().splitlines() or ["a syntax error"])[0]
             said = re.sub(r"^\S*bash: (line \d+: )?", "", said)
             where = f"line {opened}, " if opened and "matching" in said else ""
