@@ -249,3 +249,48 @@ def test_a_listed_quantity_in_words_is_held_to_its_run_file(capture, reviewed) -
     (problem,) = page_number_problems(changed, page, text, reviewed)
     assert problem.where == f"{page}:3"
     assert "{run-arg}`first-grpo-smoke --num-rollout`" in problem.message and "which is 3" in problem.message
+
+
+# ---- hostile entries and pages (issue 60): a problem at the JSON path, never a traceback or a hang ----------
+@pytest.mark.parametrize("mutate, where, said", [
+    (lambda d: d["commands"][0].update({"run-arg": [5]}), "$.commands[0].run-arg", "not a list of texts"),
+    (lambda d: d["commands"][0].update({"run-arg": [None]}), "$.commands[0].run-arg", "not a list of texts"),
+    (lambda d: d["commands"][0].update({"run-arg": "first-grpo --rollout-batch-size"}), "$.commands[0].run-arg", "not a list"),
+    (lambda d: d["commands"][0].update({"values": [32.0]}), "$.commands[0].values", "not a list of numbers"),
+    (lambda d: d["commands"][0].update({"values": [None]}), "$.commands[0].values", "not a list of numbers"),
+    (lambda d: d["commands"][0].update({"why": ["x"]}), "$.commands[0]", "\"why\""),
+    (lambda d: d["commands"].append(dict(d["commands"][0])), "$.commands[{last}].values[0]", "listed twice"),
+    (lambda d: d.setdefault("approx", []).append({"page": PAGE, "text": " ", "why": "x", "book": "x"}),
+     "$.approx[{last_approx}]", "\"text\""),
+    (lambda d: d["words"].append({"words": "eight GPUs", "pages": PAGE, "why": "x", "book": "x"}),
+     "$.words[{last_words}].pages", "not a list of texts"),
+    (lambda d: d["words"].append({"words": "eight GPUs", "run-arg": [8], "why": "x"}),
+     "$.words[{last_words}].run-arg", "not a list of texts"),
+])
+def test_a_hostile_entry_is_named_at_its_json_path(tmp_path, capture, mutate, where, said) -> None:
+    doc = json.loads((ROOT / REVIEWED).read_text(encoding="utf-8"))
+    mutate(doc)
+    where = where.format(last=len(doc["commands"]) - 1, last_approx=len(doc.get("approx", [])) - 1,
+                         last_words=len(doc["words"]) - 1)
+    (tmp_path / "capture").mkdir()
+    (tmp_path / REVIEWED).write_text(json.dumps(doc), encoding="utf-8")
+    found = book_number_problems(capture, tmp_path, [(PAGE, (ROOT / PAGE).read_text(encoding="utf-8"))])
+    assert any(p.where == f"{REVIEWED}:{where}" and said in p.message for p in found), [(p.where, p.message) for p in found]
+
+
+def test_a_list_that_is_no_object_is_named(tmp_path, capture) -> None:
+    (tmp_path / "capture").mkdir()
+    (tmp_path / REVIEWED).write_text("[1, 2]", encoding="utf-8")
+    (problem,) = load_reviewed(tmp_path, capture).problems
+    assert problem.where == REVIEWED and "not a JSON object" in problem.message
+
+
+def test_a_long_chain_of_terms_with_no_result_is_read_in_linear_time(capture, reviewed) -> None:
+    import time
+
+    term = "{run-arg}`seed-repeats --num-rollout` × {reference}`slime-gb10.step-time` + "
+    start = time.monotonic()
+    assert products(term * 4000 + "≈ x\n") == []
+    found = page_number_problems(capture, PAGE, "# T\n\n" + term * 1000 + RIGHT + "\n", reviewed)
+    assert time.monotonic() - start < 5
+    assert len(found) == 1 and "is 1001 ×" not in found[0].message

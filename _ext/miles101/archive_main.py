@@ -61,6 +61,17 @@ def main(argv=None, version=None):
     import runpy
 
     sys.argv = [tool + ".py"] + argv[1:]
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(tool)
+    except (ImportError, ValueError):
+        spec = None
+    here = os.path.dirname(os.path.abspath(__file__))
+    if spec is None or os.path.dirname(os.path.abspath(spec.origin or "")) != here:
+        sys.stderr.write("miles101-tools.pyz: it holds no %s.py (a damaged or partial download). Fix: fetch "
+                         "miles101-tools.pyz again and check it with sha256sum -c as the book shows\n" % tool)
+        return 2
     runpy.run_module(tool, run_name="__main__", alter_sys=True)  # the tool's own `sys.exit(main())` ends it
     return 0
 

@@ -167,3 +167,43 @@ def test_a_long_run_draws_bounded_and_a_gap_is_never_bridged(served: Path) -> No
     assert got["points"] <= 2 * 150 * 4
     assert got["skipped"] == [[0, 1, 2], [5, 6]]
     assert got["gaps"].startswith("No number at 2 of 3 steps (1, 2)")
+
+
+def _hostile_logs(tmp_path: Path) -> list[Path]:
+    """The 12-step log, broken as logs from elsewhere are (issue 60): markup, controls, non-finite and non-number
+    values, a 1 MB line, steps out of order, repeated, negative or huge."""
+    lines = ml.healthy(12)
+    step0 = next(ln for ln in lines if "log_utils.py:542 - step 0:" in ln)
+
+    def step(n: int) -> str:
+        return step0.replace("step 0:", f"step {n}:").replace("'train/step': 0", f"'train/step': {n}")
+
+    def value(v: str) -> list[str]:
+        return [ln.replace("'rollout/raw_reward': 0.5,", f"'rollout/raw_reward': {v},") for ln in lines]
+
+    cases = {
+        "script": [ln.replace("'rollout/raw_reward'", "'<script>alert(1)</script>'", 1) for ln in lines],
+        "img": value("'<img src=x onerror=alert(1)>'"), "rtl": [ln.replace("step ", "step\u202e ") for ln in lines],
+        "ansi": [ln.replace("step ", "\x1b[31mstep ") for ln in lines], "long": [*lines[:5], "x" * (1 << 20), *lines[5:]],
+        "nan": value("nan"), "inf": value("inf"), "big": value("1e999"), "negzero": value("-0.0"), "bool": value("True"),
+        "none": value("None"), "negative": [*lines, step(-3)], "huge": [*lines, step(10**30)],
+        "reversed": lines[::-1], "repeated": [*lines, step(3)], "unordered": [step(n) for n in (5, 2, 9, 2, 0, 7)],
+    }
+    out = []
+    for name, text in cases.items():
+        p = tmp_path / f"hostile-{name}.log"
+        p.write_text("\n".join(text) + "\n", encoding="utf-8")
+        out.append(p)
+    return out
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_hostile_logs_give_the_same_text_cells_on_the_page_and_in_read_run(served: Path, tmp_path: Path) -> None:
+    """Cell by cell as read_run.py prints them; a `True` is no number on either side (it printed as 1)."""
+    logs = _hostile_logs(tmp_path)
+    js = node_tables(served, SERIES_ID, None, logs)
+    for log in logs:
+        py, cells = python_table(log, SERIES_ID, None)
+        assert js[str(log)]["table"]["steps"] == py["steps"] and js[str(log)]["rows"] == cells, log.name
+    bool_row = next(r for r in js[str(tmp_path / "hostile-bool.log")]["rows"] if r[0] == "rollout/raw_reward (yours)")
+    assert bool_row[3] == "-"

@@ -18,12 +18,14 @@ the page is read again when a tool changes, and rewritten with every page when `
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.errors import ConfigError
 from sphinx.util.osutil import relative_uri
 
 from .. import tools_archive
@@ -36,8 +38,9 @@ from .log_doctor import PAGE_DOC
 
 #: Where the web site serves the archive, from its root.
 SERVED = f"_downloads/{tools_archive.NAME}"
-#: A directory the block may `mkdir -p` and `cd` into: a path of plain characters, `~/` allowed at its start.
-INTO = re.compile(r"(~/)?[A-Za-z0-9_./-]+")
+#: A directory the block may `mkdir -p` and `cd` into: a path of plain characters, `~/` allowed at its start; no
+#: `-` first (`cd -` goes to the previous directory, `mkdir -p -x` reads an option).
+INTO = re.compile(r"(~/)?[A-Za-z0-9_./][A-Za-z0-9_./-]*")
 
 
 class tools_download(nodes.General, nodes.Element):
@@ -79,7 +82,10 @@ def archive(app: Sphinx) -> bytes:
     """This build's archive, made once."""
     made = getattr(app, "_m101_tools_archive", None)
     if made is None:
-        made = app._m101_tools_archive = tools_archive.archive_bytes(page_7_1(app))
+        try:
+            made = app._m101_tools_archive = tools_archive.archive_bytes(page_7_1(app))
+        except ValueError as e:
+            raise ConfigError(f"{{tools-download}}: {e}") from None
     return made
 
 
@@ -87,7 +93,7 @@ def fetch_block(address: str | None, sha: str, into: str) -> nodes.literal_block
     """The copyable lines: make and enter `into`, fetch (with a full address), check the SHA-256."""
     lines = [f"mkdir -p {into} && cd {into}"] if into else []
     if address:
-        lines.append(f"curl -fLO {address}")
+        lines.append(f"curl -fLO {shlex.quote(address)}")  # html_baseurl's text, one word that runs nothing
     lines.append(f"echo '{sha}  {tools_archive.NAME}' | sha256sum -c")
     text = "\n".join(lines)
     return nodes.literal_block(text, text, language="bash")

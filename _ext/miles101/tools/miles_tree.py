@@ -150,6 +150,8 @@ def _docker(docker: str, *args: str, timeout: float | None = None) -> subprocess
 
 #: Seconds a pull may print nothing before it is reported as making no progress (it goes on: Ctrl-C stops it).
 PULL_QUIET_S = 120.0
+#: The bytes of docker pull's output read at once, the longest progress line shown, and the error text kept.
+PULL_CHUNK = 1 << 16
 
 
 def _pull(docker: str, image: str, quiet_after: float | None = None) -> tuple[int, str]:
@@ -166,12 +168,28 @@ def _pull(docker: str, image: str, quiet_after: float | None = None) -> tuple[in
     errors: list[bytes] = []
 
     def echo() -> None:
-        for raw in child.stdout:  # type: ignore[union-attr]
+        """Each line of progress, read in chunks: any byte is progress, a line with no end is shown once, cut."""
+        held, cut = b"", False
+        for chunk in iter(lambda: child.stdout.read1(PULL_CHUNK), b""):  # type: ignore[union-attr]
             last_output[0] = time.monotonic()
-            print(f"docker pull: {shown(raw.decode(errors='replace').rstrip())}", file=sys.stderr, flush=True)
+            *lines, held = (held + chunk).split(b"\n")
+            if len(held) > PULL_CHUNK:  # no newline yet: show its start now, drop the rest of that line
+                lines, held = [*lines, held], b""
+            for raw in lines:
+                if not cut:
+                    print(f"docker pull: {shown(raw.decode(errors='replace').rstrip())}", file=sys.stderr, flush=True)
+                cut = raw is lines[-1] and len(raw) > PULL_CHUNK and not held
+        if held and not cut:
+            print(f"docker pull: {shown(held.decode(errors='replace').rstrip())}", file=sys.stderr, flush=True)
 
-    readers = [threading.Thread(target=echo, daemon=True),
-               threading.Thread(target=lambda: errors.append(child.stderr.read()), daemon=True)]  # type: ignore[union-attr]
+    def keep_errors() -> None:
+        """docker's error text, its last PULL_CHUNK bytes (the one-line error quotes its last line)."""
+        tail = b""
+        for chunk in iter(lambda: child.stderr.read1(PULL_CHUNK), b""):  # type: ignore[union-attr]
+            tail = (tail + chunk)[-PULL_CHUNK:]
+        errors.append(tail)
+
+    readers = [threading.Thread(target=echo, daemon=True), threading.Thread(target=keep_errors, daemon=True)]
     for reader in readers:
         reader.start()
     try:
@@ -186,12 +204,12 @@ def _pull(docker: str, image: str, quiet_after: float | None = None) -> tuple[in
                       "stays so, check the network and the registry (`docker pull IMAGE` by hand)",
                       file=sys.stderr, flush=True)
                 last_output[0] = time.monotonic()
+        for reader in readers:
+            reader.join(timeout=5.0)
     except KeyboardInterrupt:
         child.terminate()
         raise SourceError(f"docker pull of {image} stopped by Ctrl-C. Fix: run it again; a pull resumes the "
                           "layers it already has") from None
-    for reader in readers:
-        reader.join(timeout=5.0)
     return child.returncode, b"".join(errors).decode(errors="replace")
 
 

@@ -538,17 +538,26 @@ def session_exports(text: str) -> dict[str, str]:
 
 
 def _unclosed_quote(text: str) -> int | None:
-    """The line where a quote opens that no later line closes, as shell words are read (`shlex`), or None."""
-    opened, chunk = None, []
+    """The line where a quote opens that no later line closes, or None: one pass over the text, reading quotes,
+    backslashes and `#` comments as shell words are read (a pass per line over a growing chunk took minutes on a
+    file of a few thousand lines after an open quote)."""
+    quote, opened = "", None
     for number, line in enumerate(text.splitlines(), 1):
-        chunk.append(line)
-        try:
-            shlex.split("\n".join(chunk), comments=True)
-        except ValueError:
-            opened = opened or number
-            continue
-        opened, chunk = None, []
-    return opened
+        i = 0
+        while i < len(line):
+            c = line[i]
+            if quote == "'":
+                quote = "" if c == "'" else quote
+            elif c == "\\":
+                i += 1
+            elif quote:
+                quote = "" if c == '"' else quote
+            elif c == "#" and (i == 0 or line[i - 1] in " \t;"):
+                break
+            elif c in "'\"":
+                quote, opened = c, number
+            i += 1
+    return opened if quote else None
 
 
 def session_unparsed(text: str) -> str | None:
@@ -561,11 +570,15 @@ def session_unparsed(text: str) -> str | None:
         try:
             res = subprocess.run([bash, "-n"], input=text.encode("utf-8"), capture_output=True, timeout=10,
                                  check=False)
-        except (OSError, subprocess.TimeoutExpired):
+        except subprocess.TimeoutExpired:
+            return "`bash -n` did not finish reading it in 10 s (a file this hard for bash to read is not a session file)"
+        except OSError:
             res = None
         if res is not None:
             if res.returncode == 0:
                 return None
+            if res.returncode < 0:  # bash -n died (nested $( by the ten thousand): the session's bash would too
+                return f"`bash -n` crashed reading it (signal {-res.returncode}), as the session's bash would"
             said = (res.stderr.decode("utf-8", "replace").strip().splitlines() or ["a syntax error"])[0]
             said = re.sub(r"^\S*bash: (line \d+: )?", "", said)
             where = f"line {opened}, " if opened and "matching" in said else ""

@@ -2719,7 +2719,10 @@ def load_series(spec: str, root: str | None) -> dict[str, Any]:
 
 def compare_series(rows: list[dict[str, Any]], series: dict[str, Any], at: list[int]) -> dict[str, Any]:
     """The per-metric table of `--compare --against`: your value and the public run's at each chosen step."""
-    yours = {key: [next((lookup(r, key) for r in rows if r.get("step") == k), None) for k in at]
+    def number(v: Any) -> Any:  # a log's `True` is no number (it printed as 1); the page's column reads it so too
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+    yours = {key: [number(next((lookup(r, key) for r in rows if r.get("step") == k), None)) for k in at]
              for key in SERIES_YOURS}
     index = {s: i for i, s in enumerate(series["steps"])}
     theirs = {key: [series["metrics"][key][index[k]] if k in index else None for k in at]

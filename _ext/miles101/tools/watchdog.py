@@ -293,9 +293,13 @@ class LogFollower:
         except FileNotFoundError:
             self.unlinked = self._kept is not None
             return self._kept
-        except OSError as e:
+        except PermissionError as e:
             raise LogUnreadable(f"{e.strerror or e}: make it readable by this user (or run the watchdog as "
                                 "the user that runs the job)") from None
+        except OSError as e:  # a symlink loop (ELOOP), a path through a file (ENOTDIR): no user can read it
+            raise LogUnreadable(f"{e.strerror or e}: the path no longer leads to the log the job's `tee` writes: "
+                                "put the log back (or pass the file `tee` writes now) and start the watchdog "
+                                "again") from None
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             os.close(fd)

@@ -92,7 +92,7 @@ export function compareSeries(result, series, at, keys) {
   const yours = {};
   for (const key of keys.yours) {
     const col = result.columns[key];
-    yours[key] = at.map((k) => (col && index.has(k) ? col[index.get(k)] : null));
+    yours[key] = at.map((k) => (col && index.has(k) && isNum(col[index.get(k)]) ? col[index.get(k)] : null));  // `true` is no number
   }
   const theirs = new Map(series.steps.map((s, i) => [s, i]));
   const reference = {};
