@@ -32,23 +32,29 @@
     return Number.isFinite(px) && px > 0 ? px : 16;
   }
 
-  function sizeDiagram(pre) {
+  // Reads only (layout and computed style); the writes come after every drawing is measured, so the page
+  // is laid out once for all of them, not once per drawing.
+  function measureDiagram(pre) {
     const svg = pre.querySelector(":scope > svg");
-    if (!svg) return;
+    if (!svg) return null;
     const vb = svg.viewBox && svg.viewBox.baseVal;
     const natural = vb && vb.width ? vb.width : parseFloat(svg.getAttribute("width")) || 0;
     const frame = pre.clientWidth;
-    if (!natural || !frame) return;
+    if (!natural || !frame) return null;
     const fit = frame / natural;
     const floor = minLabelPx() / labelFontPx(svg);
-    const scale = Math.max(floor, Math.min(fit, MAX_SCALE));
+    return {pre, svg, natural, frame, scale: Math.max(floor, Math.min(fit, MAX_SCALE))};
+  }
+
+  function sizeDiagram({pre, svg, natural, frame, scale}) {
     svg.style.setProperty("width", `${Math.round(natural * scale)}px`, "important");
     svg.style.setProperty("max-width", "none", "important");
     const figure = pre.closest(".m101-figure");
     if (figure) figure.classList.toggle("m101-scrolls", natural * scale > frame + 1);
   }
 
-  const sizeAll = () => document.querySelectorAll(".m101-figure .m101-drawing").forEach(sizeDiagram);
+  const sizeAll = () => [...document.querySelectorAll(".m101-figure .m101-drawing")].map(measureDiagram)
+    .filter(Boolean).forEach(sizeDiagram);
 
   function watchDiagrams() {
     if (!document.querySelector(".m101-figure .m101-drawing")) return;
@@ -127,12 +133,12 @@
   }
 
   // ------------------------------------------------------------------ stackable tables
+  // Unstack all, measure all, then stack the wide ones: one layout for every table, not one per table.
   function stackTables() {
-    document.querySelectorAll("table.m101-stack").forEach(table => {
-      table.classList.remove("m101-stacked");
-      const box = table.parentElement;
-      if (table.getBoundingClientRect().width > box.clientWidth + 1) table.classList.add("m101-stacked");
-    });
+    const tables = [...document.querySelectorAll("table.m101-stack")];
+    tables.forEach(table => table.classList.remove("m101-stacked"));
+    const wide = tables.map(table => table.getBoundingClientRect().width > table.parentElement.clientWidth + 1);
+    tables.forEach((table, i) => { if (wide[i]) table.classList.add("m101-stacked"); });
   }
 
   // ------------------------------------------------------------------ scroll boxes
@@ -161,9 +167,13 @@
 
   function markScrollBoxes() {
     stackTables();
-    document.querySelectorAll(SCROLLS).forEach(box => {
+    // Every box is measured before any attribute changes: a write between two reads would make the
+    // browser recompute style and layout again for the next read (the forced layouts Lighthouse showed).
+    const boxes = [...document.querySelectorAll(SCROLLS)];
+    const scrolling = boxes.map(scrolls);
+    boxes.forEach((box, i) => {
       const marked = box.hasAttribute("data-m101-scrolls");
-      if (scrolls(box)) {
+      if (scrolling[i]) {
         if (marked) return;
         box.setAttribute("data-m101-scrolls", box.hasAttribute("tabindex") ? "kept" : "");
         if (!box.hasAttribute("tabindex")) box.tabIndex = 0;
