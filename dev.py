@@ -3,7 +3,8 @@
 
     python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
     python3 dev.py test      run every test (arguments go to pytest: -m unit, --durations=15, ...; the unit
-                             set runs on every core where there are two or more, -n 0 for one process)
+                             set runs on every core where there are two or more, -n 0 for one process;
+                             the whole suite runs as two parts side by side on two cores or more)
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
@@ -217,6 +218,51 @@ def parallel_args(argv: list[str]) -> list[str]:
     return ["-n", str(cores)] if cores >= 2 and marker == "unit" and not chosen else []
 
 
+#: Arguments that choose what runs or how (a selection, workers, a debugger, a listing): with any of them,
+#: or any argument that is not an option (a path, an option's value), `dev.py test` runs one pytest.
+_CHOOSING = ("-m", "-k", "-n", "--numprocesses", "-p", "--pdb", "--trace", "--lf", "--last-failed", "--ff", "--sw",
+             "--stepwise", "--co", "--collect-only", "--m101-shard", "-x", "--exitfirst", "--maxfail")
+
+
+def shards(argv: list[str]) -> int:
+    """How many parts `dev.py test` runs side by side: one a core (at most 2) for the whole suite with no
+    choosing argument (tests/sharding.py keeps the tests that share a build in one part), else 1.
+
+    Each part is a process of its own, without pytest-xdist: its Sphinx builds fork (-j), and a fork of an
+    xdist worker, which runs threads, can hang (benchmarks/README.md)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    given = [*os.environ.get("PYTEST_ADDOPTS", "").split(), *argv]
+    if any(not a.startswith("-") or a.split("=", 1)[0] in _CHOOSING or a.startswith(("-n", "-p", "-m", "-k"))
+           for a in given):
+        return 1
+    return min(cores, 2)
+
+
+def run_shards(argv: list[str], count: int, env: dict[str, str]) -> int:
+    """Run the suite as `count` pytest processes side by side; the first prints as it goes, the others'
+    output follows when they end. The exit status is the first nonzero one."""
+    import tempfile
+
+    logs, procs = [], []
+    for k in range(1, count + 1):
+        cmd = [str(PY), "-m", "pytest", f"--m101-shard={k}/{count}", *argv]
+        print("+", " ".join(cmd), "" if k == 1 else "(alongside; its output follows)", flush=True)
+        log = None if k == 1 else tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        logs.append(log)
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None))
+    try:
+        codes = [proc.wait() for proc in procs]
+    except KeyboardInterrupt:
+        for proc in procs:
+            proc.terminate()
+        raise
+    for k, log in enumerate(logs[1:], start=2):
+        log.seek(0)
+        print(f"\n=== part {k} of {count} ===\n{log.read()}", flush=True)
+        log.close()
+    return next((code for code in codes if code), 0)
+
+
 def _pip() -> list[str | Path]:
     """The pip that installs into .venv/ (made here when missing).
 
@@ -325,6 +371,9 @@ def main(argv: list[str]) -> int:
     if command == "docs":
         sphinx(*argv[1:])
     elif command == "test":
+        count = shards(argv[1:])
+        if count > 1:
+            return run_shards(argv[1:], count, bytecode_env())
         run(PY, "-m", "pytest", *parallel_args(argv[1:]), *argv[1:], env=bytecode_env())
     elif command == "serve":
         sphinx()
