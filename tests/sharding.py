@@ -5,8 +5,8 @@ Each test names the keys of what it must share: the session's builds of the manu
 conftest.py: `manual`, `manual_textual`, `manual_epub`) and its module when it uses a module-scoped
 fixture (or asks for one by name, as `request.getfixturevalue` does, which its module covers). Tests whose
 keys meet form one group (union-find), and a group runs in one part, so each shared build is built once in
-the run. The groups go to the parts longest first, each to the part with the least so far (seconds from
-WEIGHTS, measured; a module not listed weighs DEFAULT_SECONDS a test). A part keeps the collection order.
+the run. The groups go to the parts longest first, each to the part with the least so far (rough seconds
+from WEIGHTS). A part keeps the collection order.
 """
 from __future__ import annotations
 
@@ -17,11 +17,24 @@ import pytest
 
 #: The session-scoped builds the parts must not build twice (tests/conftest.py).
 SHARED_BUILDS = ("manual", "manual_textual", "manual_epub")
-#: Seconds each module's tests take, builds included (setup and call), from `pytest -m "not unit"
-#: --durations=0` in one process at load 5-8 on the 2-core machine (2026-12-07; benchmarks/README.md), and
-#: the shared builds, each counted once. Only the balance of the parts reads them.
-WEIGHTS: dict[str, float] = {}
-DEFAULT_SECONDS = 0.3
+#: Rough seconds of the modules that take longest, their own builds included, at load 5-8 on the 2-core
+#: machine: estimates from the builds each makes (a full build of the manual about 90 s there) and from
+#: one interrupted run's progress (2026-12-07), not a measurement per module. Only the balance of the
+#: parts reads them; a module not listed weighs DEFAULT_SECONDS a test, and each shared build a group
+#: reads SHARED_BUILD_SECONDS once.
+WEIGHTS: dict[str, float] = {
+    "tests/test_hosting.py": 90, "tests/test_recorded_state.py": 90, "tests/test_fit_compare.py": 90,
+    "tests/test_editions.py": 200,  # the text and LaTeX builds of the manual, EPUBCheck, the HTML checker
+    "tests/browser/test_browser_pages.py": 150, "tests/browser/test_browser_a11y.py": 60,
+    "tests/browser/test_browser_doctor.py": 40, "tests/browser/test_browser_calculator.py": 40,
+    "tests/browser/test_browser_reading.py": 30,
+    "tests/lab/test_record.py": 120, "tests/lab/test_rehearsal.py": 60, "tests/lab/test_preflight.py": 60,
+    "tests/lab/test_recover.py": 30, "tests/scenarios/test_read_run_verdicts.py": 60,
+    "tests/test_book_build.py": 60, "tests/test_incremental_book.py": 60, "tests/test_book_errors.py": 30,
+    "tests/test_fuzz_capture.py": 30,
+}
+SHARED_BUILD_SECONDS = 90.0
+DEFAULT_SECONDS = 0.05
 
 
 def parse(value: str | None) -> tuple[int, int] | None:
@@ -51,7 +64,8 @@ def keys(item: pytest.Item) -> set[str]:
         if name in SHARED_BUILDS:
             found.add(name)
         fixturedefs = defs.get(name)
-        if fixturedefs and fixturedefs[-1].scope in ("module", "package", "class"):
+        # A plugin's module fixture (baseid "": sphinx.testing's result cache, autouse) shares no build.
+        if fixturedefs and fixturedefs[-1].scope in ("module", "package", "class") and fixturedefs[-1].baseid:
             module_scoped = True
     if module_scoped or not found:
         found.add(_module(item))
@@ -87,7 +101,9 @@ def weight(group: list[pytest.Item]) -> float:
     modules: dict[str, int] = {}
     for item in group:
         modules[_module(item)] = modules.get(_module(item), 0) + 1
-    return sum(WEIGHTS.get(Path(m).as_posix(), DEFAULT_SECONDS * count) for m, count in modules.items())
+    builds = {name for item in group for name in SHARED_BUILDS if name in getattr(item, "fixturenames", ())}
+    return (sum(WEIGHTS.get(Path(m).as_posix(), DEFAULT_SECONDS * count) for m, count in modules.items())
+            + SHARED_BUILD_SECONDS * len(builds))
 
 
 def part(items: list[pytest.Item], k: int, n: int) -> set[int]:

@@ -11,6 +11,7 @@ import sharding
 @dataclass
 class _Def:
     scope: str
+    baseid: str = "tests"  # where the fixture is defined; "" for a plugin's
 
 
 @dataclass
@@ -28,7 +29,8 @@ class _Item:
 
 
 def item(nodeid: str, **fixtures: str) -> _Item:
-    return _Item(nodeid, list(fixtures), _Info({name: [_Def(scope)] for name, scope in fixtures.items()}))
+    return _Item(nodeid, list(fixtures), _Info({name: [_Def(scope, "" if name.startswith("_") else "tests")]
+                                                for name, scope in fixtures.items()}))
 
 
 ITEMS = [
@@ -38,17 +40,19 @@ ITEMS = [
     item("tests/test_b.py::test_2", request="function"),  # may ask for `both` by name: stays with its module
     item("tests/test_c.py::test_1", manual_epub="session", manual_textual="session"),
     item("tests/test_d.py::test_1", manual_textual="session"),
-    item("tests/browser/test_e.py::test_1", manual="session", chromium="session"),
-    item("tests/test_f.py::test_1"),
+    item("tests/browser/test_e.py::test_1", manual="session", chromium="session", _shared_result_cache="module"),
+    item("tests/test_f.py::test_1", _shared_result_cache="module"),
     item("tests/test_f.py::test_2"),
 ]
 
 
 def test_keys_name_the_shared_builds_and_the_module_a_module_fixture_needs() -> None:
     assert sharding.keys(ITEMS[0]) == {"manual"}
+    assert sharding.keys(ITEMS[6]) == {"manual"}
     assert sharding.keys(ITEMS[1]) == {"tests/test_a.py"}
     assert sharding.keys(ITEMS[2]) == {"manual_epub", "tests/test_b.py"}
     assert sharding.keys(ITEMS[3]) == {"tests/test_b.py"}
+    assert sharding.keys(ITEMS[7]) == {"tests/test_f.py"}  # a plugin's module fixture (sphinx.testing's cache) shares nothing
 
 
 def test_tests_that_share_a_build_or_a_module_fixture_are_one_group() -> None:
