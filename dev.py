@@ -239,27 +239,33 @@ def shards(argv: list[str]) -> int:
 
 
 def run_shards(argv: list[str], count: int, env: dict[str, str]) -> int:
-    """Run the suite as `count` pytest processes side by side; the first prints as it goes, the others'
-    output follows when they end. The exit status is the first nonzero one."""
-    import tempfile
+    """Run the suite as `count` pytest processes side by side; the first prints as it goes, each other one
+    into test-artifacts/pytest-part-K.log (kept, so a run stopped midway still shows how far it got), which
+    is printed when all have ended. The exit status is the first nonzero one."""
+    import signal
 
+    # Stopped (SIGTERM), stop the parts too: the `finally` below runs only for an exception.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    logs_dir = ROOT / "test-artifacts"
+    logs_dir.mkdir(exist_ok=True)
     logs, procs = [], []
     for k in range(1, count + 1):
         cmd = [str(PY), "-m", "pytest", f"--m101-shard={k}/{count}", *argv]
-        print("+", " ".join(cmd), "" if k == 1 else "(alongside; its output follows)", flush=True)
-        log = None if k == 1 else tempfile.TemporaryFile(mode="w+", encoding="utf-8")
-        logs.append(log)
+        path = None if k == 1 else logs_dir / f"pytest-part-{k}.log"
+        print("+", " ".join(cmd), "" if path is None else f"(alongside, into {path.relative_to(ROOT)})", flush=True)
+        log = None if path is None else path.open("w", encoding="utf-8")
+        logs.append((path, log))
         procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None))
     try:
         codes = [proc.wait() for proc in procs]
-    except KeyboardInterrupt:
+    finally:
         for proc in procs:
-            proc.terminate()
-        raise
-    for k, log in enumerate(logs[1:], start=2):
-        log.seek(0)
-        print(f"\n=== part {k} of {count} ===\n{log.read()}", flush=True)
-        log.close()
+            if proc.poll() is None:
+                proc.terminate()
+        for _, log in logs[1:]:
+            log.close()
+    for k, (path, _) in enumerate(logs[1:], start=2):
+        print(f"\n=== part {k} of {count} ({path.relative_to(ROOT)}) ===\n{path.read_text(encoding='utf-8')}", flush=True)
     return next((code for code in codes if code), 0)
 
 
