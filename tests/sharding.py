@@ -17,23 +17,25 @@ import pytest
 
 #: The session-scoped builds the parts must not build twice (tests/conftest.py).
 SHARED_BUILDS = ("manual", "manual_textual", "manual_epub")
-#: Rough seconds of the modules that take longest, their own builds included, at load 5-8 on the 2-core
-#: machine: estimates from the builds each makes (a full build of the manual about 90 s there) and from
-#: one interrupted run's progress (2026-12-07), not a measurement per module. Only the balance of the
+#: Rough seconds of the modules that take longest, their own builds included, on the loaded 2-core
+#: machine: the browser set's from one run's durations, the rest estimates from the builds each makes
+#: and one interrupted run's progress (2026-12-07), not a measurement per module. Only the balance of the
 #: parts reads them; a module not listed weighs DEFAULT_SECONDS a test, and each shared build a group
 #: reads SHARED_BUILD_SECONDS once.
 WEIGHTS: dict[str, float] = {
     "tests/test_hosting.py": 90, "tests/test_recorded_state.py": 90, "tests/test_fit_compare.py": 90,
     "tests/test_editions.py": 200,  # the text and LaTeX builds of the manual, EPUBCheck, the HTML checker
-    "tests/browser/test_browser_pages.py": 150, "tests/browser/test_browser_a11y.py": 60,
-    "tests/browser/test_browser_doctor.py": 40, "tests/browser/test_browser_calculator.py": 40,
-    "tests/browser/test_browser_reading.py": 30,
+    # the browser set: from part 1's `--durations=60` at load 10-13 (2026-12-07, benchmarks/README.md)
+    "tests/browser/test_browser_a11y.py": 770, "tests/browser/test_browser_pages.py": 125,
+    "tests/browser/test_browser_reading.py": 250, "tests/browser/test_browser_doctor.py": 60,
+    "tests/browser/test_browser_calculator.py": 45, "tests/browser/test_browser_compare.py": 25,
+    "tests/browser/test_browser_tables.py": 35, "tests/browser/test_browser_drawings.py": 20,
     "tests/lab/test_record.py": 120, "tests/lab/test_rehearsal.py": 60, "tests/lab/test_preflight.py": 60,
     "tests/lab/test_recover.py": 30, "tests/scenarios/test_read_run_verdicts.py": 60,
     "tests/test_book_build.py": 60, "tests/test_incremental_book.py": 60, "tests/test_book_errors.py": 30,
     "tests/test_fuzz_capture.py": 30,
 }
-SHARED_BUILD_SECONDS = 90.0
+SHARED_BUILD_SECONDS = 30.0  # 11-20 s in-process at load 10-13
 DEFAULT_SECONDS = 0.05
 
 
