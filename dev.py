@@ -3,7 +3,8 @@
 
     python3 dev.py docs      build the manual into _build/html (-nW: any warning fails)
     python3 dev.py test      run every test (arguments go to pytest: -m unit, --durations=15, ...; the unit
-                             set runs on every core where there are two or more, -n 0 for one process)
+                             set runs on every core where there are two or more, -n 0 for one process;
+                             the whole suite runs as two parts side by side on two cores or more)
     python3 dev.py serve     build, then serve _build/html on http://127.0.0.1:8000
     python3 dev.py check     python3 capture/run.py --check
     python3 dev.py bench     the build benchmark (benchmarks/README.md)
@@ -220,6 +221,60 @@ def parallel_args(argv: list[str]) -> list[str]:
     return ["-n", str(cores)] if cores >= 2 and marker == "unit" and not chosen else []
 
 
+#: Arguments that choose what runs or how (a selection, workers, a debugger, a listing): with any of them,
+#: or any argument that is not an option (a path, an option's value), `dev.py test` runs one pytest.
+_CHOOSING = ("-m", "-k", "-n", "--numprocesses", "-p", "--pdb", "--trace", "--lf", "--last-failed", "--ff", "--sw",
+             "--stepwise", "--co", "--collect-only", "--m101-shard", "-x", "--exitfirst", "--maxfail")
+
+
+def shards(argv: list[str]) -> int:
+    """How many parts `dev.py test` runs side by side: one a core (at most 2) for the whole suite with no
+    choosing argument (tests/sharding.py keeps the tests that share a build in one part), else 1.
+
+    Each part is a process of its own, without pytest-xdist: its Sphinx builds fork (-j), and a fork of an
+    xdist worker, which runs threads, can hang (benchmarks/README.md)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    given = [*os.environ.get("PYTEST_ADDOPTS", "").split(), *argv]
+    if any(not a.startswith("-") or a.split("=", 1)[0] in _CHOOSING or a.startswith(("-n", "-p", "-m", "-k"))
+           for a in given):
+        return 1
+    return min(cores, 2)
+
+
+def run_shards(argv: list[str], count: int, env: dict[str, str]) -> int:
+    """Run the suite as `count` pytest processes side by side; the first prints as it goes, each other one
+    into test-artifacts/pytest-part-K.log (kept, so a run stopped midway still shows how far it got), which
+    is printed when all have ended. The exit status is the first nonzero one."""
+    import signal
+
+    # Stopped (SIGTERM), stop the parts too: the `finally` below runs only for an exception.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    logs_dir = ROOT / "test-artifacts"
+    logs_dir.mkdir(exist_ok=True)
+    logs, procs = [], []
+    for k in range(1, count + 1):
+        cmd = [str(PY), "-m", "pytest", f"--m101-shard={k}/{count}", *argv]
+        path = None if k == 1 else logs_dir / f"pytest-part-{k}.log"
+        print("+", " ".join(cmd), "" if path is None else f"(alongside, into {path.relative_to(ROOT)})", flush=True)
+        log = None if path is None else path.open("w", encoding="utf-8")
+        logs.append((path, log))
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None))
+    try:
+        codes = [proc.wait() for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for _, log in logs[1:]:
+            log.close()
+    for k, (path, _) in enumerate(logs[1:], start=2):
+        print(f"\n=== part {k} of {count} ({path.relative_to(ROOT)}) ===\n{path.read_text(encoding='utf-8')}", flush=True)
+    # A part that got no test (pytest's 5) is no failure while another part ran some.
+    if all(code == 5 for code in codes):
+        return 5
+    return next((code for code in codes if code not in (0, 5)), 0)
+
+
 def _pip() -> list[str | Path]:
     """The pip that installs into .venv/ (made here when missing).
 
@@ -328,6 +383,9 @@ def main(argv: list[str]) -> int:
     if command == "docs":
         sphinx(*argv[1:])
     elif command == "test":
+        count = shards(argv[1:])
+        if count > 1:
+            return run_shards(argv[1:], count, bytecode_env())
         run(PY, "-m", "pytest", *parallel_args(argv[1:]), *argv[1:], env=bytecode_env())
     elif command == "serve":
         sphinx()

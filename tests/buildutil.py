@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import logging
 import shutil
+import time
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -91,6 +92,8 @@ class Built:
         self.read: list[str] = []
         #: The warnings as records from Sphinx's logger: assert on `subtypes` and `messages`, not the text stream.
         self.warned: list[Warned] = []
+        #: How long `app.build` took, in seconds.
+        self.seconds = 0.0
 
     @property
     def subtypes(self) -> list[str]:
@@ -116,12 +119,14 @@ def build(srcdir: Path, *, parallel: int = 0, buildername: str = "html", force_a
     read: list[str] = []
     # Last in line, so the list is what Sphinx reads after every extension had its say.
     app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames), priority=999)
+    start = time.perf_counter()
     try:
         app.build(force_all)
     finally:
         collect.detach()
         app.cleanup()
     built = Built(app, warning.getvalue())
+    built.seconds = time.perf_counter() - start
     built.warned = collect.records
     built.read = sorted(read)
     built.status = strip_ansi(status.getvalue())

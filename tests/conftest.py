@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import sharding
 
 if TYPE_CHECKING:
     from miles101.data import Capture
@@ -28,13 +29,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--miles-src", default=os.environ.get("MILES_SRC"), metavar="PATH",
                      help="a Miles checkout or git dir (default $MILES_SRC) for the tests that read a real Miles "
                           "tree (the image check at 31f1ca961 and 688cf82b9); without one they are skipped")
+    parser.addoption("--m101-shard", default=None, metavar="K/N",
+                     help="run the K-th of N parts of the selected tests, the tests that share a build kept in "
+                          "one part (tests/sharding.py); `dev.py test` runs the whole suite as two, side by side")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """tests/browser/ is `browser`, tests/scenarios/ `scenario`; a test marked none of NOT_UNIT is `unit`.
 
     The browser tests run last: Playwright keeps threads in this process, and a Sphinx build with -j
-    forks; a fork taken while another thread holds a lock can hang its child for good.
+    forks; a fork taken while another thread holds a lock can hang its child for good. With
+    `--m101-shard K/N`, only the K-th part runs (tests/sharding.py); the others are deselected.
     """
     for item in items:
         parts = Path(str(item.fspath)).parts
@@ -45,6 +50,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if not any(item.get_closest_marker(name) for name in NOT_UNIT):
             item.add_marker(pytest.mark.unit)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: order kept within each
+    shard = sharding.parse(config.getoption("--m101-shard"))
+    if shard is not None:
+        keep = sharding.part(items, *shard)
+        config.hook.pytest_deselected(items=[item for i, item in enumerate(items) if i not in keep])
+        items[:] = [item for i, item in enumerate(items) if i in keep]
 
 
 #: The test running now (its fixtures included), for the guard below.
@@ -151,8 +161,33 @@ def rules_root(tmp_path: Path) -> Path:
     return tmp_path
 
 
+# The full builds of the manual that tests share (each about a minute on two cores): a test that only
+# reads a build's output takes one of these instead of building its own copy. They are read-only: a test
+# that edits the book or the output copies it first (or builds its own, as the recorded states do).
 @pytest.fixture(scope="session")
 def manual(tmp_path_factory: pytest.TempPathFactory):
-    """The real manual, copied without its Git history and built once per session (-j 2)."""
+    """The real manual, copied without its Git history and built once per session (-j 2), as `dev.py docs`
+    builds it: HTML, the committed drawings inline. Read by test_manual, test_hosting (the local build),
+    test_commands, the pending state of test_recorded_state and test_fit_compare, and the browser tests."""
     from buildutil import build_manual_copy
     return build_manual_copy(tmp_path_factory.mktemp("manual") / "src", parallel=2)
+
+
+@pytest.fixture(scope="session")
+def manual_textual(tmp_path_factory: pytest.TempPathFactory):
+    """The real manual built once per session to HTML with its diagrams as their source (`m101_diagrams=text`,
+    no drawing's labels among the prose), -j 2: read by test_built_prose and test_kinds_on_page."""
+    from buildutil import build_manual_copy
+    return build_manual_copy(tmp_path_factory.mktemp("manual-textual") / "src", parallel=2, m101_diagrams="text")
+
+
+@pytest.fixture(scope="session")
+def manual_epub(tmp_path_factory: pytest.TempPathFactory):
+    """The manual's EPUB as Read the Docs builds it (its canonical URL set, the committed drawings used),
+    built once per session (-j 2): read by test_editions and test_kinds_on_page."""
+    from buildutil import build_manual_copy
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("READTHEDOCS", "True")
+        mp.setenv("READTHEDOCS_CANONICAL_URL", "https://miles101.example.org/en/latest/")
+        return build_manual_copy(tmp_path_factory.mktemp("manual-epub") / "src", buildername="epub", parallel=2)

@@ -7,20 +7,17 @@ it prints it twice ("compute capability 12.1 compute capability"). And Miles num
 from __future__ import annotations
 
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 import yaml
-from buildutil import ROOT, build
+from buildutil import ROOT
 
 from miles101.runcheck import step_range
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
-                                "test-artifacts", "__pycache__", ".pytest_cache")
 VOID = {"area", "base", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}
 #: Elements whose text is one unit of reading: a window never crosses from one to the next.
 BLOCKS = {"p", "li", "td", "th", "div", "dt", "dd", "tr", "table", "section", "caption", "figcaption",
@@ -215,10 +212,9 @@ def test_value_names_number_steps_as_miles_does() -> None:
 
 # ---- over the built manual ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def manual_html(tmp_path_factory) -> dict[str, list[str]]:
-    src = tmp_path_factory.mktemp("manual-prose") / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
-    built = build(src, parallel=2, m101_diagrams="text")
+def manual_html(manual_textual) -> dict[str, list[str]]:
+    """The prose of each page of the session's text-diagram build of the manual (tests/conftest.py)."""
+    built = manual_textual
     assert built.app.statuscode == 0, built.warnings[:2000]
     out = Path(built.app.outdir)
     pages = sorted(out.glob("sections/*.html")) + [out / "front.html"]

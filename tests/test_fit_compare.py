@@ -24,7 +24,7 @@ from miles101.sphinx_ext import calculator
 
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static", "drawings"]  # what `manual` builds
 RUN, VALUE, MODEL = "model-size-sweep", "used_after_wake_up", "qwen3-4B"
 PAGE = "sections/2-1-pick-a-model-size"
 
@@ -70,11 +70,11 @@ def _text(html: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory):
-    pending = _project(tmp_path_factory.mktemp("pending"))
+def both(tmp_path_factory: pytest.TempPathFactory, manual):
+    """The manual as it stands (the session's build, tests/conftest.py) and a copy with the sweep recorded."""
     recorded = _project(tmp_path_factory.mktemp("recorded"))
     _record_sweep(recorded)
-    return (pending, build(pending, parallel=2)), (recorded, build(recorded, parallel=2))
+    return (Path(manual.app.srcdir), manual), (recorded, build(recorded, parallel=2))
 
 
 def test_both_states_build_clean(both) -> None:

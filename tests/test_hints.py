@@ -356,3 +356,25 @@ def test_a_choice_in_pytest_addopts_is_the_callers(monkeypatch: pytest.MonkeyPat
     assert dev.parallel_args(["-m", "unit"]) == []
     monkeypatch.setenv("PYTEST_ADDOPTS", "-q")
     assert dev.parallel_args(["-m", "unit"]) == ["-n", "2"]
+
+
+@pytest.mark.parametrize("argv, cores, parts", [
+    ([], 2, 2),  # the whole suite: two parts, one a core
+    (["-q", "--durations=30"], 4, 2),  # options that choose nothing; at most two parts
+    ([], 1, 1),
+    (["-m", "unit"], 2, 1),  # a selection runs as one pytest (the unit set on xdist's workers)
+    (["tests/test_manual.py"], 2, 1),
+    (["-k", "manual"], 2, 1),
+    (["-x"], 2, 1),  # stop at the first failure: one process can
+    (["--pdb"], 2, 1),
+    (["-pno:xdist"], 2, 1),
+    (["--m101-shard=1/3"], 2, 1),  # a part chosen by hand
+])
+def test_the_whole_suite_runs_as_two_parts(monkeypatch: pytest.MonkeyPatch, argv: list[str], cores: int,
+                                           parts: int) -> None:
+    dev = _dev()
+    monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    assert dev.shards(argv) == parts
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-m unit")
+    assert dev.shards(argv) == 1

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import html as htmllib
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from buildutil import ROOT, build
 from numbercheck import ALLOWED, MARK, SKIP_CLASSES, Typed, prose_blocks, typed_in_block, typed_numbers
 
 from miles101.kinds import BY_NAME, KINDS, legend
 
-IGNORE = shutil.ignore_patterns("_build", ".venv", ".tox", "node_modules", ".git", "tests", "benchmarks",
-                                "test-artifacts", "__pycache__", ".pytest_cache")
 
 # ---- the allowlist, by class (unit) -------------------------------------------------------------------
 #: For each class: digits it lets through, and typed numbers it must not.
@@ -125,21 +121,17 @@ def test_a_listed_finding_that_is_gone_fails(monkeypatch) -> None:
 
 # ---- over the built book --------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    src = tmp_path_factory.mktemp("kinds-web") / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
-    built = build(src, parallel=2, m101_diagrams="text")
-    assert built.app.statuscode == 0, built.warnings[:2000]
-    return Path(built.app.outdir)
+def site(manual_textual) -> Path:
+    """The session's text-diagram HTML build of the manual (tests/conftest.py), shared with test_built_prose."""
+    assert manual_textual.app.statuscode == 0, manual_textual.warnings[:2000]
+    return Path(manual_textual.app.outdir)
 
 
 @pytest.fixture(scope="module")
-def epub(tmp_path_factory) -> Path:
-    src = tmp_path_factory.mktemp("kinds-epub") / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
-    built = build(src, buildername="epub", parallel=2, m101_diagrams="text")
-    assert built.app.statuscode == 0, built.warnings[:2000]
-    return Path(built.app.outdir)
+def epub(manual_epub) -> Path:
+    """The session's EPUB of the manual (tests/conftest.py: as Read the Docs builds it), shared with test_editions."""
+    assert manual_epub.app.statuscode == 0, manual_epub.warnings[:2000]
+    return Path(manual_epub.app.outdir)
 
 
 def _pages(out: Path, suffix: str) -> dict[str, str]:

@@ -1,8 +1,9 @@
 """The manual reads right in both states: before first-grpo is recorded (today) and after.
 
 A copy of the project gets a synthetic recording of first-grpo (test data, made here from the run
-file's own declared values through the lab's derive_values, never committed), and both copies are
-built. Wording that depends on the recording must flip; nothing else may warn.
+file's own declared values through the lab's derive_values, never committed) and is built; the
+state of today is the session's build of the manual (tests/conftest.py). Wording that depends on the
+recording must flip; nothing else may warn.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from miles101.values import derive_values
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 SECTIONS = ("rollout", "perf", "train", "eval", "memory", "lab")
-COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static"]
+COPY = ["conf.py", "manual.json", "front.md", "sections", "capture", "_ext", "_static", "drawings"]  # what `manual` builds
 
 
 def _project(dest: Path) -> Path:
@@ -66,11 +67,11 @@ def _text(built, doc: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory):
-    pending = _project(tmp_path_factory.mktemp("pending"))
+def both(tmp_path_factory: pytest.TempPathFactory, manual):
+    """The manual as it stands (the session's build, tests/conftest.py) and a copy with first-grpo recorded."""
     recorded = _project(tmp_path_factory.mktemp("recorded"))
     _record_first_grpo(recorded)
-    return build(pending, parallel=2), build(recorded, parallel=2)
+    return manual, build(recorded, parallel=2)
 
 
 def test_both_states_build_clean(both) -> None:

@@ -1,4 +1,4 @@
-"""Helpers for the real-browser tests: build the manual, serve it, visit pages, read the DOM.
+"""Helpers for the real-browser tests: read the built manual, serve it, visit pages, read the DOM.
 
 Nothing here asserts; the tests in this folder do. Every helper returns plain data so a failing
 test can print the evidence (page, selector, computed value) instead of a bare `assert False`.
@@ -10,10 +10,7 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
-import time
 
 from sphinx.util.console import strip_escape_sequences as strip_ansi
 from dataclasses import dataclass, field
@@ -65,21 +62,17 @@ class Site:
     front: str = "front.html"
 
 
-def build_manual(dest: Path) -> Site:
-    """Build the real manual (no -W) into `dest`; warnings are collected, not fatal."""
-    outdir, doctrees, warnfile = dest / "html", dest / "doctrees", dest / "warnings.txt"
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "--keep-going", "-j", "auto", "-q",
-           "-w", str(warnfile), str(ROOT), str(outdir), "-d", str(doctrees)]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
-    seconds = time.perf_counter() - start
+def site_of(built: Any, dest: Path) -> Site:
+    """The browser tests' view of a build of the manual (buildutil.Built: the session's `manual` fixture,
+    tests/conftest.py, which other tests read too): where its pages are, what it warned (listed in the
+    summary, not fatal), its log written to `dest`."""
+    outdir = Path(built.app.outdir)
+    warnings = [ln for ln in strip_ansi(built.warnings).splitlines() if ln.strip()]
     log = dest / "build.log"
-    log.write_text(f"$ {' '.join(cmd)}\nexit {proc.returncode}\n\n{proc.stdout}\n{proc.stderr}", encoding="utf-8")
-    raw = warnfile.read_text(encoding="utf-8") if warnfile.is_file() else ""
-    warnings = [ln for ln in strip_ansi(raw).splitlines() if ln.strip()]
+    log.write_text(f"{built.status}\n{built.warnings}", encoding="utf-8")
     book = json.loads((ROOT / "manual.json").read_text(encoding="utf-8"))
     front = Path(book.get("front", "front.md")).with_suffix(".html").as_posix()
-    site = Site(outdir, proc.returncode, warnings, log, seconds, front=front)
+    site = Site(outdir, built.app.statuscode, warnings, log, built.seconds, front=front)
     if outdir.is_dir():
         site.pages = sorted(
             p.relative_to(outdir).as_posix() for p in outdir.rglob("*.html")

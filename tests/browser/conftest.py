@@ -1,8 +1,9 @@
 """Fixtures for the real-browser tests: one build, one server, one Chromium, a context per mode.
 
-The manual is built once per session into a temp dir with `sphinx-build` *without* -W, so the
-tests run while pages are still being written; build warnings are listed in the summary, apart
-from browser failures. Without Chromium or playwright the tests skip, unless CI is set: then
+The site is the session's build of the manual (the `manual` fixture of tests/conftest.py, which the
+other tests read too; it fails no test for a warning, so the tests run while pages are still being
+written); build warnings are listed in the summary, apart from browser failures. It is built before
+Chromium starts: Playwright runs threads in this process, and the build's -j forks. Without Chromium or playwright the tests skip, unless CI is set: then
 they fail, because CI must really run them.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 from .browser_support import (
-    CHROMIUM, CHROMIUM_ARGS, SUMMARY, Recorder, Server, Site, Visit, browser_unavailable, build_manual,
+    CHROMIUM, CHROMIUM_ARGS, SUMMARY, Recorder, Server, Site, Visit, browser_unavailable, site_of,
     route_local_only, visit,
 )
 
@@ -50,9 +51,9 @@ def browser_ready() -> None:
 
 
 @pytest.fixture(scope="session")
-def site(browser_ready: None, tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The real manual, built once into a temp dir (warnings kept, not fatal)."""
-    built = build_manual(tmp_path_factory.mktemp("m101-site"))
+def site(browser_ready: None, manual: Any, tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The real manual, the session's build (warnings kept, not fatal)."""
+    built = site_of(manual, tmp_path_factory.mktemp("m101-site"))
     SUMMARY["site"] = built
     if not (built.outdir / built.front).is_file():
         tail = "\n".join(built.log.read_text(encoding="utf-8").splitlines()[-30:])
@@ -69,8 +70,9 @@ def server(site: Site) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def chromium(browser_ready: None) -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright; one for the whole session."""
+def chromium(browser_ready: None, site: Site) -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright; one for the whole session, started after the
+    site is built (the build forks; a fork of a process running Playwright's threads can hang)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -134,7 +136,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     tr = terminalreporter
     tr.section("miles101 browser tests")
     if built is not None:
-        tr.write_line(f"manual built in {built.seconds:.1f} s (sphinx-build exit {built.returncode}, no -W) "
+        tr.write_line(f"manual built in {built.seconds:.1f} s (the session's `manual` build, status {built.returncode}, no -W) "
                       f"into {built.outdir}; {len(built.pages)} pages")
         tr.write_line(f"build warnings: {len(built.warnings)} (not browser failures; `python3 dev.py docs` "
                       f"fails on them); full log {built.log}")
