@@ -146,7 +146,7 @@ def test_pending_badge_is_visible_and_explained(page: Any, server: Server, site:
     if rel is None:
         pytest.skip("no page has a pending value")
     page.goto(server.base + rel, wait_until="load")
-    badge = page.locator(".m101-value.m101-pending").first
+    badge = page.locator(".m101-value.m101-pending:visible").first  # not one inside a closed fold
     badge.scroll_into_view_if_needed()
     shown = badge.locator(".m101-shown")
     problems = []
