@@ -135,6 +135,15 @@ def test_a_listed_number_is_held_to_its_run_file(capture, reviewed) -> None:
     assert problem.fix.startswith("write `--groups 16`")
 
 
+def gate(root: Path, capture) -> list:
+    """What a gate reports of the reviewed list under `root`: the validation's problems of the file (its schema, the
+    one structure check), then the number rules' own (`book_number_problems`), as `--check` and the build list them."""
+    from miles101.validate import validate_capture
+
+    schema = [p for p in validate_capture(root).problems if p.where.startswith(REVIEWED)]
+    return [*schema, *load_reviewed(root, capture).problems]
+
+
 def test_the_reviewed_list_gives_each_entry_a_source(tmp_path, capture) -> None:
     doc = json.loads((ROOT / REVIEWED).read_text(encoding="utf-8"))
     assert all(e.get("why") and any(e.get(k) for k in ("run-arg", "src", "url", "book")) for e in doc["commands"])
@@ -143,16 +152,36 @@ def test_the_reviewed_list_gives_each_entry_a_source(tmp_path, capture) -> None:
     doc["commands"][1]["src"] = "miles/nowhere.py:3"
     (tmp_path / "capture").mkdir()
     (tmp_path / REVIEWED).write_text(json.dumps(doc), encoding="utf-8")
-    found = load_reviewed(tmp_path, capture).problems
+    found = gate(tmp_path, capture)
     assert [p.where for p in found] == [f"{REVIEWED}:$.commands[0]", f"{REVIEWED}:$.commands[1].src"]
-    assert "gives no source" in found[0].message and "nowhere.py" in found[1].message
+    assert "at least one source: \"run-arg\"" in found[0].message and "reviewed-numbers.schema.json" in found[0].fix
+    assert "nowhere.py" in found[1].message
+    reviewed = load_reviewed(tmp_path, capture)  # the entry the schema refuses is left out, the others read
+    assert reviewed.problems == (found[1],) and len(reviewed.commands) >= len(doc["commands"]) - 1
     (tmp_path / REVIEWED).write_bytes(b"{not json")
-    (problem,) = load_reviewed(tmp_path, capture).problems
-    assert problem.where == REVIEWED and "git checkout" in problem.fix
+    (problem,) = gate(tmp_path, capture)
+    assert problem.where.startswith(REVIEWED) and "git checkout" in problem.fix
     (tmp_path / REVIEWED).unlink()
     os.mkfifo(tmp_path / REVIEWED)  # never opened: a FIFO would block both gates
-    (problem,) = load_reviewed(tmp_path, capture).problems
+    (problem,) = gate(tmp_path, capture)
     assert problem.where == f"{REVIEWED}:1" and "a FIFO" in problem.message
+
+
+def test_a_clean_list_is_read_without_a_validator(capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The intake found these bytes clean: the number rules read them as they are (no validator, so an unchanged
+    build imports no jsonschema); other bytes, or no intake, are held to the schema here too."""
+    from miles101 import schemas
+
+    assert REVIEWED in capture.clean
+    read = load_reviewed(ROOT, capture)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("validated again")
+
+    monkeypatch.setattr(schemas, "validator", refuse)
+    assert load_reviewed(ROOT, capture) == read and len(read.commands) > 0
+    with pytest.raises(AssertionError, match="validated again"):
+        load_reviewed(ROOT, replace(capture, clean={}))
 
 
 # ---- both gates ------------------------------------------------------------------------------------------
@@ -197,6 +226,29 @@ def test_build_and_check_agree_on_numbers(book_copy: Path, parallel: int) -> Non
     assert len(checked) == 5, sorted(checked)
     assert any("3 × 40 s = 2.00 min, which rounds to 2 min, not 5 min" in c for c in checked)
     assert checked == warned
+    assert built.app.statuscode != 0
+
+
+@pytest.mark.build
+def test_a_malformed_entry_is_one_error_in_both_gates(book_copy: Path) -> None:
+    """An entry with no source, and one whose "why" is a list: each is one error in `--check` and one in the build,
+    at its JSON path, with the fix (the schema's; the number rules do not say it again)."""
+    from capture.check import run_check
+    from sphinx.util.console import strip_escape_sequences as strip_ansi
+
+    good = {"option": "--groups", "values": ["8"], "run-arg": ["tiny-pending --rollout-batch-size"], "why": "test data"}
+    (book_copy / REVIEWED).write_text(json.dumps({"commands": [
+        {"option": "--steps", "values": ["7"], "why": "test data"}, good, {**good, "values": ["9"], "why": ["x"]}]}),
+        encoding="utf-8")
+    wheres = {f"{REVIEWED}:$.commands[0]:": "at least one source", f"{REVIEWED}:$.commands[2].why:": "not of type"}
+    checked = [f for f in run_check(book_copy)[0].failures if REVIEWED in f]
+    built = build(book_copy)
+    warned = [ln for ln in strip_ansi(built.warnings).splitlines() if REVIEWED in ln]
+    for gate_lines in (checked, warned):
+        assert len(gate_lines) == len(wheres), gate_lines
+        for where, said in wheres.items():
+            (line,) = [ln for ln in gate_lines if where in ln]
+            assert said in line and "Fix: change the value at $.commands[" in line and "reviewed-numbers.schema.json" in line
     assert built.app.statuscode != 0
 
 
@@ -251,38 +303,48 @@ def test_a_listed_quantity_in_words_is_held_to_its_run_file(capture, reviewed) -
     assert "{run-arg}`first-grpo-smoke --num-rollout`" in problem.message and "which is 3" in problem.message
 
 
-# ---- hostile entries and pages (issue 60): a problem at the JSON path, never a traceback or a hang ----------
+# ---- hostile entries and pages (issue 60): one problem at the JSON path, never a traceback or a hang -------------
 @pytest.mark.parametrize("mutate, where, said", [
-    (lambda d: d["commands"][0].update({"run-arg": [5]}), "$.commands[0].run-arg", "not a list of texts"),
-    (lambda d: d["commands"][0].update({"run-arg": [None]}), "$.commands[0].run-arg", "not a list of texts"),
-    (lambda d: d["commands"][0].update({"run-arg": "first-grpo --rollout-batch-size"}), "$.commands[0].run-arg", "not a list"),
-    (lambda d: d["commands"][0].update({"values": [32.0]}), "$.commands[0].values", "not a list of numbers"),
-    (lambda d: d["commands"][0].update({"values": [None]}), "$.commands[0].values", "not a list of numbers"),
-    (lambda d: d["commands"][0].update({"why": ["x"]}), "$.commands[0]", "\"why\""),
+    (lambda d: d["commands"][0].update({"run-arg": [5]}), '$.commands[0]["run-arg"][0]', "not of type 'string'"),
+    (lambda d: d["commands"][0].update({"run-arg": [None]}), '$.commands[0]["run-arg"][0]', "not of type 'string'"),
+    (lambda d: d["commands"][0].update({"run-arg": "first-grpo --rollout-batch-size"}), '$.commands[0]["run-arg"]',
+     "not of type 'array'"),
+    (lambda d: d["commands"][0].update({"values": [32.0]}), "$.commands[0].values[0]", "not of type 'string'"),
+    (lambda d: d["commands"][0].update({"values": [None]}), "$.commands[0].values[0]", "not of type 'string'"),
+    (lambda d: d["commands"][0].update({"why": ["x"]}), "$.commands[0].why", "not of type 'string'"),
+    (lambda d: d["commands"][0].update({"why": "  "}), "$.commands[0].why", "a character other than a space"),
+    (lambda d: d["commands"][0].pop("values"), "$.commands[0]", "'values' is a required property"),
     (lambda d: d["commands"].append(dict(d["commands"][0])), "$.commands[{last}].values[0]", "listed twice"),
     (lambda d: d.setdefault("approx", []).append({"page": PAGE, "text": " ", "why": "x", "book": "x"}),
-     "$.approx[{last_approx}]", "\"text\""),
+     "$.approx[{last_approx}].text", "a character other than a space"),
     (lambda d: d["words"].append({"words": "eight GPUs", "pages": PAGE, "why": "x", "book": "x"}),
-     "$.words[{last_words}].pages", "not a list of texts"),
+     "$.words[{last_words}].pages", "not of type 'array'"),
     (lambda d: d["words"].append({"words": "eight GPUs", "run-arg": [8], "why": "x"}),
-     "$.words[{last_words}].run-arg", "not a list of texts"),
+     '$.words[{last_words}]["run-arg"][0]', "not of type 'string'"),
+    (lambda d: d["words"].append({"words": "many GPUs", "why": "x", "book": "x"}), "$.words[{last_words}].words",
+     "no number word"),
 ])
-def test_a_hostile_entry_is_named_at_its_json_path(tmp_path, capture, mutate, where, said) -> None:
+def test_a_hostile_entry_is_named_once_at_its_json_path(tmp_path, capture, mutate, where, said) -> None:
+    """Each broken entry is one problem, at its JSON path, with the fix: the schema's (structure) or the number
+    rules' (what a schema cannot say); the page check goes on without the entry."""
     doc = json.loads((ROOT / REVIEWED).read_text(encoding="utf-8"))
     mutate(doc)
     where = where.format(last=len(doc["commands"]) - 1, last_approx=len(doc.get("approx", [])) - 1,
                          last_words=len(doc["words"]) - 1)
     (tmp_path / "capture").mkdir()
     (tmp_path / REVIEWED).write_text(json.dumps(doc), encoding="utf-8")
-    found = book_number_problems(capture, tmp_path, [(PAGE, (ROOT / PAGE).read_text(encoding="utf-8"))])
-    assert any(p.where == f"{REVIEWED}:{where}" and said in p.message for p in found), [(p.where, p.message) for p in found]
+    found = gate(tmp_path, capture)
+    assert len(found) == 1, [(p.where, p.message) for p in found]
+    assert found[0].where == f"{REVIEWED}:{where}" and said in found[0].message, (found[0].where, found[0].message)
+    assert found[0].fix
+    book_number_problems(capture, tmp_path, [(PAGE, (ROOT / PAGE).read_text(encoding="utf-8"))])  # no traceback
 
 
 def test_a_list_that_is_no_object_is_named(tmp_path, capture) -> None:
     (tmp_path / "capture").mkdir()
     (tmp_path / REVIEWED).write_text("[1, 2]", encoding="utf-8")
-    (problem,) = load_reviewed(tmp_path, capture).problems
-    assert problem.where == REVIEWED and "not a JSON object" in problem.message
+    (problem,) = gate(tmp_path, capture)
+    assert problem.where == f"{REVIEWED}:$" and "not of type 'object'" in problem.message
 
 
 def test_a_long_chain_of_terms_with_no_result_is_read_in_linear_time(capture, reviewed) -> None:

@@ -72,7 +72,9 @@ FILES: tuple[CaptureFile, ...] = (
                 "{restore}"),
     # numbers typed in pages, each with its source (miles101.pagenumbers, which also holds run-arg entries to
     # the run files and src entries to the captured commit)
-    CaptureFile("reviewed-numbers.json", "reviewed-numbers.schema.json", BY_HAND,
+    CaptureFile("reviewed-numbers.json", "reviewed-numbers.schema.json",
+                "correct the entry by hand (schema _ext/miles101/schema/reviewed-numbers.schema.json; the file's "
+                "\"about\" says what each entry holds), or {restore}",
                 reads=("runs/*.yaml", "miles/files.json")),
     CaptureFile("runs/*.yaml", "run.schema.json",
                 "correct the run file by hand (schema _ext/miles101/schema/run.schema.json, AUTHORING.md), or {restore}",

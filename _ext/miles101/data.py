@@ -78,6 +78,9 @@ class Capture:
     #: What the model was built from (miles101.intake.input_sums): each input file's path → the sha256 of its bytes
     #: (None: missing), and "code" → the code digest. Empty for a model built otherwise.
     sources: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
+    #: The capture files the validation of this intake found clean: path → the sha256 of the bytes it checked (set by
+    #: miles101.intake.take_in; a reader of such a file's same bytes needs no validator of its own).
+    clean: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     #: fingerprint_of's answers: the capture never changes once loaded, so each is hashed once a build.
     _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict, repr=False, compare=False)
 

@@ -63,6 +63,7 @@ def take_in(root: Path, cache_dir: Path | None = None) -> Intake:
             remember(cache_dir / MODEL_CACHE, key, capture)
             remember(cache_dir / PARSED_CACHE, inputs.code, inputs.memo)
     capture.root = root
+    capture.clean = {rel: sha for rel in sorted(inputs.clean) if (sha := inputs.sha(root / rel, fix_for(rel)))}
     return Intake(capture, capture_problems(validation, capture), validation)
 
 

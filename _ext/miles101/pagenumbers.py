@@ -187,7 +187,6 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 NOUN_AFTER = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:\{{term\}}`)?(?P<noun>(?:{'|'.join(QUANTITY)})s?)(?![\w-])", re.I)
 #: A citation the reader can follow, in the same sentence as a quantity in words.
 CITED = re.compile(r"\{(?:issue|src|reference|fact|measured|computed|run-arg|default|threshold|crosscheck)\}`|\]\(https?:")
-SOURCES = ("run-arg", "src", "url", "book")
 COMMAND_FIX = ("list it in " + REVIEWED + " under \"commands\" with its source: \"run-arg\" (the run files it must "
                "equal, e.g. \"first-grpo --num-rollout\"), \"src\", \"url\" or \"book\" (the book's own choice), and "
                "\"why\"; in prose, cite a run file's setting as {run-arg} instead")
@@ -215,53 +214,50 @@ def _bad(path: str, message: str, fix: str = "correct the entry (the file's \"ab
     return Problem(Subtype.CAPTURE, message, fix, path)
 
 
-def _list_problem(where: str, entry: dict[str, Any], key: str, kinds: tuple[type, ...] = (str,)) -> Problem | None:
-    """A problem when entry[key] is present and not a list of such values (a string would be read letter by letter)."""
-    if key not in entry:
-        return None
-    value = entry[key]
-    if isinstance(value, list) and all(isinstance(v, kinds) and not isinstance(v, bool) and str(v).strip() for v in value):
-        return None
-    want = "texts" if kinds == (str,) else "numbers as text (\"32\")"
-    return _bad(f"{where}.{key}", f"\"{key}\" is {json.dumps(value)[:80]}, not a list of {want}.",
-                f"write it as a list, e.g. \"{key}\": [\"...\"].")
+#: The reviewed list's lists of entries.
+LISTS = ("commands", "approx", "words")
+
+
+def _entries(raw: bytes, capture: Any) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    """Each list's (index, entry), less the entries its schema refuses: the schema is the list's one structure check,
+    and the validation (`miles101.validate`, in both gates) names each refused entry at its JSON path. A list the
+    validation found clean in this intake (the same bytes: `Capture.clean`) is read as it is, no validator imported."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return {}  # not JSON: the validation names it
+    refused: set[tuple[Any, ...]] = set()
+    if capture is None or (getattr(capture, "clean", None) or {}).get(REVIEWED) != hashlib.sha256(raw).hexdigest():
+        from .schemas import schema_dir, schema_name_for, validator  # jsonschema: only for a list that changed or failed
+
+        name = schema_name_for(REVIEWED)  # its capture-file row's schema
+        errors = validator(name, (schema_dir() / name).read_text(encoding="utf-8")).iter_errors(doc)
+        refused = {tuple(e.absolute_path)[:2] for e in errors}
+    if not isinstance(doc, dict):
+        return {}
+    return {key: [(i, e) for i, e in enumerate(doc.get(key) or []) if (key, i) not in refused]
+            for key in LISTS if (key,) not in refused}
 
 
 def load_reviewed(root: Path, capture: Any = None) -> Reviewed:
-    """Read the reviewed list (missing: empty); each broken entry is a problem at its JSON path."""
+    """Read the reviewed list (missing: empty). Its structure is its schema's to check (both gates report it, once);
+    here only what a schema cannot say: a size a reviewer can read, a `src` line at the captured commit, a number
+    listed twice, words that are a number word and its noun. Each is a problem at its JSON path."""
     path = root / REVIEWED
     if not os.path.lexists(path):
         return Reviewed()
     restore = f"restore it from git (`git checkout -- {REVIEWED}`)"
     try:  # a regular file inside the project, never a FIFO (miles101.strict)
         raw = read_bytes(path, REVIEWED, root, restore)
-    except ProblemError as exc:
-        return Reviewed(problems=(replace(exc.problem, subtype=Subtype.CAPTURE),))
+    except ProblemError:
+        return Reviewed()  # the validation names it (the same strict reader)
     if len(raw) > MAX_BYTES:
         return Reviewed(problems=(_bad(REVIEWED, f"it holds {len(raw)} bytes, more than a list of {MAX_BYTES} bytes "
                                        "a reviewer can read.", f"keep it short (cite with roles), or {restore}."),))
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        return Reviewed(problems=(_bad(REVIEWED, f"cannot be read as JSON ({exc}).", f"{restore}."),))
+    entries = _entries(raw, capture)
     commands, approx, words, problems = {}, {}, {}, []
-    if not isinstance(doc, dict):
-        return Reviewed(problems=(_bad(REVIEWED, "it is not a JSON object with \"commands\", \"approx\" and \"words\".",
-                                       f"{restore}."),))
-    for i, entry in enumerate(doc.get("commands") or [] if isinstance(doc, dict) else []):
+    for i, entry in entries.get("commands", []):
         where = f"{REVIEWED}:$.commands[{i}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("option"), str) \
-                or not isinstance(entry.get("values"), list) or not isinstance(entry.get("why"), str) \
-                or not entry["why"].strip():
-            problems.append(_bad(where, "an entry needs \"option\", \"values\" (a list) and \"why\"."))
-            continue
-        if not any(entry.get(s) for s in SOURCES):
-            problems.append(_bad(where, f"{entry['option']} gives no source.", f"give one of {', '.join(SOURCES)}."))
-            continue
-        shape = _list_problem(where, entry, "values", (str, int)) or _list_problem(where, entry, "run-arg")
-        if shape is not None:
-            problems.append(shape)
-            continue
         if capture is not None and entry.get("src"):
             why = capture.src_spec_problem(str(entry["src"]))
             if why:
@@ -271,24 +267,14 @@ def load_reviewed(root: Path, capture: Any = None) -> Reviewed:
                 problems.append(_bad(f"{where}.values[{j}]", f"{entry['option']} {value} is listed twice.",
                                      "keep one entry for it (merge their run-arg lists)."))
             commands[entry["option"], str(value)] = entry
-    for i, entry in enumerate(doc.get("approx") or [] if isinstance(doc, dict) else []):
-        where = f"{REVIEWED}:$.approx[{i}]"
-        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and entry[k].strip()
-                                                  for k in ("page", "text", "why")) \
-                or not any(entry.get(s) for s in SOURCES):  # an empty "text" would excuse each ≈ of its page
-            problems.append(_bad(where, "an entry needs \"page\", \"text\" (the words around ≈ N), \"why\" and a source."))
-            continue
+    for _, entry in entries.get("approx", []):
         approx[entry["page"], entry["text"]] = entry
-    for i, entry in enumerate(doc.get("words") or [] if isinstance(doc, dict) else []):
-        where = f"{REVIEWED}:$.words[{i}]"
-        key = words_key(entry.get("words", "")) if isinstance(entry, dict) and isinstance(entry.get("words"), str) else None
-        if key is None or not str(entry.get("why") or "").strip() or not any(entry.get(s) for s in SOURCES):
-            problems.append(_bad(where, "an entry needs \"words\" (a number word and its noun, e.g. \"eight GPUs\"), "
-                                        "\"why\" and a source."))
-            continue
-        shape = _list_problem(where, entry, "pages") or _list_problem(where, entry, "run-arg")
-        if shape is not None:
-            problems.append(shape)
+    for i, entry in entries.get("words", []):
+        key = words_key(entry["words"])
+        if key is None:
+            problems.append(_bad(f"{REVIEWED}:$.words[{i}].words", f"{json.dumps(entry['words'])} is no number word "
+                                 "before a noun of hardware or run length.", "write the words as the page has them, "
+                                 "e.g. \"eight GPUs\" or \"two rollouts\"."))
             continue
         words.setdefault(key, []).append(entry)
     return Reviewed(commands, approx, words, tuple(problems))

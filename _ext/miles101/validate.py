@@ -97,6 +97,17 @@ def value_records(rel: str, doc: Any) -> Iterable[tuple[tuple, dict]]:
             yield (key, k), rec
 
 
+def _said(error: Any) -> str:
+    """What a schema error says: jsonschema's message, or where it only says "not valid under any of the given
+    schemas" (anyOf, oneOf) or names a pattern, the rule in the words of the schema's own description."""
+    described = error.schema.get("description") if isinstance(error.schema, dict) else None
+    if described and error.validator in ("anyOf", "oneOf"):
+        return f"it needs {described}"
+    if described and error.validator == "pattern":
+        return f"{error.message[:200]}: it must be {described}"
+    return error.message[:200]
+
+
 def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_name: str) -> list[Problem]:
     """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
     fix = fix_for(rel)
@@ -113,7 +124,7 @@ def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_nam
         found = json.dumps(error.instance, default=str)
         found = found if len(found) <= 60 else found[:57] + "..."
         problems.append(capture_problem(f"{rel}:{json_path(error.absolute_path)}",
-                                        f"{error.message[:200]} (found {found}; schema {schema_name}).",
+                                        f"{_said(error)} (found {found}; schema {schema_name}).",
                                         f"change the value at {json_path(error.absolute_path)}, or {fix}."))
     if not errors:
         problems += rule_problems(rel, doc)  # the doctor's rule files: what their schema cannot say

@@ -1,7 +1,7 @@
 // Runs the page's "compare my run" (compare-run.js over log-doctor-core.js) over logs, for
 // tests/lab/test_compare_run_parity.py.
 //   node compare_run.mjs DIR RULES SERIES AT LOG...   → {LOG: {table, rows}}
-// DIR holds the two modules under the names the build serves them (m101-...); AT is read_run.py's --at, or "-"
+// DIR holds the modules under the names the build serves them (m101-...); AT is read_run.py's --at, or "-"
 // for its default (your first 10 steps). Each log is read as the page reads a dropped file (readFile, in chunks;
 // CHUNK=N in the environment makes them small).
 import { readFileSync } from "node:fs";

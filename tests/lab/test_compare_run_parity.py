@@ -34,9 +34,9 @@ SERIES_ID = "verl-gsm8k-qwen2.5-0.5b-ppo"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The two modules under the names the build serves them, the rule set, and the page's data (full series)."""
+    """The modules under the names the build serves them, the rule set, and the page's data (full series)."""
     d = tmp_path_factory.mktemp("compare")
-    for name in ("log-doctor-core.js", "compare-run.js"):
+    for name in ("log-doctor-core.js", "worker-run.js", "compare-run.js"):
         shutil.copy(STATIC / name, d / f"m101-{name}")
     (d / "rules.json").write_text(json.dumps(doctor_rules.rules(ROOT)), encoding="utf-8")
     return d

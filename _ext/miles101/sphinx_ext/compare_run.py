@@ -3,7 +3,8 @@
 
 The page reads the log with the log doctor's reader (``log-doctor-core.js``, read_run.py's step parser ported, and
 the rule set ``log_doctor`` serves as ``m101-doctor-rules.json``); ``compare-run.js`` holds the table and the
-drawing, and ``compare-run-worker.js`` reads a big file off the page's thread. What it compares is data the page
+drawing, and ``compare-run-worker.js`` reads a big file off the page's thread, started by the doctor's runner
+(``worker-run.js``, served with the doctor's files). What it compares is data the page
 carries: each public series' steps and the columns read_run.py puts in its table (``read_run.SERIES_THEIRS``),
 with the keys and the no-verdict sentence read_run.py uses, so the two cannot disagree by construction of their
 inputs; ``tests/lab/test_compare_run_parity.py`` runs both over the same logs.

@@ -2,7 +2,8 @@
 
 The rule set is ``miles101.doctor_rules.rules()`` (7.1's symptoms, the reader's thresholds,
 read_run.py's patterns): the build serves it as ``_static/m101-doctor-rules.json`` with the
-page's modules (the matching in ``log-doctor-core.js``, a worker, the component). The pages
+page's modules (the matching in ``log-doctor-core.js``, a worker and ``worker-run.js``, which starts it or reads
+on the page's thread where none can start, the component). The pages
 that hold the directive, and no other, get a small deferred loader (``log-doctor-loader.js``) that
 imports the component, which then fetches the rules, when the reader comes to the doctor: the page
 itself loads none of it. The JavaScript holds no rule of its own.
@@ -30,7 +31,9 @@ from .base import ManualDirective
 from .domain import domain_of
 
 STATIC = Path(__file__).with_name("static")
-FILES = ("log-doctor-core.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor-loader.js", "log-doctor.css")
+#: worker-run.js is the one worker runner of the doctor and of ``compare-run`` (which mounts only where these are served).
+FILES = ("log-doctor-core.js", "worker-run.js", "log-doctor-worker.js", "log-doctor.js", "log-doctor-loader.js",
+         "log-doctor.css")
 RULES_FILE = "m101-doctor-rules.json"
 #: The rule set the last build served, kept in the doctree dir for the same rule files and code.
 RULES_MEMO = "m101-doctor-rules.pickle"

@@ -46,6 +46,6 @@ def check_numbers(app: Sphinx, docname: str, source: list[str]) -> None:
 
 
 def setup_page_numbers(app: Sphinx) -> None:
-    register_derived("reviewed-number", lambda capture, key: load_reviewed(capture.root).digest(key))
+    register_derived("reviewed-number", lambda capture, key: load_reviewed(capture.root, capture).digest(key))
     app.connect("builder-inited", load_reviewed_list, priority=200)  # after loading puts the capture in the domain
     app.connect("source-read", check_numbers, priority=100)  # the page as written, before toctrees are added

@@ -7,6 +7,7 @@
 // written as HTML: every node is built with DOM calls and text goes in as text.
 // tests/lab/test_compare_run_parity.py runs this file with node and read_run.py over the same logs.
 import { compile, StepAssembler, readFile, readText, general, lookup } from "./m101-log-doctor-core.js";
+import { runInWorker } from "./m101-worker-run.js";
 
 // ---------------------------------------------------------------- reading (pure: the page, the worker, node)
 const isNum = (x) => typeof x === "number";
@@ -250,45 +251,13 @@ function el(tag, attrs = {}, ...children) {
 
 const WORKER_URL = typeof document !== "undefined" ? new URL("./m101-compare-run-worker.js", import.meta.url) : null;
 
-/** Read in a module worker; where none can start, read here (readFile yields between its chunks). */
+/** Read in a module worker (read here where none can start; readFile yields between its chunks); {promise, cancel}. */
 function read(rules, input, onProgress) {
-  let worker = null;
-  let cancel = () => {};
   const here = () => {
     const reading = new CompareReading(rules);
-    return input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
+    return input.file ? readFile(reading, input.file, onProgress) : readText(reading, input.text, onProgress);
   };
-  const promise = new Promise((resolve, reject) => {
-    cancel = () => {
-      if (worker) worker.terminate();
-      reject(new Error("cancelled"));
-    };
-    try {
-      worker = new Worker(WORKER_URL, { type: "module" });
-    } catch {
-      worker = null;
-    }
-    if (worker === null) {
-      here().then(resolve, reject);
-      return;
-    }
-    worker.onmessage = (e) => {
-      const m = e.data;
-      if (m.type === "progress") onProgress(m.done, m.total);
-      else {
-        worker.terminate();
-        if (m.type === "done") resolve(m.result);
-        else reject(new Error(m.message));
-      }
-    };
-    worker.onerror = (e) => {
-      worker.terminate();
-      e.preventDefault();
-      here().then(resolve, reject);
-    };
-    worker.postMessage({ rules, ...input });
-  });
-  return { promise, cancel: () => cancel() };
+  return runInWorker(WORKER_URL, { rules, ...input }, here, onProgress);
 }
 
 function settingsLine(table) {

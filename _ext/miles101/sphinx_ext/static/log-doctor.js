@@ -2,6 +2,7 @@
 // at and reads its first ten steps, as `read_run.py --diagnose` and `read_run.py` do. Everything
 // runs in this page (a worker for big files); nothing is sent anywhere.
 import { Reading, readText, readFile, cell, settingsNote, passesArguments } from "./m101-log-doctor-core.js";
+import { runInWorker } from "./m101-worker-run.js";
 
 const STEPS = 10;
 const WORKER_URL = new URL("./m101-log-doctor-worker.js", import.meta.url);
@@ -19,46 +20,13 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Read in a module worker; where a worker cannot start, read here, yielding between chunks.
- * Returns {promise, cancel}: cancel stops the worker, and its answer never comes. */
+/** Read in a module worker (read here where none can start, yielding between chunks); {promise, cancel}. */
 function read(rules, input, onProgress) {
-  let worker = null;
-  let cancel = () => {};
   const here = () => {
     const reading = new Reading(rules, STEPS, input.groups ?? null, input.args ?? null);
-    return input.file ? readFile(reading, input.file, onProgress) : Promise.resolve(readText(reading, input.text, onProgress));
+    return input.file ? readFile(reading, input.file, onProgress) : readText(reading, input.text, onProgress);
   };
-  const promise = new Promise((resolve, reject) => {
-    cancel = () => {
-      if (worker) worker.terminate();
-      reject(new Error("cancelled"));
-    };
-    try {
-      worker = new Worker(WORKER_URL, { type: "module" });
-    } catch {
-      worker = null;
-    }
-    if (worker === null) {
-      here().then(resolve, reject);
-      return;
-    }
-    worker.onmessage = (e) => {
-      const m = e.data;
-      if (m.type === "progress") onProgress(m.done, m.total);
-      else {
-        worker.terminate();
-        if (m.type === "done") resolve(m.result);
-        else reject(new Error(m.message));
-      }
-    };
-    worker.onerror = (e) => {
-      worker.terminate();
-      e.preventDefault();
-      here().then(resolve, reject);
-    };
-    worker.postMessage({ rules, steps: STEPS, ...input });
-  });
-  return { promise, cancel: () => cancel() };
+  return runInWorker(WORKER_URL, { rules, steps: STEPS, ...input }, here, onProgress);
 }
 
 /** How much of a paste a box shows: its first lines, then how many more were taken but not shown. */
