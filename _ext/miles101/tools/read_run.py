@@ -865,7 +865,10 @@ SYMPTOMS_JSON = r'''{
     "Repo id must be in the form 'repo_name' or 'namespace/repo_name'",
     "We couldn't connect to 'https://huggingface.co' to load",
     "is not a local folder and is not a valid model identifier listed on",
-    "does not appear to have a file named config.json"
+    "does not appear to have a file named config.json",
+    "Can't load tokenizer for",
+    "Can't load the configuration of",
+    "Repository Not Found for url"
    ],
    "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
    "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
@@ -989,7 +992,10 @@ SYMPTOMS_JSON = r'''{
    "title": "`CUDA error: no kernel image is available for execution on the device`",
    "grep": [
     "CUDA error: no kernel image is available for execution on the device",
-    "is not compatible with the current PyTorch installation"
+    "is not compatible with the current PyTorch installation",
+    "PyTorch no longer supports this GPU because it is too old",
+    "cuda runtime error (48) : no kernel image is available",
+    "error=48 : no kernel image is available"
    ],
    "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
    "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
@@ -1077,7 +1083,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`Failed to connect to GCS at address`",
    "grep": [
     "Failed to connect to GCS at address",
-    "Failed to get cluster ID from GCS server"
+    "Failed to get cluster ID from GCS server",
+    "Could not find any running Ray instance"
    ],
    "check": "ray status",
    "fix": "Start the head first (`ray start --head`), then point `ray start --address` and the job at the head's address."
@@ -1449,7 +1456,8 @@ SYMPTOMS_JSON = r'''{
     "CUBLAS_STATUS_ALLOC_FAILED",
     "Cuda failure 'out of memory'",
     "Failed to CUDA calloc",
-    "cudaErrorMemoryAllocation: out of memory"
+    "cudaErrorMemoryAllocation: out of memory",
+    "cuda runtime error (2) : out of memory"
    ],
    "rank": [
     {
