@@ -1573,7 +1573,10 @@ SYMPTOMS_JSON = r'''{
    "section": "Memory",
    "title": "`does not support the pidfd_open syscall needed to use IPC for CUDA tensors when expandable_segments:True is set`",
    "grep": [
-    "pidfd_open syscall needed to use IPC for CUDA tensors"
+    "pidfd_open syscall needed to use IPC for CUDA tensors",
+    "pidfd_getfd syscall needed to use IPC for CUDA tensors",
+    "pidfd_getfd: Operation not permitted",
+    "pidfd_open:Operation not permitted"
    ],
    "check": "uname -r\ngrep -n -e 'PYTORCH_CUDA_ALLOC_CONF' -e '--train-env-vars' \"/root/logs/$RUN.args\"",
    "fix": "Remove expandable_segments from --train-env-vars, or run on a kernel that has pidfd_open (Linux 5.3 or later)."
