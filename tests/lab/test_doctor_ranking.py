@@ -249,6 +249,9 @@ RANKING_LOGS: dict[str, list[str]] = {
     # SGLang's launcher when a child process fails (python/sglang/srt/entrypoints/engine.py, sigquit_handler)
     "rank-sglang-sigquit.log": ["[2026-02-27 15:27:13] Received sigquit from a child process. It usually means the "
                                 "child failed."],
+    "rank-sglang-child-killed.log": ["[2026-02-27 15:27:12] Child process unexpectedly failed with exitcode=9. pid=4242"],
+    # the kernel OOM report of older kernels (mm/oom_kill.c)
+    "rank-kernel-old-oom.log": ["[11686.043641] Out of memory: Kill process 2603 (python3) score 761 or sacrifice child"],
     # PyTorch's capability check for a GPU older than the build (torch/cuda/__init__.py) and THC's CUDA check
     "rank-torch-old-gpu.log": ["    Found GPU0 Tesla K40m which is of cuda capability 3.5.",
                                "    PyTorch no longer supports this GPU because it is too old."],

@@ -1123,7 +1123,9 @@ SYMPTOMS_JSON = r'''{
     "killed by the OOM killer",
     "Memory cgroup out of memory: Killed process",
     "invoked oom-killer",
-    "Received sigquit from a child process"
+    "of memory: Kill process",
+    "Child process unexpectedly failed with exitcode=9.",
+    "Child process unexpectedly failed with an exit code 9."
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
