@@ -994,8 +994,7 @@ SYMPTOMS_JSON = r'''{
     "CUDA error: no kernel image is available for execution on the device",
     "is not compatible with the current PyTorch installation",
     "PyTorch no longer supports this GPU because it is too old",
-    "cuda runtime error (48) : no kernel image is available",
-    "error=48 : no kernel image is available"
+    "cuda runtime error (48) : no kernel image is available"
    ],
    "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
    "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
