@@ -259,6 +259,16 @@ RANKING_LOGS: dict[str, list[str]] = {
                                "on the device at /pytorch/aten/src/THC/generic/THCTensorMath.cu:15"],
     # PyTorch's expandable segments over IPC (c10/cuda/CUDACachingAllocator.cpp, ExpandableSegment::fromShared)
     "rank-pidfd-getfd-eperm.log": ["RuntimeError: pidfd_getfd: Operation not permitted"],
+    # Ray's object-store placement (python/ray/_private/services.py): the refusal, and the warning healthy runs print
+    "rank-ray-object-store-shm.log": ["ValueError: The configured object store size (15.032385536 GB) exceeds /dev/shm "
+                                      "size (4.500000768 GB). This will harm performance. Consider deleting files in "
+                                      "/dev/shm or increasing its size with --shm-size in Docker."],
+    "rank-ray-object-store-tmp.log": ["2024-03-20 06:43:30,508\tWARNING services.py:1996 -- WARNING: The object store is "
+                                      "using /tmp instead of /dev/shm because /dev/shm has only 62910464 bytes "
+                                      "available. This will harm performance!"],
+    # a flash-attn extension built against another PyTorch: the loader's undefined symbol
+    "rank-flash-attn-abi.log": ["ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-"
+                                "x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEa"],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

@@ -1042,6 +1042,17 @@ SYMPTOMS_JSON = r'''{
    "fix": "Use an attention backend that runs on sm_121 (FlashInfer for SGLang)."
   },
   {
+   "id": "flash-attn-abi-mismatch",
+   "section": "Images and hardware",
+   "title": "`flash_attn_2_cuda` ... `undefined symbol`",
+   "grep": [
+    "flash_attn_2_cuda ... undefined symbol",
+    "flash_attn_3 ... undefined symbol"
+   ],
+   "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.compiled_with_cxx11_abi())'\npip show flash-attn | grep -i -e '^name' -e '^version'",
+   "fix": "Install the flash-attn wheel built for the installed PyTorch (its version, CUDA and C++ ABI), or build flash-attn against it; in the Miles image, keep the image's PyTorch, which its flash-attn wheels were built for."
+  },
+  {
    "id": "gb10-nvidia-smi-not-supported",
    "section": "Images and hardware",
    "title": "`Memory-Usage` reads `Not Supported` in `nvidia-smi`",
@@ -1111,6 +1122,17 @@ SYMPTOMS_JSON = r'''{
    ],
    "check": "grep -n -e 'Timer save_model' -e '\\[FSDP\\] Saved checkpoint to' -e 'killed due to memory pressure' \"$LOG\"",
    "fix": "Lower the host-memory peak at save time (see 2.2 and 2.3)."
+  },
+  {
+   "id": "ray-object-store-shm",
+   "section": "Ray",
+   "title": "`The configured object store size ... exceeds /dev/shm size`",
+   "grep": [
+    "The configured object store size ... exceeds /dev/shm size",
+    "object store size exceeds the capacity of /dev/shm"
+   ],
+   "check": "df -h /dev/shm",
+   "fix": "Start the container with --ipc=host as 1.1 does, or with a --shm-size larger than Ray's object store; or give ray start a smaller --object-store-memory."
   },
   {
    "id": "engine-terminated",
