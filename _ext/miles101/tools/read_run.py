@@ -1005,7 +1005,7 @@ SYMPTOMS_JSON = r'''{
    "title": "`... but Transformers does not recognize this architecture.`",
    "grep": [
     "but Transformers does not recognize this architecture",
-    "Should have a `model_type` key in its config.json",
+    "Should have a ... key in its config.json",
     "are not supported for now. Supported architectures"
    ],
    "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
