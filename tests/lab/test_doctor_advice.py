@@ -122,6 +122,10 @@ KNOWN_MISSES = {
     "pytorch-10577": "old PyTorch's `write(): fd N failed with Input/output error` names EIO, not the no-space errno: "
                      "a disk-full entry would be a guess",
     "ronin-51": "PyTorch's `File ... cannot be opened.` names no errno (a missing directory reads the same)",
+    "open-instruct-1431": "open-instruct's own wait message (`Waiting for placement group to be scheduled`): no Ray or "
+                          "Miles line",
+    "open-instruct-1067": "Ray's `The object store is using /tmp instead of /dev/shm` is a warning that healthy runs print "
+                          "too: naming it would name healthy logs",
 }
 
 

@@ -186,6 +186,89 @@ RANKING_LOGS: dict[str, list[str]] = {
                          "'namespace/repo_name': '/root/Qwen3-0.6B'. Use `repo_type` argument if needed.",
                          "OSError: Incorrect path_or_model_id: '/root/Qwen3-0.6B'. Please provide either the path to a "
                          "local folder or the repo_id of a model on the Hub."],
+    # Wordings from the raise sites 7.1 cites for them, with made-up values (issue 56: rules that hold on new logs).
+    # The C library's EADDRINUSE text through ZeroMQ, as SGLang's processes bind their sockets
+    "rank-port-zmq.log": ["zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:30012')"],
+    # transformers' AutoConfig on a config without model_type (models/auto/configuration_auto.py)
+    "rank-config-no-model-type.log": ["ValueError: Unrecognized model in /root/ckpt. Should have a `model_type` key in "
+                                      "its config.json, or contain one of the following strings in its name: albert"],
+    # SGLang's model registry (python/sglang/srt/models/registry.py, _raise_for_unsupported)
+    "rank-sglang-arch.log": ["ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported "
+                             "architectures: dict_keys(['LlamaForCausalLM', 'Qwen3ForCausalLM'])"],
+    # PyTorch's zip writer (caffe2/serialize/inline_container.cc) and the old torch.save writer (torch/csrc/serialization.cpp)
+    "rank-zip-writer-pos.log": ["RuntimeError: [enforce fail at inline_container.cc:626] . unexpected pos 1029636288 "
+                                "vs 1029636176"],
+    "rank-torch-write-fd.log": ["RuntimeError: write(): fd 41 failed with No space left on device"],
+    "rank-rust-no-space.log": ["Error: No space left on device (os error 28)"],
+    "rank-quota.log": ["OSError: [Errno 122] Disk quota exceeded: '/root/ckpt/iter_0000010'"],
+    # the old writer's write() with another errno, and the zip writer's open: no sign of a full disk, no entry
+    "rank-torch-write-eio.log": ["RuntimeError: write(): fd 29 failed with Input/output error"],
+    # PyTorch's DataLoader SIGBUS handler (torch/csrc/DataLoader.cpp)
+    "rank-dataloader-shm.log": ["ERROR: Unexpected bus error encountered in worker. This might be caused by "
+                                "insufficient shared memory (shm)."],
+    # Ray's memory monitor, the line after the exception; and Ray's monitor before 2.0 (memory_monitor.py)
+    "rank-ray-threshold.log": ["Memory on the node (IP: 10.0.0.2, ID: 90ef) where the task (task ID: a675, "
+                               "name=allocate, pid=91085, memory used=24.99GB) was running was 32.62GB / 33.28GB "
+                               "(0.980175), which exceeds the memory usage threshold of 0.95."],
+    "rank-ray-old-monitor.log": ["ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node host "
+                                 "is used (60.1 / 62.8 GB). The top 10 memory consumers are:"],
+    # Ray's autoscaler (python/ray/autoscaler/_private/autoscaler.py)
+    "rank-autoscaler-infeasible.log": ["(autoscaler +1m2s) Error: No available node types can fulfill resource "
+                                       "request {'GPU': 8.0, 'CPU': 8.0}. Add suitable node types to this cluster to "
+                                       "resolve this issue."],
+    # Ray's bootstrap address lookup (python/ray/_private/services.py)
+    "rank-ray-no-instance.log": ["ConnectionError: Could not find any running Ray instance. Please specify the one to "
+                                 "connect to by setting `--address` flag or `RAY_ADDRESS` environment variable."],
+    # torch.nn.utils.clip_grad_norm_ with error_if_nonfinite=True (torch/nn/utils/clip_grad.py)
+    "rank-clip-nonfinite.log": ["RuntimeError: The total norm of order 2.0 for gradients from `parameters` is "
+                                "non-finite, so it cannot be clipped. To disable this error and scale the gradients "
+                                "by the non-finite norm anyway, set `error_if_nonfinite=False`"],
+    # the CUDA driver API's error name
+    "rank-illegal-address-driver.log": ["RuntimeError: Triton Error [CUDA]: CUDA_ERROR_ILLEGAL_ADDRESS"],
+    # NCCL's CUDA checks (src/include/checks.h, alloc.h), the runtime's error name, PyTorch's THC
+    "rank-nccl-cuda-oom.log": ["host:1234:1234 [0] include/alloc.h:114 NCCL WARN Cuda failure 'out of memory'"],
+    "rank-nccl-calloc.log": ["host:1234:1234 [0] include/alloc.h:48 NCCL WARN Failed to CUDA calloc 6291456 bytes"],
+    "rank-runtime-oom-name.log": ["thrust::system::system_error: cudaErrorMemoryAllocation: out of memory"],
+    "rank-thc-oom.log": ["RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/"
+                         "THCCachingAllocator.cpp:510"],
+    # Megatron's YAML argument check (megatron/training/yaml_arguments.py)
+    "rank-megatron-yaml-world.log": ["AssertionError: world size (1) is not divisible by tensor parallel size (2) "
+                                     "times pipeline parallel size (1)"],
+    # transformers before 4.43: a default template, with a warning (GPT2Tokenizer.default_chat_template)
+    "rank-default-template.log": ["No chat template is set for this tokenizer, falling back to a default class-level "
+                                  "template. This is very error-prone, because models are often trained with "
+                                  "templates different from the class default!"],
+    # transformers' hub lookup (utils/hub.py) and huggingface_hub (utils/_http.py)
+    "rank-hf-not-identifier.log": ["OSError: /data/qwen3 is not a local folder and is not a valid model identifier "
+                                   "listed on 'https://huggingface.co/models'"],
+    "rank-hf-no-config.log": ["OSError: /root/ckpt does not appear to have a file named config.json. Checkout "
+                              "'https://huggingface.co//root/ckpt/tree/None' for available files."],
+    "rank-hf-tokenizer.log": ["OSError: Can't load tokenizer for '/root/ckpt'. If you were trying to load it from "
+                              "'https://huggingface.co/models', make sure you don't have a local directory with the "
+                              "same name."],
+    # SGLang's launcher when a child process fails (python/sglang/srt/entrypoints/engine.py, sigquit_handler)
+    "rank-sglang-sigquit.log": ["[2026-02-27 15:27:13] Received sigquit from a child process. It usually means the "
+                                "child failed."],
+    "rank-sglang-child-killed.log": ["[2026-02-27 15:27:12] Child process unexpectedly failed with exitcode=9. pid=4242"],
+    # the kernel OOM report of older kernels (mm/oom_kill.c)
+    "rank-kernel-old-oom.log": ["[11686.043641] Out of memory: Kill process 2603 (python3) score 761 or sacrifice child"],
+    # PyTorch's capability check for a GPU older than the build (torch/cuda/__init__.py) and THC's CUDA check
+    "rank-torch-old-gpu.log": ["    Found GPU0 Tesla K40m which is of cuda capability 3.5.",
+                               "    PyTorch no longer supports this GPU because it is too old."],
+    "rank-thc-no-kernel.log": ["RuntimeError: cuda runtime error (48) : no kernel image is available for execution "
+                               "on the device at /pytorch/aten/src/THC/generic/THCTensorMath.cu:15"],
+    # PyTorch's expandable segments over IPC (c10/cuda/CUDACachingAllocator.cpp, ExpandableSegment::fromShared)
+    "rank-pidfd-getfd-eperm.log": ["RuntimeError: pidfd_getfd: Operation not permitted"],
+    # Ray's object-store placement (python/ray/_private/services.py): the refusal, and the warning healthy runs print
+    "rank-ray-object-store-shm.log": ["ValueError: The configured object store size (15.032385536 GB) exceeds /dev/shm "
+                                      "size (4.500000768 GB). This will harm performance. Consider deleting files in "
+                                      "/dev/shm or increasing its size with --shm-size in Docker."],
+    "rank-ray-object-store-tmp.log": ["2024-03-20 06:43:30,508\tWARNING services.py:1996 -- WARNING: The object store is "
+                                      "using /tmp instead of /dev/shm because /dev/shm has only 62910464 bytes "
+                                      "available. This will harm performance!"],
+    # a flash-attn extension built against another PyTorch: the loader's undefined symbol
+    "rank-flash-attn-abi.log": ["ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-"
+                                "x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEa"],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

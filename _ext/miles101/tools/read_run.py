@@ -800,7 +800,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`world_size (...) is not divisible by`",
    "grep": [
     "world_size ( ... ) is not divisible by",
-    "world size ( ... ) is not divisible by total_model_size"
+    "world size ( ... ) is not divisible by total_model_size",
+    "world size ( ... ) is not divisible by"
    ],
    "check": "grep -n -e '--tensor-model-parallel-size' -e '--pipeline-model-parallel-size' -e '--expert-model-parallel-size' -e '--context-parallel-size' \"/root/logs/$RUN.args\"",
    "fix": "On one GPU, set the Megatron parallel sizes to 1: Megatron needs tensor \u00d7 pipeline \u00d7 context, and expert-tensor \u00d7 expert \u00d7 pipeline, each to divide the trainer's GPU count."
@@ -862,7 +863,12 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Incorrect path_or_model_id: '",
     "Repo id must be in the form 'repo_name' or 'namespace/repo_name'",
-    "We couldn't connect to 'https://huggingface.co' to load"
+    "We couldn't connect to 'https://huggingface.co' to load",
+    "is not a local folder and is not a valid model identifier listed on",
+    "does not appear to have a file named config.json",
+    "Can't load tokenizer for",
+    "Can't load the configuration of",
+    "Repository Not Found for url"
    ],
    "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
    "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
@@ -894,7 +900,9 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "tokenizer.chat_template is not set",
     "apply_chat_template(",
-    "does not have a chat template"
+    "does not have a chat template",
+    "No chat template is set for this tokenizer",
+    "No chat template is defined for this tokenizer"
    ],
    "check": "HF=$(grep -oP '^--hf-checkpoint \\K\\S+' \"/root/logs/$RUN.args\")\npython3 -c \"from transformers import AutoTokenizer as T; print(T.from_pretrained('$HF').chat_template is not None)\"",
    "fix": "Use the model's instruct version, or drop --apply-chat-template for a base model and write its prompt format into the data."
@@ -984,7 +992,9 @@ SYMPTOMS_JSON = r'''{
    "title": "`CUDA error: no kernel image is available for execution on the device`",
    "grep": [
     "CUDA error: no kernel image is available for execution on the device",
-    "is not compatible with the current PyTorch installation"
+    "is not compatible with the current PyTorch installation",
+    "PyTorch no longer supports this GPU because it is too old",
+    "cuda runtime error (48) : no kernel image is available"
    ],
    "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
    "fix": "Use a PyTorch build whose arch list covers the GPU's compute capability, as the image's own torch should."
@@ -994,7 +1004,9 @@ SYMPTOMS_JSON = r'''{
    "section": "Images and hardware",
    "title": "`... but Transformers does not recognize this architecture.`",
    "grep": [
-    "but Transformers does not recognize this architecture"
+    "but Transformers does not recognize this architecture",
+    "Should have a ... key in its config.json",
+    "are not supported for now. Supported architectures"
    ],
    "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
    "fix": "Run in the Miles image as built (a transformers that a later pip install put over the image's is the first suspect), or install a transformers release that knows the checkpoint's model_type."
@@ -1030,6 +1042,17 @@ SYMPTOMS_JSON = r'''{
    "fix": "Use an attention backend that runs on sm_121 (FlashInfer for SGLang)."
   },
   {
+   "id": "flash-attn-abi-mismatch",
+   "section": "Images and hardware",
+   "title": "`flash_attn_2_cuda` ... `undefined symbol`",
+   "grep": [
+    "flash_attn_2_cuda ... undefined symbol",
+    "flash_attn_3 ... undefined symbol"
+   ],
+   "check": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.compiled_with_cxx11_abi())'\npip show flash-attn | grep -i -e '^name' -e '^version'",
+   "fix": "Install the flash-attn wheel built for the installed PyTorch (its version, CUDA and C++ ABI), or build flash-attn against it; in the Miles image, keep the image's PyTorch, which its flash-attn wheels were built for."
+  },
+  {
    "id": "gb10-nvidia-smi-not-supported",
    "section": "Images and hardware",
    "title": "`Memory-Usage` reads `Not Supported` in `nvidia-smi`",
@@ -1046,7 +1069,8 @@ SYMPTOMS_JSON = r'''{
     "Call to posix_fallocate failed",
     "Call to shm_open failed",
     "Error: failed to extend ... to ... bytes",
-    "Error: failed to create shared memory file"
+    "Error: failed to create shared memory file",
+    "This might be caused by insufficient shared memory (shm)"
    ],
    "check": "df -h /dev/shm\nls -ld /dev/shm",
    "fix": "Give NCCL a /dev/shm it can write and that has room: the container's as the book starts it (see 1.1), or a writable one."
@@ -1057,7 +1081,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`Creating placement group with` ... and nothing after it",
    "grep": [
     "Creating placement group with",
-    "cannot be scheduled right now"
+    "cannot be scheduled right now",
+    "No available node types can fulfill resource request"
    ],
    "check": "ray status",
    "fix": "On one GPU set --actor-num-gpus-per-node 1 and --num-gpus-per-node 1 with --colocate."
@@ -1068,7 +1093,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`Failed to connect to GCS at address`",
    "grep": [
     "Failed to connect to GCS at address",
-    "Failed to get cluster ID from GCS server"
+    "Failed to get cluster ID from GCS server",
+    "Could not find any running Ray instance"
    ],
    "check": "ray status",
    "fix": "Start the head first (`ray start --head`), then point `ray start --address` and the job at the head's address."
@@ -1079,7 +1105,9 @@ SYMPTOMS_JSON = r'''{
    "title": "`ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node running low on memory.`",
    "grep": [
     "ray.exceptions.OutOfMemoryError",
-    "killed due to the node running low on memory"
+    "killed due to the node running low on memory",
+    "which exceeds the memory usage threshold of",
+    "RayOutOfMemoryError: More than"
    ],
    "check": "grep -i -A3 'memory' /tmp/ray/session_latest/logs/raylet.out | tail -n 20",
    "fix": "Set RAY_memory_usage_threshold / RAY_memory_monitor_refresh_ms where the raylet starts (see 2.3)."
@@ -1096,6 +1124,17 @@ SYMPTOMS_JSON = r'''{
    "fix": "Lower the host-memory peak at save time (see 2.2 and 2.3)."
   },
   {
+   "id": "ray-object-store-shm",
+   "section": "Ray",
+   "title": "`The configured object store size ... exceeds /dev/shm size`",
+   "grep": [
+    "The configured object store size ... exceeds /dev/shm size",
+    "object store size exceeds the capacity of /dev/shm"
+   ],
+   "check": "df -h /dev/shm",
+   "fix": "Start the container with --ipc=host as 1.1 does, or with a --shm-size larger than Ray's object store; or give ray start a smaller --object-store-memory."
+  },
+  {
    "id": "engine-terminated",
    "section": "Engine",
    "title": "`Server process terminated unexpectedly.`",
@@ -1104,7 +1143,10 @@ SYMPTOMS_JSON = r'''{
     "Out of memory: Killed process",
     "killed by the OOM killer",
     "Memory cgroup out of memory: Killed process",
-    "invoked oom-killer"
+    "invoked oom-killer",
+    "of memory: Kill process",
+    "Child process unexpectedly failed with exitcode=9.",
+    "Child process unexpectedly failed with an exit code 9."
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
@@ -1235,7 +1277,8 @@ SYMPTOMS_JSON = r'''{
     "[Errno 98] Address already in use",
     "name: EADDRINUSE, message: address already in use",
     "errno: 98 - Address already in use",
-    "RuntimeError: Address already in use"
+    "RuntimeError: Address already in use",
+    "Address already in use"
    ],
    "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
    "fix": "Stop the old container or `ray stop` the old cluster; kill the process by its id."
@@ -1433,7 +1476,11 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "CUDA out of memory",
     "CUDA error: out of memory",
-    "CUBLAS_STATUS_ALLOC_FAILED"
+    "CUBLAS_STATUS_ALLOC_FAILED",
+    "Cuda failure 'out of memory'",
+    "Failed to CUDA calloc",
+    "cudaErrorMemoryAllocation: out of memory",
+    "cuda runtime error (2) : out of memory"
    ],
    "rank": [
     {
@@ -1549,7 +1596,10 @@ SYMPTOMS_JSON = r'''{
    "section": "Memory",
    "title": "`does not support the pidfd_open syscall needed to use IPC for CUDA tensors when expandable_segments:True is set`",
    "grep": [
-    "pidfd_open syscall needed to use IPC for CUDA tensors"
+    "pidfd_open syscall needed to use IPC for CUDA tensors",
+    "pidfd_getfd syscall needed to use IPC for CUDA tensors",
+    "pidfd_getfd: Operation not permitted",
+    "pidfd_open:Operation not permitted"
    ],
    "check": "uname -r\ngrep -n -e 'PYTORCH_CUDA_ALLOC_CONF' -e '--train-env-vars' \"/root/logs/$RUN.args\"",
    "fix": "Remove expandable_segments from --train-env-vars, or run on a kernel that has pidfd_open (Linux 5.3 or later)."
@@ -1580,7 +1630,8 @@ SYMPTOMS_JSON = r'''{
    "section": "Memory",
    "title": "`an illegal memory access was encountered` in SGLang",
    "grep": [
-    "an illegal memory access was encountered"
+    "an illegal memory access was encountered",
+    "CUDA_ERROR_ILLEGAL_ADDRESS"
    ],
    "check": "grep -n -B5 'an illegal memory access was encountered' \"$LOG\" | head -n 20",
    "fix": "Lower --sglang-mem-fraction-static.",
@@ -1688,7 +1739,8 @@ SYMPTOMS_JSON = r'''{
    "title": "`found NaN in local grad norm`",
    "grep": [
     "found NaN in local grad norm",
-    "found Inf in local grad norm"
+    "found Inf in local grad norm",
+    "is non-finite, so it cannot be clipped"
    ],
    "check": "grep -n -o \"'train/grad_norm': [^,}]*\" \"$LOG\" | tail -n 5",
    "fix": "Megatron stopped on a NaN gradient norm before the metric was logged: check the causes of the NaN gradient-norm entry in order."
@@ -1892,7 +1944,11 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "[Errno 28] No space left on device",
     "PytorchStreamWriter failed writing file",
-    "code: 28, kind: StorageFull"
+    "code: 28, kind: StorageFull",
+    "inline_container.cc ... unexpected pos",
+    "write(): fd ... failed with No space left on device",
+    "No space left on device (os error 28)",
+    "[Errno 122] Disk quota exceeded"
    ],
    "check": "df -h",
    "fix": "Free room on the filesystem the failing write goes to, or point --save at a disk with room for every checkpoint you keep."
