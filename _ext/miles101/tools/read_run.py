@@ -1602,7 +1602,7 @@ SYMPTOMS_JSON = r'''{
     "pidfd_open:Operation not permitted"
    ],
    "check": "uname -r\ngrep -n -e 'PYTORCH_CUDA_ALLOC_CONF' -e '--train-env-vars' \"/root/logs/$RUN.args\"",
-   "fix": "Remove expandable_segments from --train-env-vars, or run on a kernel that has pidfd_open (Linux 5.3 or later)."
+   "fix": "Remove expandable_segments from --train-env-vars, or run on a kernel that has pidfd_open and pidfd_getfd (Linux 5.6 or later)."
   },
   {
    "id": "mem-grows-after-update",
