@@ -47,9 +47,10 @@ DIRECTIVES = {"compare-image-sample": CompareImageSampleDirective}
 def check_key(root: Path, book: Book) -> str:
     """What `book_miles.book_side` reads besides the loaded book, and the code: manual.json (and its schema), the
     book's pages, the extraction's flags and metrics, every run file (the served BOOK is in tools/miles_tree.py)."""
-    runs = sorted(f"capture/runs/{n}" for n in (os.listdir(root / "capture/runs") if (root / "capture/runs").is_dir()
-                                              else []) if n.endswith(".yaml"))
-    files = ["manual.json", *book.page_files, "capture/miles/flags.json", "capture/miles/metrics.json", *runs]
+    runs = root / "capture" / "runs"
+    names = sorted(n for n in (os.listdir(runs) if runs.is_dir() else []) if n.endswith(".yaml"))
+    files = ["manual.json", *book.page_files, "capture/miles/flags.json", "capture/miles/metrics.json",
+             *(f"capture/runs/{n}" for n in names)]
     return memo_key(code_digest(), "served-book", SCHEMA_PATH.read_bytes(),
                     *(part for rel in files for part in (rel, memo_bytes(root / rel))))
 
