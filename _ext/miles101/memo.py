@@ -44,7 +44,8 @@ def memo_bytes(path: Path, limit: int | None = None) -> bytes | None:
     except OSError:
         return None
     try:  # checked on the open file: a FIFO, a device or a directory is never read
-        data = os.read(fd, limit + 1) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        info = os.fstat(fd)
+        data = os.read(fd, info.st_size + 1) if stat.S_ISREG(info.st_mode) and info.st_size <= limit else None
     except OSError:
         data = None
     finally:
