@@ -105,7 +105,7 @@ def test_schema_error_after_a_valid_build_still_fails(book_copy: Path) -> None:
     from test_book_errors import fatal
 
     build(book_copy)  # manual.json passed its schema check, which is remembered by its bytes
-    assert (book_copy / "_build" / "doctrees" / "m101-book-valid.txt").is_file()
+    assert (book_copy / "_build" / "doctrees" / "m101-book-valid.pickle").is_file()
     edit_book(book_copy, lambda b: b["parts"][1].pop("thesis"))
     assert "manual.json:$.parts[1]: ERROR: missing required key 'thesis'." in fatal(book_copy)
 

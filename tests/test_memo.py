@@ -118,3 +118,14 @@ def test_a_damaged_or_planted_checks_cache_is_no_cache(tmp_path: Path, text: str
     os.unlink(path)
     os.mkfifo(path)
     assert Cache(path).old == {}  # not waited on
+
+
+def test_a_memo_site_computes_once_for_its_key(tmp_path: Path) -> None:
+    """`kept`: the answer kept for the key, else computed and kept; without a file or a key, computed each time."""
+    from miles101.memo import kept
+
+    memo, calls = tmp_path / "m.pickle", []
+    assert kept(memo, "k", lambda: calls.append(1) or "a", str) == "a"
+    assert kept(memo, "k", lambda: calls.append(1) or "b", str) == "a" and calls == [1]
+    assert kept(memo, "k2", lambda: "b", str) == "b" and kept(memo, "k", lambda: "c", str) == "c"
+    assert kept(None, "k", lambda: "d") == "d" and kept(memo, None, lambda: "e") == "e"

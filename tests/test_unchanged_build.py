@@ -44,7 +44,7 @@ from miles101.book import load_book
 from miles101.doctor_rules import rules_text
 from miles101.intake import take_in
 root, cache = Path(sys.argv[1]), Path(sys.argv[2])
-book, _ = load_book(root / "manual.json", root, valid_cache=cache / "m101-book-valid.txt")
+book, _ = load_book(root / "manual.json", root, valid_cache=cache / "m101-book-valid.pickle")
 intake = take_in(root, cache)
 rules_text(root, cache / "doctor.pickle")
 print(json.dumps({{"book": book is not None, "loaded": [m for m in {LAZY!r} if m in sys.modules]}}))

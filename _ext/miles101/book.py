@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .memo import memo_bytes
+from .memo import recall, remember
 from .palette import HUES
 from .problems import Problem, ProblemError, Subtype, json_path
 from .strict import decode, outside, parse_json_bytes, read_bytes
@@ -316,28 +316,6 @@ def _has_title(page: Path, text: str | None = None) -> bool:
     return any(line.startswith("# ") for line in text.splitlines())
 
 
-def _schema_key(raw: bytes) -> str:
-    """What a schema check depends on: manual.json's bytes and the schema's."""
-    return hashlib.sha256(raw + b"\0" + SCHEMA_PATH.read_bytes()).hexdigest()
-
-
-def _known_valid(cache_file: Path | None, key: str) -> bool:
-    try:
-        return cache_file is not None and (memo_bytes(cache_file) or b"").decode("utf-8").strip() == key
-    except (OSError, ValueError):  # ValueError: not UTF-8
-        return False
-
-
-def _remember_valid(cache_file: Path | None, key: str) -> None:
-    if cache_file is None:
-        return
-    try:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        cache_file.write_text(key + "\n", encoding="utf-8")
-    except OSError:
-        pass  # a cache that cannot be written only costs the next build a schema check
-
-
 def load_book(path: Path, srcdir: Path | None = None,
               valid_cache: Path | None = None) -> tuple[Book | None, list[Problem]]:
     """Read, validate and cross-check manual.json. The book is None when it cannot be built.
@@ -356,12 +334,12 @@ def load_book(path: Path, srcdir: Path | None = None,
     odd = _value_problems(file, data)  # what the schema lets through: NaN, 2.0 for 2, a javascript: link
     if odd:
         return None, odd
-    key = _schema_key(raw)
-    if not _known_valid(valid_cache, key):
+    key = hashlib.sha256(raw + b"\0" + SCHEMA_PATH.read_bytes()).hexdigest()  # what the schema check reads
+    if recall(valid_cache, key) is not True:
         errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
             return None, [_schema_problem(file, e) for e in errors]
-        _remember_valid(valid_cache, key)
+        remember(valid_cache, key, True)
     problems = _cross_check(file, data, srcdir)
     if any(p.fatal for p in problems):
         return None, problems

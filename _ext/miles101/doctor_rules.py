@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from miles101.inputs import code_digest, memo_key
-from miles101.memo import recall, remember
+from miles101.memo import kept
 from miles101.problems import ProblemError
 from miles101.rulefiles import READER, SYMPTOMS as SYMPTOMS_FILE, load_cutoffs, load_symptoms
 from miles101.strict import read_bytes
@@ -75,26 +75,14 @@ def rules(root: Path) -> dict[str, Any]:
 
 
 def rules_text(root: Path, memo: Path | None = None) -> str:
-    """`rules(root)` as the build serves it (JSON text); ProblemError when a rule file is broken.
-
-    With `memo` (a file in the build's doctree dir), the text the last build served is reused while
-    symptoms.json, reader.json and the code (`inputs.code_digest`: this module, the rule files' reader and
-    schemas, read_run.py) are byte for byte the same. A broken rule file is never kept: it is read again
-    and raises as it did.
-    """
-    key = None
-    if memo is not None:
-        try:
-            key = memo_key(code_digest(), "doctor-rules",
-                           *(read_bytes(root / rel, rel, root) for rel in (SYMPTOMS_FILE, READER)))
-        except ProblemError:
-            key = None  # a file that does not read: gather as without a memo, which names the problem
-        text = recall(memo, key)
-        if isinstance(text, str):
-            return text
-    text = json.dumps(rules(root), indent=1, sort_keys=True) + "\n"
-    remember(memo, key, text)
-    return text
+    """`rules(root)` as the build serves it (JSON text); ProblemError when a rule file is broken. With `memo` (a
+    doctree-dir file), kept for symptoms.json's and reader.json's bytes and the code; a broken set is never kept."""
+    try:
+        key = None if memo is None else memo_key(code_digest(), "doctor-rules",
+                                                 *(read_bytes(root / r, r, root) for r in (SYMPTOMS_FILE, READER)))
+    except ProblemError:  # a file that does not read: gathered as without a memo, which names the problem
+        key = None
+    return kept(memo, key, lambda: json.dumps(rules(root), indent=1, sort_keys=True) + "\n", str)
 
 
 if __name__ == "__main__":

@@ -7,16 +7,17 @@ found clean in the same intake is read as it is (`miles101.inputs.Inputs.clean`)
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .capturefiles import row_for, schema_globs
-from .memo import collector_paused
 
 if TYPE_CHECKING:
     import jsonschema
@@ -37,10 +38,23 @@ def schema_name_for(rel: str) -> str | None:
     return None if row is None else row.schema
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The garbage collector off meanwhile: an import that makes tens of thousands of long-lived objects would
+    otherwise have each collection in a build's large heap walk them for nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def jsonschema_module() -> ModuleType:
     """jsonschema, imported when a validation first runs: a build whose capture and book are unchanged validates
     nothing and never imports it. The import makes tens of thousands of objects that live as long as the process,
-    so the collector is paused meanwhile (`memo.collector_paused`)."""
+    so the collector is paused meanwhile (`collector_paused`)."""
     with collector_paused():
         import jsonschema
     return jsonschema
@@ -57,10 +71,8 @@ VALUE_KEYWORDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusive
 
 
 def _holds_number(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(_holds_number(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_holds_number(v) for v in value)
+    if isinstance(value, (dict, list)):
+        return any(map(_holds_number, value.values() if isinstance(value, dict) else value))
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -74,30 +86,23 @@ def _blind(node: Any) -> bool:
 
 @cache
 def number_blind(schema_text: str) -> bool:
-    """Whether the schema's verdict on a document never depends on the value of a number in it, only on its
-    kind: no bound, no multipleOf, no uniqueItems, no const or enum that holds a number, no reference to
-    another schema file (its keywords are not read here). Conservative: such a keyword anywhere, even as
-    the name of a property, counts."""
+    """Whether the schema's verdict on a document never depends on the value of a number in it, only on its kind:
+    no bound, multipleOf, uniqueItems, const or enum holding a number, nor reference to another schema file (its
+    keywords are not read here). Conservative: such a keyword anywhere, even as a property's name, counts."""
     return _blind(json.loads(schema_text))
 
 
 def number_shape(doc: Any) -> str:
-    """The document as JSON with every number replaced by a stand-in of its kind for JSON Schema: 0 for an
-    integer, 0.0 for a whole float (an "integer" too), 0.5 for any other (NaN and infinities included). A
-    number-blind schema (`number_blind`) gives every document of one shape the same verdict."""
+    """The document as JSON with each number a stand-in of its kind for JSON Schema: 0 for an integer, 0.0 for a
+    whole float (an "integer" too), 0.5 for any other (NaN and infinities too). Under a number-blind schema
+    (`number_blind`) every document of one shape gets one verdict; what is not JSON is a shape of its own."""
     def stand_in(node: Any) -> Any:
-        if isinstance(node, bool) or node is None or isinstance(node, str):
+        if isinstance(node, (dict, list)):
+            return {k: stand_in(v) for k, v in node.items()} if isinstance(node, dict) else list(map(stand_in, node))
+        if isinstance(node, bool) or not isinstance(node, (int, float)):
             return node
-        if isinstance(node, int):
-            return 0
-        if isinstance(node, float):
-            return 0.0 if node.is_integer() else 0.5
-        if isinstance(node, dict):
-            return {k: stand_in(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [stand_in(v) for v in node]
-        return repr(node)  # not JSON: a shape of its own
-    return json.dumps(stand_in(doc))
+        return 0 if isinstance(node, int) else 0.0 if node.is_integer() else 0.5
+    return json.dumps(stand_in(doc), default=repr)
 
 
 def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:

@@ -33,9 +33,7 @@ from sphinx.errors import ConfigError
 from sphinx.transforms import SphinxTransform
 from sphinx.writers.text import TextTranslator
 
-from ..inputs import code_digest, memo_key
 from ..kinds import KINDS
-from ..memo import recall, remember
 
 from .assets import write_if_changed
 from .domain import book_of
@@ -188,33 +186,23 @@ def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict[s
 
 #: The fact-check record (miles101.factcheck.FILE; tests/test_hosting.py holds the two equal).
 FACTCHECK_FILE = "capture/factcheck.json"
-#: Each page's last fact-checks, kept in the doctree dir for the record's bytes and the code.
-CHECKED_MEMO = "m101-last-checks.pickle"
-
 #: page -> ((commit, date, by an independent reader) of its last check, the date of its last independent check
 #: when that is another one); a page with no check is not in it.
 LastChecks = dict[str, tuple[tuple[str, str, bool], "str | None"]]
 
 
-def last_checks(srcdir: Path, doctreedir: Path) -> LastChecks:
-    """What FactsLastChecked prints for each page, from capture/factcheck.json: parsed (and miles101.factcheck
-    imported) only when the record's bytes or the code changed (the core's, `code_digest`, and this module's,
-    which shapes the table), not for every page read."""
-    path = srcdir / FACTCHECK_FILE
-    key = memo_key(code_digest(), "last-checks", Path(__file__).read_bytes(),
-                   path.read_bytes() if path.is_file() else None)
-    got = recall(doctreedir / CHECKED_MEMO, key, dict)
-    if got is None:
-        from ..factcheck import load_factcheck
+def checks_table(srcdir: Path) -> LastChecks:
+    """What FactsLastChecked prints for each page, from capture/factcheck.json (ValueError: not JSON). Parsed for
+    each page read, about 10 ms: a memo between builds saved less than a cache must (benchmarks/README.md)."""
+    from ..factcheck import load_factcheck
 
-        record = load_factcheck(srcdir)  # a file that is not JSON raises ValueError, as before
-        got = {}
-        for page in record.pages():
-            last, independent = record.last_checked(page), record.last_checked(page, independent=True)
-            if last is not None:
-                got[page] = ((last.commit, last.date, last.independent),
-                             independent.date if independent is not None and independent is not last else None)
-        remember(doctreedir / CHECKED_MEMO, key, got)
+    record = load_factcheck(srcdir)
+    got: LastChecks = {}
+    for page in record.pages():
+        last, independent = record.last_checked(page), record.last_checked(page, independent=True)
+        if last is not None:
+            got[page] = ((last.commit, last.date, last.independent),
+                         independent.date if independent is not None and independent is not last else None)
     return got
 
 
@@ -233,7 +221,7 @@ class FactsLastChecked(SphinxTransform):
         if (Path(self.env.srcdir) / FACTCHECK_FILE).is_file():  # a missing dependency would re-read the page every build
             self.env.note_dependency(FACTCHECK_FILE)
         try:
-            checks = last_checks(Path(self.env.srcdir), Path(self.env.doctreedir))
+            checks = checks_table(Path(self.env.srcdir))
         except ValueError:  # not JSON: the intake's check of the file names the line and the fix (manual.capture)
             return
         last, independent = checks.get(page, (None, None))

@@ -11,7 +11,6 @@ are unchanged reads them, but neither renders BOOK again nor imports the served 
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from docutils import nodes
@@ -20,7 +19,7 @@ from sphinx.application import Sphinx
 from .. import book_miles
 from ..book import SCHEMA_PATH, Book
 from ..inputs import code_digest, memo_key
-from ..memo import recall, remember
+from ..memo import kept, memo_bytes
 from ..problems import ProblemError, Subtype
 from .base import ManualDirective, warn
 from .loading import book_in_config
@@ -45,32 +44,26 @@ class CompareImageSampleDirective(ManualDirective):
 DIRECTIVES = {"compare-image-sample": CompareImageSampleDirective}
 
 
-def _bytes(path: str) -> bytes | None:
-    """A file's bytes for the memo's key, links followed as book_side follows them; None when it is not a
-    regular file (never blocks on a FIFO) or does not read: book_side then says why."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError:
-        return None
-
-
 def check_key(root: Path, book: Book) -> str:
-    """What `book_miles.book_side` reads besides the loaded book, and the code: manual.json (and its schema),
-    the pages the book lists, the extraction's flags and metrics, every run file; the served BOOK is in the
-    code (tools/miles_tree.py). Read with os calls: some 50 files on every build of the project."""
-    top = str(root)
-    parts: list[str | bytes | None] = [_bytes(os.path.join(top, "manual.json")), SCHEMA_PATH.read_bytes()]
-    for rel in book.page_files:
-        parts += [rel, _bytes(os.path.join(top, rel))]
-    for rel in ("capture/miles/flags.json", "capture/miles/metrics.json"):
-        parts.append(_bytes(os.path.join(top, rel)))
-    runs = os.path.join(top, "capture", "runs")
-    for name in sorted(n for n in (os.listdir(runs) if os.path.isdir(runs) else []) if n.endswith(".yaml")):
-        parts += [name, _bytes(os.path.join(runs, name))]
-    return memo_key(code_digest(), "served-book", *parts)
+    """What `book_miles.book_side` reads besides the loaded book, and the code: manual.json (and its schema), the
+    book's pages, the extraction's flags and metrics, every run file (the served BOOK is in tools/miles_tree.py)."""
+    runs = root / "capture" / "runs"
+    names = sorted(n for n in (os.listdir(runs) if runs.is_dir() else []) if n.endswith(".yaml"))
+    files = ["manual.json", *book.page_files, "capture/miles/flags.json", "capture/miles/metrics.json",
+             *(f"capture/runs/{n}" for n in names)]
+    return memo_key(code_digest(), "served-book", SCHEMA_PATH.read_bytes(),
+                    *(part for rel in files for part in (rel, memo_bytes(root / rel))))
+
+
+def served_verdict(root: Path, book: Book | None) -> str:
+    """"fresh" when the served BOOK is what this project's capture, run files and pages give, else "stale"."""
+    from ..tools.miles_tree import BOOK  # the served tool: only when its inputs or the code changed
+
+    try:
+        fresh = book_miles.book_side(root, book=book)
+    except (OSError, ValueError, KeyError, ProblemError) as exc:  # the capture's and the book's own checks name the cause
+        fresh = {"unreadable": str(exc)}
+    return "fresh" if fresh == BOOK else "stale"
 
 
 def check_book(app: Sphinx) -> None:
@@ -83,19 +76,8 @@ def check_book(app: Sphinx) -> None:
     book = book_in_config(app.config)  # the build's manual.json, when it is the project's (a conf may name another)
     if book is not None and (Path(app.confdir) / app.config.m101_book).resolve() != root / "manual.json":
         book = None  # book_side loads the project's own; no memo
-    memo = Path(app.doctreedir) / CHECK_MEMO
     key = check_key(root, book) if book is not None else None
-    answer = recall(memo, key)
-    if answer is None:
-        from ..tools.miles_tree import BOOK  # the served tool: only when its inputs or the code changed
-
-        try:
-            fresh = book_miles.book_side(root, book=book)
-        except (OSError, ValueError, KeyError, ProblemError) as exc:  # the capture's and the book's own checks name the cause
-            fresh = {"unreadable": str(exc)}
-        answer = "fresh" if fresh == BOOK else "stale"
-        remember(memo, key, answer)
-    if answer == "stale":
+    if kept(Path(app.doctreedir) / CHECK_MEMO, key, lambda: served_verdict(root, book), str) == "stale":
         warn(Subtype.SERVED_TOOL, f"{book_miles.TOOL.relative_to(root)}: its BOOK block (the book's side of "
              "`preflight.py --compare-image`) no longer matches capture/miles/, the run files or the pages.",
              fix="run `python3 -m miles101.book_miles --write` and commit the file")

@@ -8,7 +8,7 @@ the environment exists) and `builder-inited`, the book waits on the config under
 (`Config` pickles no `_` name).
 
 Both are cached by content in the doctree dir, so a build whose inputs did not change does little:
-manual.json's schema check runs only when manual.json or the schema changed (`m101-book-valid.txt`),
+manual.json's schema check runs only when manual.json or the schema changed (`m101-book-valid.pickle`),
 and the capture's intake (`miles101.intake.take_in`) reuses what the same bytes and code gave last time.
 
 The environment is keyed on the book's structure (`Book.structure_digest`), not on all of it: a
@@ -33,7 +33,7 @@ from .base import logger, warn
 def load_book_into_config(app: Sphinx, config: Config) -> None:
     """Validate manual.json, set the root page and the sources, and key the environment on the book's digest."""
     book, problems = load_book(Path(app.confdir) / config.m101_book, Path(app.srcdir),
-                               valid_cache=Path(app.doctreedir) / "m101-book-valid.txt")
+                               valid_cache=Path(app.doctreedir) / "m101-book-valid.pickle")
     for p in problems:
         if not p.fatal:
             warn(p.subtype, p.message, location=p.location, fix=p.fix)
