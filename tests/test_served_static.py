@@ -20,7 +20,7 @@ from miles101.sphinx_ext import assets
 pytestmark = pytest.mark.build  # every test here builds a Sphinx project
 
 #: Files every HTML build of the test root serves (the extension's own and the calculator's).
-SERVED = {"miles101.css", "miles101.js", "m101-palette.css", "m101-favicon.svg", "m101-fit-calculator.js",
+SERVED = {"miles101.css", "miles101.js", "m101-favicon.svg", "m101-fit-calculator.js",
           "m101-fit-calculator.css"}
 
 

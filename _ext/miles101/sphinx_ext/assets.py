@@ -63,12 +63,13 @@ def install_assets(app: Sphinx) -> None:
     if app.builder.format != "html":
         return
     site = app.builder.name in {"html", "dirhtml", "singlehtml"}
-    serve(app, "m101-palette.css", stylesheet(diagrams=site))  # EPUB: drawings keep their light colours
-    for name in ("miles101.css", "miles101.js"):
-        serve(app, name, compact((STATIC / name).read_text(encoding="utf-8")))
+    # One stylesheet, the generated palette first, then the components' rules (the order of the two files
+    # they were): one render-blocking request less on every page (issue 61). EPUB: drawings keep their
+    # light colours.
+    serve(app, "miles101.css", stylesheet(diagrams=site) + compact((STATIC / "miles101.css").read_text(encoding="utf-8")))
+    serve(app, "miles101.js", compact((STATIC / "miles101.js").read_text(encoding="utf-8")))
     serve(app, "m101-favicon.svg", favicon())
     app.connect("html-page-context", _favicon_url)
-    app.add_css_file("m101-palette.css")
     app.add_css_file("miles101.css")
     app.add_js_file("miles101.js", loading_method="defer")
     if app.builder.name.startswith("epub"):
