@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .capturefiles import fix_for, input_row, model_inputs
+from .capturefiles import FILES, CaptureFile, fix_for, input_row, model_inputs
 from .crosscheck_results import crosscheck_values
 from .master_copy import FOLDER as MASTER_COPY_FOLDER, master_copy_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
-from .kinds import REFERENCE_KINDS
+from .kinds import kind
 from .memo import recall, remember
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
@@ -36,6 +36,9 @@ from .validate import Validation, capture_problems, validate_capture
 #: table of capture files: each row that feeds a kind (`miles101.capturefiles.model_inputs`), so a new kind's
 #: file is in it, and the model reads no file without its row (`capturefiles.input_row`).
 CAPTURE_INPUTS = tuple(f"capture/{f.glob}" for f in model_inputs())
+#: The rows whose records become values as they stand (`CaptureFile.records`), each loaded by `add_records` alone:
+#: those whose first kind is a value kind (a run's values.json is joined with its run file: `_measured`).
+RECORD_ROWS = tuple(f for f in FILES if f.records and f.kinds and kind(f.kinds[0]).value)
 #: The memos kept in the build's doctree dir.
 MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
 
@@ -121,6 +124,32 @@ def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[
     return values
 
 
+def add_records(row: CaptureFile, rel: str, doc: dict, values: dict[tuple[str, str], Value],
+                problems: list[Problem]) -> None:
+    """The values of one file of a record row (`RECORD_ROWS`): each record under `row.records` becomes a `Value`.
+
+    Its kind is the row's first, or, where the row's kinds tell their records apart by a `kind` field
+    (`Kind.record_kind`: a public reference and our threshold), the one that field names (the first's by
+    default). A file of a glob row is named in each value's detail (`file`), and a key one of its files
+    defines again under the row's kinds is a problem of that file.
+    """
+    by_field = {kind(k).record_kind: k for k in row.kinds if kind(k).record_kind}
+    first = row.kinds[0]
+    several = "*" in row.glob
+    for key, rec in (doc.get(row.records) or {}).items():
+        known = next((values[k, key] for k in (by_field.values() or (first,)) if (k, key) in values), None) \
+            if several else None
+        if known is not None:
+            problems.append(capture_problem(rel, f"the {first} key {key!r} is also defined in {known.detail['file']}.",
+                                            f"give each {first} one key, in one file."))
+            continue
+        name = by_field[rec.get("kind", kind(first).record_kind)] if by_field else first
+        dropped = ("value", "unit", "what", "kind") if by_field else ("value", "unit", "what")
+        detail = {k: v for k, v in rec.items() if k not in dropped}
+        values[(name, key)] = Value(name, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key),
+                                    {**detail, "file": rel} if several else detail)
+
+
 def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> Capture:
     """The model of capture/ under `root`, from the documents `inputs` parsed (`sources`: their `input_sums`);
     problems collected, not raised.
@@ -154,20 +183,24 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
         """miles101.validate found nothing wrong in the bytes just parsed from this file."""
         return path.relative_to(root).as_posix() in inputs.clean
 
+    docs: dict[Path, dict] = {}
+
     def obj(path: Path) -> dict:
-        """The file's object, less the records its schema refuses (miles101.validate reports them)."""
+        """The file's object, less the records its schema refuses (miles101.validate reports them); once a build."""
+        if path in docs:
+            return docs[path]
         doc = get(path, {})
         if not isinstance(doc, dict):
             problems.append(capture_problem(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
                                             "restore it from git or re-run `python3 capture/run.py`."))
-            return {}
-        return doc if clean(path) else usable(path.relative_to(root).as_posix(), doc)
+            doc = {}
+        docs[path] = doc = doc if clean(path) else usable(path.relative_to(root).as_posix(), doc)
+        return doc
 
     flags_doc = obj(cap_dir / "miles" / "flags.json")
     metrics_doc = obj(cap_dir / "miles" / "metrics.json")
     files_doc = obj(cap_dir / "miles" / "files.json")
     computed_doc = obj(cap_dir / "computed.json")
-    facts_doc = obj(cap_dir / "facts.json")
     flags, names = guarded("capture/miles/flags.json", lambda: index_flags(flags_doc), ({}, []))
     metrics, patterns = guarded("capture/miles/metrics.json", lambda: index_metrics(metrics_doc), ({}, []))
     runs: dict[str, dict] = {}
@@ -204,24 +237,6 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
             attempts.append({**att, "dir": run_json.parent.name})
     values = guarded("capture/gpu", lambda: _measured(runs, recordings), {})
 
-    def add_references(doc: dict, rel: str) -> None:
-        for key, rec in (doc.get("references") or {}).items():
-            known = next((values[k, key] for k in REFERENCE_KINDS.values() if (k, key) in values), None)
-            if known is not None:
-                problems.append(capture_problem(rel, f"the reference key {key!r} is also defined in "
-                                                f"{known.detail['file']}.",
-                                                "give each reference one key, in one file."))
-                continue
-            kind = REFERENCE_KINDS[rec.get("kind", "public")]
-            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what", "kind")}
-            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""),
-                                        rec.get("what", key), {**detail, "file": rel})
-
-    for path in sorted((cap_dir / "references").glob("*.json")):
-        rel = path.relative_to(root).as_posix()
-        doc = obj(path)
-        guarded(rel, lambda: add_references(doc, rel), None)
-
     def add_crosschecks(doc: dict, rel: str) -> None:
         found = crosscheck_values(Path(rel).stem, doc, computed_doc.get("values", {}))
         for key, (number, unit, what, detail) in found.items():
@@ -244,13 +259,12 @@ def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> C
         master_doc = obj(path)
         guarded(rel, lambda: add_master_copy(master_doc, rel), None)
 
-    def add_values(kind: str, doc: dict) -> None:
-        for key, rec in doc.items():
-            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
-            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key), detail)
-
-    guarded("capture/computed.json", lambda: add_values("computed", computed_doc.get("values", {})), None)
-    guarded("capture/facts.json", lambda: add_values("fact", facts_doc.get("facts", {})), None)
+    for row in RECORD_ROWS:  # each kind whose records hold their own values: its row alone (no code here)
+        # a file of its own is read even when missing or a dangling link (a problem its references follow on from)
+        for path in sorted(cap_dir.glob(row.glob)) if "*" in row.glob else [cap_dir / row.glob]:
+            rel = path.relative_to(root).as_posix()
+            doc = obj(path)
+            guarded(rel, lambda: add_records(row, rel, doc, values, problems), None)  # noqa: B023
     provenance = flags_doc.get("provenance", {})
     families = flags_doc.get("families", [])
     files = files_doc.get("files", {})
