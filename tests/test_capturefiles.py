@@ -84,10 +84,45 @@ def test_a_check_is_answered_again_when_a_file_its_row_reads_changes(tmp_path, c
 
     shutil.copytree(ROOT / "capture", tmp_path / "capture")
     cache = tmp_path / "valid.json"
-    first = validate.validate_capture(tmp_path, cache)
+    first = intake.validate_capture(tmp_path, cache)
     assert not first.problems and not first.cached and first.checked
-    assert validate.validate_capture(tmp_path, cache).checked == 0
+    assert intake.validate_capture(tmp_path, cache).checked == 0
     path = tmp_path / "capture" / changed
     path.write_bytes(path.read_bytes() + b"\n")
-    again = validate.validate_capture(tmp_path, cache)
+    again = intake.validate_capture(tmp_path, cache)
     assert (again.checked, again.problems) == (rechecked, []), again
+
+
+def test_the_one_pass_has_code_only_for_rows_that_need_it() -> None:
+    """The intake's rules and takers are keyed by rows of the table; a row whose records are values has no taker
+    (`add_records` loads it), and every other row the model reads is taken by its own taker or its recording's."""
+    globs = {f.glob for f in FILES}
+    assert set(intake.ROW_RULES) <= globs and set(intake.TAKERS) <= globs
+    assert not {f.glob for f in intake.RECORD_ROWS} & set(intake.TAKERS)
+    read_by_a_recording = {"gpu/*/host.json", "gpu/*/values.json"}  # Builder.model reads them beside run.json
+    untaken = {f.glob for f in FILES if f.kinds} - {f.glob for f in intake.RECORD_ROWS} - set(intake.TAKERS)
+    assert untaken == read_by_a_recording
+
+
+def test_a_row_of_records_becomes_values_from_the_row_alone() -> None:
+    """A new kind with its own files is one row: its records become values of its kind, each naming its file (a
+    glob row), and a key two of its files define is a problem of the second, never a silent overwrite."""
+    row = capturefiles.CaptureFile("trials/*.json", None, capturefiles.BY_HAND, kinds=("fact",), records="trials")
+    values: dict = {}
+    problems: list = []
+    intake.add_records(row, "capture/trials/a.json", {"trials": {"t.x": {"value": 3, "unit": "s", "source": "S"}}},
+                       values, problems)
+    intake.add_records(row, "capture/trials/b.json", {"trials": {"t.x": {"value": 4}}}, values, problems)
+    got = values["fact", "t.x"]
+    assert (got.value, got.unit, got.what, got.detail) == (3, "s", "t.x", {"source": "S", "file": "capture/trials/a.json"})
+    assert [(p.file, p.message) for p in problems] == [
+        ("capture/trials/b.json", "the fact key 't.x' is also defined in capture/trials/a.json.")]
+
+
+def test_a_reference_record_is_the_kind_its_kind_field_names() -> None:
+    row = row_for("capture/references/x.json")
+    values: dict = {}
+    intake.add_records(row, "capture/references/x.json", {"references": {
+        "a": {"value": 1, "kind": "threshold", "reasoning": "r"}, "b": {"value": 2}}}, values, [])
+    assert sorted(values) == [("reference", "b"), ("threshold", "a")]
+    assert values["threshold", "a"].detail == {"reasoning": "r", "file": "capture/references/x.json"}

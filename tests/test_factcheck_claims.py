@@ -11,7 +11,7 @@ import pytest
 
 from miles101.book import load_book
 from miles101.factcheck import FILE, claim_problems, load_factcheck
-from miles101.validate import validate_capture
+from miles101.intake import validate_capture
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -173,7 +173,7 @@ def test_rederive_rewrites_values_from_steps(tmp_path: Path) -> None:
     import json
     import shutil
 
-    from miles101.validate import validate_capture
+    from miles101.intake import validate_capture
 
     book = tmp_path / "book"
     shutil.copytree(ROOT / "tests" / "roots" / "test-book", book)

@@ -11,7 +11,7 @@ import miles101
 from miles101.intake import load_capture
 from miles101.problems import Problem, ProblemError, Subtype, capture_problem
 from miles101.strict import parse_json_bytes
-from miles101.validate import validate_capture
+from miles101.intake import validate_capture
 
 CORE = Path(miles101.__file__).parent
 

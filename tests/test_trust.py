@@ -151,7 +151,7 @@ def test_loader_skips_the_schema_only_for_bytes_found_clean(book_copy: Path) -> 
     """The validation notes a clean file in its intake's inputs, so the model reads it as it is; new bytes are checked again."""
     from miles101.inputs import Inputs
     from miles101.intake import take_in
-    from miles101.validate import validate_capture
+    from miles101.intake import validate_capture
 
     rel = "capture/facts.json"
     raw = (book_copy / rel).read_bytes()

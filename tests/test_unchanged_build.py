@@ -211,7 +211,7 @@ def test_a_facts_value_change_is_not_held_against_the_schema_again(project: Path
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """facts.json's schema never looks at a number's value: a file whose numbers alone changed keeps the verdict
     its shape had, while every rule that reads the numbers (finite, unit range) runs on the new file."""
-    from miles101 import schemas, validate
+    from miles101 import intake, schemas
 
     cache = tmp_path / "doctrees" / "m101-capture-valid.json"
     facts = project / "capture" / "facts.json"
@@ -221,7 +221,7 @@ def test_a_facts_value_change_is_not_held_against_the_schema_again(project: Path
     def put(value: object) -> list[str]:
         doc["facts"][key]["value"] = value
         facts.write_text(json.dumps(doc, indent=1), encoding="utf-8")
-        return [p.message for p in validate.validate_capture(project, cache).problems if "facts.json" in p.where]
+        return [p.message for p in intake.validate_capture(project, cache).problems if "facts.json" in p.where]
 
     assert put(doc["facts"][key]["value"]) == []  # the first check holds the file against its schema
     compiled: list[str] = []

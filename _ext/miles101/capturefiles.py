@@ -31,7 +31,9 @@ class CaptureFile:
     fix: str  #: how it is repaired: {restore} (from git), {file} (its path), {run} (a recording's run id), {attempt}
     required: bool = False  #: the book cannot be checked at all without it
     kinds: tuple[str, ...] = ()  #: the kinds of reference the model builds from it (their fingerprints' inputs)
-    records: str | None = None  #: the top-level key whose records become values (each checked for its unit's range)
+    #: the top-level key whose records become values (each checked for its unit's range); where the first kind is a
+    #: value kind, the intake makes them values of it from this row alone (`miles101.intake.add_records`)
+    records: str | None = None
     reads: tuple[str, ...] = ()  #: other capture files its checks read (besides a run's `base` chain)
 
     def matches(self, sub: str) -> bool:

@@ -1,14 +1,16 @@
-"""The intake: capture/ taken in once — read, checked, modelled — with every problem it has.
+"""The intake: capture/ taken in once — one pass over the table of capture files — with every problem it has.
 
 `take_in(root, cache_dir)` is the one call the build, `capture/run.py --check` and the lab make. It
-reads each capture file once through the strict reader (`miles101.inputs.Inputs`), checks it against
-its schema and the book's rules (`miles101.validate`), builds the model (`miles101.data.Capture`)
-from what survives, runs the rules that need the model (`validate.reference_src_problems`), and
-returns the capture with its problems together.
+makes one loop over the rows of `miles101.capturefiles.FILES`, in the table's order: each file of a
+row is read once through the strict reader (`miles101.inputs.Inputs`), checked (its schema and its
+own rules, then the row's rules over the other files it `reads`: `miles101.validate`'s pure rules,
+each answer kept in one memo keyed from the row), and handed to the model's builder (`Builder`);
+then the rules that need the whole model run (`validate.reference_src_problems`). A row whose
+records are values (`CaptureFile.records`) needs no code here: `add_records` loads it from its row.
 
 It follows sphinxcontrib-bibtex's shape (`bibfile.is_bibdata_outdated` / `process_bibdata`): one
 function decides whether the cached model is still valid (`cached_model`), one builds it
-(`build_model`). Validity is a content hash, never a file time: every memo (the model, each check's
+(`Builder`). Validity is a content hash, never a file time: every memo (the model, each check's
 answer, each parsed file) is keyed by the bytes it answers for and by `inputs.code_digest()`, the
 source of every core module and schema, so a changed rule never meets an old answer.
 """
@@ -16,26 +18,35 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .capturefiles import fix_for, input_row, model_inputs
+from . import schemas
+from .capturefiles import FILES, CaptureFile, fix_for, input_row, model_inputs, row_for
 from .crosscheck_results import crosscheck_values
-from .master_copy import FOLDER as MASTER_COPY_FOLDER, master_copy_values
+from .master_copy import master_copy_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
-from .kinds import REFERENCE_KINDS
+from .kinds import kind
 from .memo import recall, remember
 from .problems import Problem, ProblemError, capture_problem
 from .runfiles import resolve_runs
 from .schemas import usable
-from .validate import Validation, capture_problems, validate_capture
+from .strict import parse_json_bytes, run_id_problem
+from .validate import (REQUIRED, SHAPES_CACHE, Cache, SchemaCheck, Validation, _base_chain, _in_gpu_dot_dir,
+                       _series_excerpt_sum, capture_problems, computed_problems, crosscheck_file_problems,
+                       file_problems, interrupted_commits, load_catalog, recording_problems, run_file_problems,
+                       series_problems)
 
 #: The files the model is built from, as globs under the project root: the cached model's key. A view of the
 #: table of capture files: each row that feeds a kind (`miles101.capturefiles.model_inputs`), so a new kind's
 #: file is in it, and the model reads no file without its row (`capturefiles.input_row`).
 CAPTURE_INPUTS = tuple(f"capture/{f.glob}" for f in model_inputs())
+#: The rows whose records become values as they stand (`CaptureFile.records`), each loaded by `add_records` alone:
+#: those whose first kind is a value kind (a run's values.json is joined with its run file: `_measured`).
+RECORD_ROWS = tuple(f for f in FILES if f.records and f.kinds and kind(f.kinds[0]).value)
 #: The memos kept in the build's doctree dir.
 MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
 
@@ -56,15 +67,220 @@ def take_in(root: Path, cache_dir: Path | None = None) -> Intake:
     capture = cached_model(cache_dir / MODEL_CACHE, key) if cache_dir is not None and key is not None else None
     if capture is None and cache_dir is not None:
         inputs.memo.update(recall(cache_dir / PARSED_CACHE, inputs.code, dict) or {})
-    validation = validate_capture(root, None if cache_dir is None else cache_dir / CHECKS_CACHE, inputs)
-    if capture is None:
-        capture = build_model(root, inputs, sources)
+    builder = Builder(root, inputs) if capture is None else None
+    validation = one_pass(root, None if cache_dir is None else cache_dir / CHECKS_CACHE, inputs, builder)
+    if builder is not None:
+        capture = builder.model(sources)
         if cache_dir is not None:
             remember(cache_dir / MODEL_CACHE, key, capture)
             remember(cache_dir / PARSED_CACHE, inputs.code, inputs.memo)
+    assert capture is not None
     capture.root = root
     capture.clean = {rel: sha for rel in sorted(inputs.clean) if (sha := inputs.sha(root / rel, fix_for(rel)))}
     return Intake(capture, capture_problems(validation, capture), validation)
+
+
+def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs | None = None) -> Validation:
+    """The checks of capture/ under `root` alone (the pass without a model): every problem names its file, place, fix.
+
+    A file found clean is noted in `inputs.clean`: a model's builder reads it as it is.
+    """
+    return one_pass(root, cache_file, inputs if inputs is not None else Inputs(root), None)
+
+
+def one_pass(root: Path, cache_file: Path | None, inputs: Inputs, builder: Builder | None) -> Validation:
+    """The one loop over the rows of the table: each row's files read, checked (`Checks.file`), the row's rules
+    over the files it reads run (`ROW_RULES`), and the files handed to `builder` (None: checks alone)."""
+    cap = root / "capture"
+    checks = Checks(root, inputs, cache_file)
+    for rel in REQUIRED:
+        if not (cap / rel).exists() and not (cap / rel).is_symlink():
+            checks.out.problems.append(capture_problem(f"capture/{rel}", "the file does not exist.",
+                                                       fix_for(f"capture/{rel}") + "."))
+    for row in FILES:
+        paths = row_paths(cap, row)
+        if row.schema is not None:
+            for path in paths:
+                checks.file(row, path)
+        rule = ROW_RULES.get(row.glob)
+        if rule is not None:
+            for path in paths:
+                rule(checks, path)
+        if builder is not None:
+            builder.take(row, paths)
+    return checks.finish()
+
+
+def row_paths(cap: Path, row: CaptureFile) -> list[Path]:
+    """The files of a row under `cap`, sorted: a glob's matches (less a recording being written, `gpu/.tmp-*`), or
+    the one file a row names when it is there (a dangling link included: its reader names it)."""
+    if "*" not in row.glob:
+        path = cap / row.glob
+        return [path] if path.exists() or path.is_symlink() else []
+    return [p for p in sorted(cap.glob(row.glob)) if not _in_gpu_dot_dir(p, cap)]
+
+
+class Checks:
+    """The checks of one pass and their memo: each file's own (`file`) and its row's rules (`ROW_RULES`), every
+    answer keyed by the code, the check, the file and the files its row `reads`, kept in one memo file
+    (`validate.Cache`); the counts `--check` prints."""
+
+    def __init__(self, root: Path, inputs: Inputs, cache_file: Path | None) -> None:
+        self.root, self.cap, self.inputs, self.out = root, root / "capture", inputs, Validation()
+        self.store = Cache(cache_file)
+        self.shapes_file = None if cache_file is None else cache_file.with_name(SHAPES_CACHE)
+        self.shapes = recall(self.shapes_file, inputs.code)
+        self.passed: dict[str, str] = dict(self.shapes) if isinstance(self.shapes, dict) else {}
+        self.unreadable: set[str] = set()
+        self.bases: dict[Path, Any] = {}  # each run file's `base`, read once (`validate._base_chain`)
+        self.catalog: list[Any] = []  # the extraction as the lab reads it: loaded once, when a run file is checked
+
+    def read(self, path: Path) -> bytes | None:
+        """The file's bytes through the strict reader; None when absent (its own check names it) or unreadable."""
+        rel = path.relative_to(self.root).as_posix()
+        if not path.exists() and not path.is_symlink():
+            return None
+        try:
+            return self.inputs.read(path, fix_for(rel))
+        except ProblemError as exc:
+            if rel not in self.unreadable:
+                self.unreadable.add(rel)
+                self.out.problems.append(exc.problem)
+            return None
+
+    def sum(self, path: Path) -> str | None:
+        """What a memo key holds for a file: its bytes' sha256 (`read` named it when it does not read)."""
+        return self.inputs.sha(path, fix_for(path.relative_to(self.root).as_posix())) if self.read(path) is not None \
+            else None
+
+    def reads(self, rel: str) -> list[Path]:
+        """The other capture files the check of `rel` reads, as its row names them (`{run}`: a recording's run id)."""
+        row = row_for(rel)
+        run_id = rel.split("/")[2] if rel.startswith("capture/gpu/") else ""
+        return [self.cap / r.format(run=run_id) for r in (row.reads if row is not None else ())]
+
+    def key(self, check: str, rel: str, *more: str | None) -> str:
+        """The memo key of one file's check: the file, the files its row reads, and `more` (a run's `base` chain ...)."""
+        return memo_key(self.inputs.code, check, rel, self.sum(self.root / rel), *(self.sum(p) for p in self.reads(rel)),
+                        *more)
+
+    def run(self, memo: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
+        """The problems `fn` finds, from the memo when these bytes and this code were checked before."""
+        hit = self.store.get(memo)
+        if hit is not None:
+            self.out.cached += 1
+            return hit
+        self.out.checked += 1
+        got = fn()
+        self.store.put(memo, got)
+        return got
+
+    def file(self, row: CaptureFile, path: Path) -> None:
+        """One file on its own: read strictly, held against its row's schema and its own rules (`file_problems`)."""
+        rel = path.relative_to(self.root).as_posix()
+        if self.read(path) is None:
+            return
+        self.out.files += 1
+        schema_name = row.schema
+        assert schema_name is not None
+        schema_text = (schemas.schema_dir() / schema_name).read_text(encoding="utf-8")
+        found = self.run(memo_key(self.inputs.code, "file", rel, schema_text, self.sum(path)),
+                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)),
+                                               SchemaCheck(rel, schema_name, schema_text, self.passed), schema_name))
+        if not found:
+            self.inputs.clean.add(rel)
+        self.out.problems += found
+
+    def finish(self) -> Validation:
+        """The problems no row owns (a recorder stopped mid-commit), the memo saved: what the pass found."""
+        self.out.problems += interrupted_commits(self.cap)
+        self.store.save()
+        if self.passed != self.shapes:
+            remember(self.shapes_file, self.inputs.code, self.passed)
+        return self.out
+
+
+def _run_file_rule(checks: Checks, path: Path) -> None:
+    """A run file whose schema passed, held against the extraction (`validate.run_file_problems`)."""
+    cap, inputs = checks.cap, checks.inputs
+    if checks.read(cap / "miles" / "flags.json") is None or checks.read(cap / "miles" / "metrics.json") is None:
+        return
+    rel = path.relative_to(checks.root).as_posix()
+    if checks.read(path) is None or rel not in inputs.clean:
+        return  # its schema problems are named already
+    chain = (checks.sum(base) for base in _base_chain(cap / "runs", path, inputs, checks.bases))
+
+    def held() -> list[Problem]:
+        if not checks.catalog:
+            checks.catalog.append(load_catalog(inputs))
+        return run_file_problems(inputs, path, checks.catalog[0]) if checks.catalog[0] is not None else []
+
+    checks.out.problems += checks.run(checks.key("runfile", rel, *chain), held)
+
+
+def _computed_rule(checks: Checks, path: Path) -> None:
+    """computed.json against its derivation from models.json and flags.json (`validate.computed_problems`)."""
+    models, flags, computed = (checks.read(checks.cap / p) for p in ("miles/models.json", "miles/flags.json",
+                                                                     "computed.json"))
+    if models is None or flags is None or computed is None:
+        return
+    try:  # how many values the derivation covers, for --check's summary
+        checks.out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
+    except (ProblemError, AttributeError, TypeError):
+        checks.out.computed = 0
+    checks.out.problems += checks.run(checks.key("computed", "capture/computed.json"),
+                                      lambda: computed_problems(models, flags, computed))
+
+
+def _crosscheck_rule(checks: Checks, path: Path) -> None:
+    """One host's cross-check results against computed.json (`validate.crosscheck_file_problems`)."""
+    computed = checks.read(checks.cap / "computed.json")
+    rel, results = path.relative_to(checks.root).as_posix(), checks.read(path)
+    if computed is None or results is None or rel not in checks.inputs.clean:
+        return  # its schema problems are named already
+    checks.out.crosschecks += 1
+    checks.out.problems += checks.run(checks.key("crosscheck", rel),
+                                      lambda: crosscheck_file_problems(rel, results, computed))
+
+
+def _series_rule(checks: Checks, path: Path) -> None:
+    """A public series against its excerpt of the public log (`validate.series_problems`)."""
+    rel, raw = path.relative_to(checks.root).as_posix(), checks.read(path)
+    if raw is None or rel not in checks.inputs.clean:
+        return  # its schema problems are named already
+    checks.out.problems += checks.run(checks.key("series", rel, *_series_excerpt_sum(checks.root, raw)),
+                                      lambda: series_problems(checks.root, rel, raw))
+
+
+def _recording_rule(checks: Checks, path: Path) -> None:
+    """A recording: its run file, steps and values.json re-derived (`validate.recording_problems`)."""
+    root, run_id = checks.root, path.parent.name
+    why = run_id_problem(run_id)
+    if why:
+        checks.out.problems.append(capture_problem(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
+                                                   "rename the directory to the run's id, or move it out of capture/gpu/"))
+        return
+    rel = path.relative_to(root).as_posix()
+    paths = (path, *checks.reads(rel))  # its run file, steps.jsonl, values.json
+    parts = tuple(checks.read(p) for p in paths)
+    if any(p.relative_to(root).as_posix() in checks.unreadable for p in paths):
+        return  # an unreadable part is the root cause, named once; nothing to re-derive
+    chain = _base_chain(checks.cap / "runs", paths[1], checks.inputs, checks.bases)
+    bases = tuple(checks.read(base) for base in chain)
+    checks.out.recordings += 1
+    checks.out.problems += checks.run(checks.key("recording", rel, *(checks.sum(base) for base in chain)),
+                                      lambda: recording_problems(run_id, *parts, bases))
+
+
+#: The rules of a row over the other files it reads (its `reads`), by the row's glob; each file's own schema and
+#: rules are `Checks.file`'s.
+ROW_RULES: dict[str, Callable[[Checks, Path], None]] = {
+    "computed.json": _computed_rule,
+    "crosscheck/results/*.json": _crosscheck_rule,
+    "series/*.json": _series_rule,
+    "runs/*.yaml": _run_file_rule,
+    "gpu/*/run.json": _recording_rule,
+}
 
 
 def load_capture(root: Path) -> Capture:
@@ -122,142 +338,200 @@ def _measured(runs: dict[str, dict], recordings: dict[str, dict]) -> dict[tuple[
     return values
 
 
-def build_model(root: Path, inputs: Inputs, sources: dict[str, str | None]) -> Capture:
-    """The model of capture/ under `root`, from the documents `inputs` parsed (`sources`: their `input_sums`);
-    problems collected, not raised.
+def add_records(row: CaptureFile, rel: str, doc: dict, values: dict[tuple[str, str], Value],
+                problems: list[Problem]) -> None:
+    """The values of one file of a record row (`RECORD_ROWS`): each record under `row.records` becomes a `Value`.
 
-    The validation ran first: a file it found clean (`inputs.clean`) is read as it is, any other
-    less the records its schema refuses (`schemas.usable`).
+    Its kind is the row's first, or, where the row's kinds tell their records apart by a `kind` field
+    (`Kind.record_kind`: a public reference and our threshold), the one that field names (the first's by
+    default). A file of a glob row is named in each value's detail (`file`), and a key one of its files
+    defines again under the row's kinds is a problem of that file.
     """
-    cap_dir = root / "capture"
-    problems: list[Problem] = []
+    by_field = {kind(k).record_kind: k for k in row.kinds if kind(k).record_kind}
+    first = row.kinds[0]
+    several = "*" in row.glob
+    for key, rec in (doc.get(row.records) or {}).items():
+        known = next((values[k, key] for k in (by_field.values() or (first,)) if (k, key) in values), None) \
+            if several else None
+        if known is not None:
+            problems.append(capture_problem(rel, f"the {first} key {key!r} is also defined in {known.detail['file']}.",
+                                            f"give each {first} one key, in one file."))
+            continue
+        name = by_field[rec.get("kind", kind(first).record_kind)] if by_field else first
+        dropped = ("value", "unit", "what", "kind") if by_field else ("value", "unit", "what")
+        detail = {k: v for k, v in rec.items() if k not in dropped}
+        values[(name, key)] = Value(name, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key),
+                                    {**detail, "file": rel} if several else detail)
 
-    def get(path: Path, default: Any) -> Any:
-        rel = path.relative_to(root).as_posix()
+
+class Builder:
+    """The model of capture/ under `root`, built file by file as the pass hands each row's files over (`take`),
+    from the documents `inputs` parsed; problems collected, not raised.
+
+    A row's files are checked before they are handed over: a file found clean (`inputs.clean`) is read as it
+    is, any other less the records its schema refuses (`schemas.usable`). A row whose records are values
+    (`RECORD_ROWS`) is loaded by `add_records`; the others by their taker (`TAKERS`, by the row's glob).
+    """
+
+    def __init__(self, root: Path, inputs: Inputs) -> None:
+        self.root, self.cap, self.inputs = root, root / "capture", inputs
+        self.problems: list[Problem] = []
+        self.values: dict[tuple[str, str], Value] = {}
+        self.docs: dict[Path, dict] = {}
+        self.flags: tuple[dict, list] = ({}, [])
+        self.metrics: tuple[dict, list] = ({}, [])
+        self.flags_doc: dict = {}
+        self.files: dict = {}
+        self.runs: dict[str, dict] = {}
+        self.run_jsons: list[Path] = []
+        self.attempts: list[dict] = []
+        self.crosschecks: dict[str, dict] = {}
+        self.series: dict[str, dict] = {}
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def get(self, path: Path, default: Any) -> Any:
+        """The file's document (a fresh copy), or `default` with its problem noted."""
+        rel = self.rel(path)
         input_row(rel)  # a file the model reads has its row in the table, with the kinds it feeds
         try:
-            return inputs.parsed(path, fix_for(rel))
+            return self.inputs.parsed(path, fix_for(rel))
         except ProblemError as exc:
-            problems.append(exc.problem)
+            self.problems.append(exc.problem)
             return default
 
-    def guarded(rel: str, fn, default: Any) -> Any:
+    def guarded(self, rel: str, fn: Callable[[], Any], default: Any) -> Any:
         """Run fn; records of the wrong shape (a schema failure) become a problem, never a traceback."""
         try:
             return fn()
         except (KeyError, TypeError, AttributeError, ValueError, IndexError, re.error) as exc:
-            problems.append(capture_problem(rel, f"its records do not have the shape the book reads "
-                                            f"({type(exc).__name__}: {exc}).",
-                                            f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
+            self.problems.append(capture_problem(rel, f"its records do not have the shape the book reads "
+                                                 f"({type(exc).__name__}: {exc}).",
+                                                 f"fix the schema problems named for {rel} (`python3 capture/run.py --check`)."))
             return default
 
-    def clean(path: Path) -> bool:
+    def clean(self, path: Path) -> bool:
         """miles101.validate found nothing wrong in the bytes just parsed from this file."""
-        return path.relative_to(root).as_posix() in inputs.clean
+        return self.rel(path) in self.inputs.clean
 
-    def obj(path: Path) -> dict:
-        """The file's object, less the records its schema refuses (miles101.validate reports them)."""
-        doc = get(path, {})
+    def obj(self, path: Path) -> dict:
+        """The file's object, less the records its schema refuses (miles101.validate reports them); once a build."""
+        if path in self.docs:
+            return self.docs[path]
+        doc = self.get(path, {})
         if not isinstance(doc, dict):
-            problems.append(capture_problem(path.relative_to(root).as_posix(), "the file does not hold a JSON object.",
-                                            "restore it from git or re-run `python3 capture/run.py`."))
-            return {}
-        return doc if clean(path) else usable(path.relative_to(root).as_posix(), doc)
+            self.problems.append(capture_problem(self.rel(path), "the file does not hold a JSON object.",
+                                                 "restore it from git or re-run `python3 capture/run.py`."))
+            doc = {}
+        self.docs[path] = doc = doc if self.clean(path) else usable(self.rel(path), doc)
+        return doc
 
-    flags_doc = obj(cap_dir / "miles" / "flags.json")
-    metrics_doc = obj(cap_dir / "miles" / "metrics.json")
-    files_doc = obj(cap_dir / "miles" / "files.json")
-    computed_doc = obj(cap_dir / "computed.json")
-    facts_doc = obj(cap_dir / "facts.json")
-    flags, names = guarded("capture/miles/flags.json", lambda: index_flags(flags_doc), ({}, []))
-    metrics, patterns = guarded("capture/miles/metrics.json", lambda: index_metrics(metrics_doc), ({}, []))
-    runs: dict[str, dict] = {}
-    for path in sorted((cap_dir / "runs").glob("*.yaml")):
-        run = get(path, None)
-        if isinstance(run, dict):
-            # a run file its schema refuses is not declared at all (miles101.validate names why)
-            if clean(path) or usable(path.relative_to(root).as_posix(), copy.deepcopy(run)) == run:
-                runs[path.stem] = run
+    def take(self, row: CaptureFile, paths: list[Path]) -> None:
+        """A row's files, checked: the model takes what it holds (a file of its own is read even when missing)."""
+        if not row.kinds:
+            return  # the model reads no file that feeds no kind (`capturefiles.input_row`)
+        paths = paths if "*" in row.glob else [self.cap / row.glob]
+        if row in RECORD_ROWS:
+            for path in paths:
+                doc = self.obj(path)
+                self.guarded(self.rel(path), lambda: add_records(row, self.rel(path), doc, self.values,  # noqa: B023
+                                                                 self.problems), None)
+        taker = TAKERS.get(row.glob)
+        if taker is not None:
+            taker(self, paths)
 
-    runs, base_errors = guarded("capture/runs", lambda: resolve_runs(runs), ({}, []))
-    for message in base_errors:  # a run whose base cannot be filled in is not declared at all
-        where, _, what = message.partition(": ")
-        problems.append(capture_problem(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
-    recordings: dict[str, dict] = {}
-    attempts: list[dict] = []
-    gpu = cap_dir / "gpu"
-    for run_json in sorted(gpu.glob("*/run.json")):
-        if run_json.parent.name.startswith("."):
-            continue  # .tmp-* / .old-*: a recording being written or committed (miles101.validate names a stuck one)
-        run_rec = get(run_json, None)
-        if isinstance(run_rec, dict):
-            run_rec = run_rec if clean(run_json) else usable(run_json.relative_to(root).as_posix(), run_rec)
-        if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
-            rec_dir = run_json.parent
-            host = obj(rec_dir / "host.json")
-            values_doc = obj(rec_dir / "values.json")
-            vals, missing = values_doc.get("values", {}), values_doc.get("missing", {})
-            recordings[rec_dir.name] = {"run": run_rec, "host": host, "values": vals if isinstance(vals, dict) else {},
-                                        "missing": missing if isinstance(missing, dict) else {}}
-    for run_json in sorted((gpu / "_attempts").glob("*/run.json")):
-        att = get(run_json, None)
-        if isinstance(att, dict):
-            attempts.append({**att, "dir": run_json.parent.name})
-    values = guarded("capture/gpu", lambda: _measured(runs, recordings), {})
+    def _flags(self, paths: list[Path]) -> None:
+        self.flags_doc = doc = self.obj(paths[0])
+        self.flags = self.guarded("capture/miles/flags.json", lambda: index_flags(doc), ({}, []))
 
-    def add_references(doc: dict, rel: str) -> None:
-        for key, rec in (doc.get("references") or {}).items():
-            known = next((values[k, key] for k in REFERENCE_KINDS.values() if (k, key) in values), None)
-            if known is not None:
-                problems.append(capture_problem(rel, f"the reference key {key!r} is also defined in "
-                                                f"{known.detail['file']}.",
-                                                "give each reference one key, in one file."))
-                continue
-            kind = REFERENCE_KINDS[rec.get("kind", "public")]
-            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what", "kind")}
-            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""),
-                                        rec.get("what", key), {**detail, "file": rel})
+    def _metrics(self, paths: list[Path]) -> None:
+        doc = self.obj(paths[0])
+        self.metrics = self.guarded("capture/miles/metrics.json", lambda: index_metrics(doc), ({}, []))
 
-    for path in sorted((cap_dir / "references").glob("*.json")):
-        rel = path.relative_to(root).as_posix()
-        doc = obj(path)
-        guarded(rel, lambda: add_references(doc, rel), None)
+    def _files(self, paths: list[Path]) -> None:
+        files = self.obj(paths[0]).get("files", {})
+        self.files = files if isinstance(files, dict) else {}
 
-    def add_crosschecks(doc: dict, rel: str) -> None:
-        found = crosscheck_values(Path(rel).stem, doc, computed_doc.get("values", {}))
+    def _crosschecks(self, paths: list[Path]) -> None:
+        computed = self.obj(self.cap / "computed.json").get("values", {})
+        for path in paths:
+            rel, doc = self.rel(path), self.obj(path)
+            self.crosschecks[path.stem] = doc
+            self.guarded(rel, lambda: self._add(crosscheck_values(Path(rel).stem, doc, computed)), None)  # noqa: B023
+
+    def _master_copy(self, paths: list[Path]) -> None:  # what --no-keep-fp32-master costs
+        for path in paths:
+            rel, doc = self.rel(path), self.obj(path)
+            self.guarded(rel, lambda: self._add(master_copy_values(Path(rel).stem, doc)), None)  # noqa: B023
+
+    def _add(self, found: dict[str, tuple]) -> None:
         for key, (number, unit, what, detail) in found.items():
-            values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
+            self.values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
 
-    crosschecks: dict[str, dict] = {}
-    for path in sorted((cap_dir / "crosscheck" / "results").glob("*.json")):
-        rel = path.relative_to(root).as_posix()
-        doc = crosschecks[path.stem] = obj(path)
-        guarded(rel, lambda: add_crosschecks(doc, rel), None)
+    def _series(self, paths: list[Path]) -> None:
+        self.series = {path.stem: self.obj(path) for path in paths}
 
-    series = {path.stem: obj(path) for path in sorted((cap_dir / "series").glob("*.json"))}
+    def _runs(self, paths: list[Path]) -> None:
+        for path in paths:
+            run = self.get(path, None)
+            if isinstance(run, dict):
+                # a run file its schema refuses is not declared at all (miles101.validate names why)
+                if self.clean(path) or usable(self.rel(path), copy.deepcopy(run)) == run:
+                    self.runs[path.stem] = run
 
-    def add_master_copy(doc: dict, rel: str) -> None:
-        for key, (number, unit, what, detail) in master_copy_values(Path(rel).stem, doc).items():
-            values[("crosscheck", key)] = Value("crosscheck", key, number, unit, what, detail)
+    def _recordings(self, paths: list[Path]) -> None:
+        self.run_jsons = paths  # read once their host.json and values.json are checked (`model`)
 
-    for path in sorted((cap_dir / MASTER_COPY_FOLDER).glob("*.json")):  # what --no-keep-fp32-master costs
-        rel = path.relative_to(root).as_posix()
-        master_doc = obj(path)
-        guarded(rel, lambda: add_master_copy(master_doc, rel), None)
+    def _attempts(self, paths: list[Path]) -> None:
+        for run_json in paths:
+            att = self.get(run_json, None)
+            if isinstance(att, dict):
+                self.attempts.append({**att, "dir": run_json.parent.name})
 
-    def add_values(kind: str, doc: dict) -> None:
-        for key, rec in doc.items():
-            detail = {k: v for k, v in rec.items() if k not in ("value", "unit", "what")}
-            values[(kind, key)] = Value(kind, key, rec.get("value"), rec.get("unit", ""), rec.get("what", key), detail)
+    def model(self, sources: dict[str, str | None]) -> Capture:
+        """The model, once every row is taken: runs with their bases filled in, recordings and measured values
+        (`sources`: the inputs' `input_sums`)."""
+        runs, base_errors = self.guarded("capture/runs", lambda: resolve_runs(self.runs), ({}, []))
+        for message in base_errors:  # a run whose base cannot be filled in is not declared at all
+            where, _, what = message.partition(": ")
+            self.problems.append(capture_problem(where, what + ".", "fix `base`/`drop` there (AUTHORING.md, a run file)."))
+        recordings: dict[str, dict] = {}
+        for run_json in self.run_jsons:
+            run_rec = self.get(run_json, None)
+            if isinstance(run_rec, dict):
+                run_rec = run_rec if self.clean(run_json) else usable(self.rel(run_json), run_rec)
+            if isinstance(run_rec, dict) and run_rec.get("status") == "valid":
+                rec_dir = run_json.parent
+                host = self.obj(rec_dir / "host.json")
+                values_doc = self.obj(rec_dir / "values.json")
+                vals, missing = values_doc.get("values", {}), values_doc.get("missing", {})
+                recordings[rec_dir.name] = {"run": run_rec, "host": host,
+                                            "values": vals if isinstance(vals, dict) else {},
+                                            "missing": missing if isinstance(missing, dict) else {}}
+        measured = self.guarded("capture/gpu", lambda: _measured(runs, recordings), {})
+        provenance = self.flags_doc.get("provenance", {})
+        families = self.flags_doc.get("families", [])
+        (flags, names), (metrics, patterns) = self.flags, self.metrics
+        return Capture(
+            root=self.root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags,
+            flag_names=names, families=families if isinstance(families, list) else [], metrics=metrics,
+            metric_patterns=patterns, files=self.files, values={**measured, **self.values}, runs=runs,
+            recordings=recordings, attempts=self.attempts, problems=self.problems, crosschecks=self.crosschecks,
+            series=self.series, sources=sources,
+        )
 
-    guarded("capture/computed.json", lambda: add_values("computed", computed_doc.get("values", {})), None)
-    guarded("capture/facts.json", lambda: add_values("fact", facts_doc.get("facts", {})), None)
-    provenance = flags_doc.get("provenance", {})
-    families = flags_doc.get("families", [])
-    files = files_doc.get("files", {})
-    return Capture(
-        root=root, provenance=provenance if isinstance(provenance, dict) else {}, flags=flags, flag_names=names,
-        families=families if isinstance(families, list) else [], metrics=metrics, metric_patterns=patterns,
-        files=files if isinstance(files, dict) else {}, values=values, runs=runs, recordings=recordings,
-        attempts=attempts, problems=problems, crosschecks=crosschecks, series=series, sources=sources,
-    )
+
+#: How the model takes the files of a row that is not a `RECORD_ROWS` row, by the row's glob (a row that feeds a
+#: kind and is in neither is read by another row's taker: a recording's host.json and values.json).
+TAKERS: dict[str, Callable[[Builder, list[Path]], None]] = {
+    "miles/flags.json": Builder._flags,
+    "miles/metrics.json": Builder._metrics,
+    "miles/files.json": Builder._files,
+    "crosscheck/results/*.json": Builder._crosschecks,
+    "crosscheck/master_copy/*.json": Builder._master_copy,
+    "series/*.json": Builder._series,
+    "runs/*.yaml": Builder._runs,
+    "gpu/*/run.json": Builder._recordings,
+    "gpu/_attempts/*/run.json": Builder._attempts,
+}

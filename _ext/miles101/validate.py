@@ -18,10 +18,10 @@ Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON
    (`miles101.runcheck`, the rules of `record`), so a page never publishes a command Miles refuses;
 8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
 
-Results are cached by content: each check's key is a digest of the bytes it reads and of the source
-of every core module and schema (`miles101.inputs.code_digest`), so a build that changed nothing
-re-validates nothing, and a changed rule never meets an old answer. Every file is read once, through
-the intake's `Inputs` (`miles101.intake` calls this beside the model's builder).
+The rules here are functions of the documents and bytes they are handed; the intake
+(`miles101.intake.one_pass`) runs them in its one loop over the table of capture files, keeps each
+answer in its memo (`Cache`, keyed by the bytes a check reads and the code's digest) and reads every
+file once, through its `Inputs`.
 """
 from __future__ import annotations
 
@@ -39,15 +39,15 @@ from . import schemas
 from .capturefiles import fix_for, required, row_for
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
-from .inputs import Inputs, memo_key
+from .inputs import Inputs
 from .kinds import REFERENCE_KINDS, broken_sources
-from .memo import memo_bytes, recall, remember
+from .memo import memo_bytes
 from .problems import Problem, ProblemError, Subtype, capture_problem, json_path
 from .rulefiles import rule_problems
 from .runfiles import BaseError, resolve_run
-from .schemas import SCHEMAS, non_finite
+from .schemas import non_finite
 from .series import rederive
-from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes, run_id_problem
+from .strict import outside, parse_json_bytes, parse_yaml_bytes, read_bytes
 
 # miles101.runcheck (and jsonschema with it), miles101.values (the run reader, statistics) and miles101.catalog are
 # imported by the checks that use them, when a check runs: a build whose capture is unchanged answers every check
@@ -539,141 +539,6 @@ def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[P
         return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
                                 f"correct the run file (AUTHORING.md), or restore it from git (`git checkout -- {rel}`)")]
     return []
-
-
-def validate_capture(root: Path, cache_file: Path | None = None, inputs: Inputs | None = None) -> Validation:
-    """Validate capture/ under `root`, reading through `inputs` (the intake's); every problem names its file, place and fix.
-
-    A file found clean is noted in `inputs.clean`: the model's builder reads it as it is.
-    """
-    inputs = inputs if inputs is not None else Inputs(root)
-    cap, out = root / "capture", Validation()
-    store = Cache(cache_file)
-    shapes_file = None if cache_file is None else cache_file.with_name(SHAPES_CACHE)
-    shapes = recall(shapes_file, inputs.code)
-    passed: dict[str, str] = dict(shapes) if isinstance(shapes, dict) else {}
-    unreadable: set[str] = set()
-    bases: dict[Path, Any] = {}  # each run file's `base`, read once (`_base_chain`)
-
-    def _read(path: Path) -> bytes | None:
-        """The file's bytes through the strict reader; None when absent (its own check names it) or unreadable."""
-        rel = path.relative_to(root).as_posix()
-        if not path.exists() and not path.is_symlink():
-            return None
-        try:
-            return inputs.read(path, fix_for(rel))
-        except ProblemError as exc:
-            if rel not in unreadable:
-                unreadable.add(rel)
-                out.problems.append(exc.problem)
-            return None
-
-    def _sum(path: Path) -> str | None:
-        """What a memo key holds for a file: its bytes' sha256 (`_read` named it when it does not read)."""
-        return inputs.sha(path, fix_for(path.relative_to(root).as_posix())) if _read(path) is not None else None
-
-    def reads(rel: str) -> list[Path]:
-        """The other capture files the check of `rel` reads, as its row names them (`{run}`: a recording's run id)."""
-        row = row_for(rel)
-        run_id = rel.split("/")[2] if rel.startswith("capture/gpu/") else ""
-        return [cap / r.format(run=run_id) for r in (row.reads if row is not None else ())]
-
-    def key(check: str, rel: str, *more: str | None) -> str:
-        """The memo key of one file's check: the file, the files its row reads, and `more` (a run's `base` chain ...)."""
-        return memo_key(inputs.code, check, rel, _sum(root / rel), *(_sum(p) for p in reads(rel)), *more)
-
-    def run(memo: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
-        hit = store.get(memo)
-        if hit is not None:
-            out.cached += 1
-            return hit
-        out.checked += 1
-        got = fn()
-        store.put(memo, got)
-        return got
-
-    for rel in REQUIRED:
-        if not (cap / rel).exists() and not (cap / rel).is_symlink():
-            out.problems.append(capture_problem(f"capture/{rel}", "the file does not exist.",
-                                                fix_for(f"capture/{rel}") + "."))
-    sdir = schemas.schema_dir()
-    for pattern, schema_name in SCHEMAS.items():
-        schema_text = (sdir / schema_name).read_text(encoding="utf-8")
-        for path in sorted(cap.glob(pattern)):
-            if _in_gpu_dot_dir(path, cap):
-                continue
-            rel = path.relative_to(root).as_posix()
-            raw = _read(path)
-            if raw is None:
-                continue
-            out.files += 1
-            found = run(memo_key(inputs.code, "file", rel, schema_text, _sum(path)),
-                        lambda: file_problems(rel, lambda: inputs.parsed(path, fix_for(rel)),
-                                              SchemaCheck(rel, schema_name, schema_text, passed), schema_name))
-            if not found:
-                inputs.clean.add(rel)
-            out.problems += found
-    out.problems += interrupted_commits(cap)
-    models, flags, computed = (_read(cap / p) for p in ("miles/models.json", "miles/flags.json", "computed.json"))
-    metrics = _read(cap / "miles" / "metrics.json")
-    if flags is not None and metrics is not None:
-        catalog: list[Any] = []  # loaded once, and only when a run file is not answered by the cache
-
-        def held(path: Path) -> list[Problem]:
-            if not catalog:
-                catalog.append(load_catalog(inputs))
-            return run_file_problems(inputs, path, catalog[0]) if catalog[0] is not None else []
-
-        for path in sorted((cap / "runs").glob("*.yaml")):
-            rel = path.relative_to(root).as_posix()
-            raw = _read(path)
-            if raw is None or rel not in inputs.clean:
-                continue  # its schema problems are named already
-            chain = (_sum(base) for base in _base_chain(cap / "runs", path, inputs, bases))
-            out.problems += run(key("runfile", rel, *chain), lambda: held(path))
-    if models is not None and flags is not None and computed is not None:
-        try:  # how many values the derivation covers, for --check's summary
-            out.computed = len(parse_json_bytes(computed, "capture/computed.json", "").get("values") or {})
-        except (ProblemError, AttributeError, TypeError):
-            out.computed = 0
-        out.problems += run(key("computed", "capture/computed.json"), lambda: computed_problems(models, flags, computed))
-    if computed is not None:
-        for path in sorted((cap / "crosscheck" / "results").glob("*.json")):
-            rel, results = path.relative_to(root).as_posix(), _read(path)
-            if results is None or rel not in inputs.clean:
-                continue  # its schema problems are named already
-            out.crosschecks += 1
-            out.problems += run(key("crosscheck", rel), lambda: crosscheck_file_problems(rel, results, computed))
-    for path in sorted((cap / "series").glob("*.json")):
-        rel, raw = path.relative_to(root).as_posix(), _read(path)
-        if raw is None or rel not in inputs.clean:
-            continue  # its schema problems are named already
-        out.problems += run(key("series", rel, *_series_excerpt_sum(root, raw)),  # the excerpt: outside capture/
-                            lambda: series_problems(root, rel, raw))  # noqa: B023
-    for run_json in sorted((cap / "gpu").glob("*/run.json")):
-        if _in_gpu_dot_dir(run_json, cap):
-            continue
-        run_id = run_json.parent.name
-
-        why = run_id_problem(run_id)
-        if why:
-            out.problems.append(capture_problem(f"capture/gpu/{run_id}/run.json:1", f"the directory name {why}.",
-                                                "rename the directory to the run's id, or move it out of capture/gpu/"))
-            continue
-        rel = run_json.relative_to(root).as_posix()
-        paths = (run_json, *reads(rel))  # its run file, steps.jsonl, values.json
-        parts = tuple(_read(p) for p in paths)
-        if any(p.relative_to(root).as_posix() in unreadable for p in paths):
-            continue  # an unreadable part is the root cause, named once; nothing to re-derive
-        chain = _base_chain(cap / "runs", paths[1], inputs, bases)
-        parts = (*parts, tuple(_read(base) for base in chain))
-        out.recordings += 1
-        out.problems += run(key("recording", rel, *(_sum(base) for base in chain)),
-                            lambda: recording_problems(run_id, *parts))
-    store.save()
-    if passed != shapes:
-        remember(shapes_file, inputs.code, passed)
-    return out
 
 
 def _series_excerpt_sum(root: Path, raw: bytes) -> tuple[str, ...]:

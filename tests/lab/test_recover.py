@@ -89,7 +89,7 @@ def commit_killed(root: Path, kill_at: int, sig: int = signal.SIGKILL) -> subpro
 
 
 def gate(root: Path) -> list[str]:
-    from miles101.validate import validate_capture
+    from miles101.intake import validate_capture
 
     return [str(p) for p in validate_capture(root).problems]
 

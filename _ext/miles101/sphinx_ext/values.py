@@ -45,21 +45,22 @@ class ValueRole(ResolvedRole):
         self.kind = kind
 
     def render(self, result: Resolved) -> list[nodes.Node]:
-        return [value_inline(result.value, result.extra["spec"], self.rawtext)]
+        return [value_inline(result.value, result.extra["spec"], self.rawtext, result.extra["shown"])]
 
 
-def value_inline(value, spec: str = "", rawtext: str = "") -> value_node:
+def value_inline(value, spec: str = "", rawtext: str = "", shown: str | None = None) -> value_node:
     """The inline node of a cited value (a pending badge until recorded), which the page cites.
 
     A public reference, our threshold or a cross-check carries its tag and source inline, beside the number.
-    Its tooltip's id comes once the page is parsed (`TipIds`).
+    Its tooltip's id comes once the page is parsed (`TipIds`). `shown`: the number as the resolver formatted it
+    (`miles101.resolve`), so a cited value is formatted once.
     """
     if value.missing:
         shown, classes = "not derivable", ["m101-pending", "m101-missing"]
     elif value.pending:
         shown, classes = "pending", ["m101-pending"]
     else:
-        shown, classes = f"{format_value(value, spec)} {value.unit}".strip(), []
+        shown, classes = shown if shown is not None else f"{format_value(value, spec)} {value.unit}".strip(), []
     row, d = BY_NAME[value.kind], value.detail
     tag, source = row.tag, row.inline_source(d) if row.inline_source else None
     return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE),
