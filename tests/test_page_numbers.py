@@ -138,7 +138,7 @@ def test_a_listed_number_is_held_to_its_run_file(capture, reviewed) -> None:
 def gate(root: Path, capture) -> list:
     """What a gate reports of the reviewed list under `root`: the validation's problems of the file (its schema, the
     one structure check), then the number rules' own (`book_number_problems`), as `--check` and the build list them."""
-    from miles101.validate import validate_capture
+    from miles101.intake import validate_capture
 
     schema = [p for p in validate_capture(root).problems if p.where.startswith(REVIEWED)]
     return [*schema, *load_reviewed(root, capture).problems]

@@ -11,8 +11,8 @@ A new kind of value is its row here, the row of the capture file it is loaded fr
 (`miles101.capturefiles.FILES`, which the schemas, the intake's inputs, the fingerprints and the fix of a
 broken file read; a file whose records are its values, `records`, is loaded from the row alone:
 `miles101.intake.add_records`) and its CSS (`.m101-<kind>`); the roles, the legend, llms-full.txt and
-`explain` follow from the row. A role's `examples` are AUTHORING.md's table of roles (`python3 dev.py
-authoring`) and the snippets tests/test_snippets.py builds.
+`explain` follow from the row. A role's `examples` are AUTHORING.md's table of roles
+(`python3 dev.py authoring`) and the snippets tests/test_snippets.py builds.
 """
 from __future__ import annotations
 
