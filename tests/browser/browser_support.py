@@ -402,3 +402,40 @@ def visit_in_schemes(page: Any, recorder: Recorder, base: str, rel: str, schemes
             then(v)
         visits[mode] = v
     return visits
+
+
+# --------------------------------------------------------------------------- a big file read in a worker
+
+
+def write_big_log(path: Path, block: str, *, size: int = 100 * 1024 * 1024, tail: str = "") -> Path:
+    """Write `block` over and over to `path` until it holds at least `size` characters, then `tail`."""
+    with open(path, "w", encoding="utf-8") as fh:
+        written = 0
+        while written < size:
+            fh.write(block)
+            written += len(block)
+        fh.write(tail)
+    return path
+
+
+#: Start counting the gaps between frames and the values a component's <progress> bar takes, and empty its
+#: status line (so a test waits for the new result, not the last one).
+JS_WATCH_FRAMES = """([bar, status]) => {
+  window.__gaps = []; window.__progress = new Set(); let last = performance.now();
+  const progress = document.querySelector(bar);
+  new MutationObserver(() => window.__progress.add(progress.value)).observe(progress, {attributes: true});
+  const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  document.querySelector(status).textContent = '';
+}"""
+
+
+def watch_frames(page: Any, bar: str, status: str) -> None:
+    """Count the page's frames and its `bar` (a <progress> selector) values from now on; empty `status`."""
+    page.evaluate(JS_WATCH_FRAMES, [bar, status])
+
+
+def frame_stats(page: Any) -> dict[str, Any]:
+    """Stop counting: the longest gap between frames (ms), how many gaps, how many bar values were seen."""
+    return page.evaluate("() => { window.__stop = true; return {max: Math.max(...window.__gaps), n: window.__gaps.length,"
+                         " progress: [...window.__progress].length}; }")
