@@ -19,30 +19,33 @@ from pathlib import Path
 import pytest
 
 #: The session fixtures the parts must not make twice, with their rough seconds: two builds of the manual
-#: (tests/conftest.py) and the browser's two surveys of every page, axe included (tests/browser/conftest.py).
-SHARED: dict[str, float] = {"manual_textual": 30, "manual_epub": 30, "survey_desktop": 230, "survey_phone": 200}
+#: (tests/conftest.py) and the browser's two surveys of every page, axe included (tests/browser/conftest.py;
+#: their setups in the browser run of 2026-12-08, load 5-8, benchmarks/README.md).
+SHARED: dict[str, float] = {"manual_textual": 30, "manual_epub": 30, "survey_desktop": 190, "survey_phone": 170}
 #: The session build each part that needs it makes once (tests/conftest.py), costing SHARED_BUILD_SECONDS there.
 PER_PART = ("manual",)
 #: Rough seconds of the modules that take longest, their own builds included but not the SHARED fixtures,
 #: on the loaded 2-core machine; a module's weight is spread evenly over its tests, so a module whose tests
-#: fall in several groups lends each its share. The browser set's from part 1's durations (benchmarks/
-#: README.md), the rest estimates from the builds each makes and one interrupted run's progress
-#: (2026-12-07), not a measurement per module. Only the balance of the parts reads them; a module not
-#: listed weighs DEFAULT_SECONDS a test.
+#: fall in several groups lends each its share. The browser set and the readers of `manual` from one run's
+#: `--durations=0` (2026-12-08, load 5-8, benchmarks/README.md); test_editions' EPUB and text half and the
+#: lab's from part 2's `--durations=15` (2026-12-07); the rest estimates from the builds each makes, not a
+#: measurement per module. Only the balance of the parts reads them; a module not listed weighs
+#: DEFAULT_SECONDS a test.
 WEIGHTS: dict[str, float] = {
-    "tests/test_hosting.py": 90, "tests/test_recorded_state.py": 90, "tests/test_fit_compare.py": 90,
-    "tests/test_editions.py": 200,  # the text and LaTeX builds of the manual, EPUBCheck, the HTML checker
-    # the browser set: from part 1's `--durations=60` at load 10-13 (2026-12-07, benchmarks/README.md)
-    "tests/browser/test_browser_a11y.py": 45, "tests/browser/test_browser_pages.py": 5,
-    "tests/browser/test_browser_reading.py": 200, "tests/browser/test_browser_doctor.py": 80,
-    "tests/browser/test_browser_calculator.py": 60, "tests/browser/test_browser_compare.py": 25,
-    "tests/browser/test_browser_tables.py": 35, "tests/browser/test_browser_drawings.py": 20,
-    "tests/lab/test_record.py": 120, "tests/lab/test_rehearsal.py": 60, "tests/lab/test_preflight.py": 60,
+    "tests/test_hosting.py": 15, "tests/test_recorded_state.py": 15, "tests/test_fit_compare.py": 15,
+    "tests/test_commands.py": 10, "tests/test_editions.py": 60,  # text, LaTeX, EPUB builds, EPUBCheck, HTML checker
+    "tests/browser/test_browser_a11y.py": 35, "tests/browser/test_browser_pages.py": 2,
+    "tests/browser/test_browser_reading.py": 140, "tests/browser/test_browser_doctor.py": 100,
+    "tests/browser/test_browser_calculator.py": 55, "tests/browser/test_browser_compare.py": 20,
+    "tests/browser/test_browser_features.py": 15, "tests/browser/test_browser_drawings.py": 15,
+    "tests/browser/test_browser_recorded.py": 7, "tests/browser/test_browser_tables.py": 3,
+    "tests/lab/test_record.py": 120, "tests/lab/test_rehearsal.py": 50, "tests/lab/test_preflight.py": 60,
     "tests/lab/test_recover.py": 30, "tests/scenarios/test_read_run_verdicts.py": 60,
+    "tests/capture/test_crosscheck.py": 25, "tests/test_kinds_on_page.py": 15,
     "tests/test_book_build.py": 60, "tests/test_incremental_book.py": 60, "tests/test_book_errors.py": 30,
     "tests/test_fuzz_capture.py": 30,
 }
-SHARED_BUILD_SECONDS = 30.0  # the manual's HTML build: 11-20 s in-process at load 10-13
+SHARED_BUILD_SECONDS = 30.0  # the manual's HTML build: 36.5 s in-process at load 5-8 (the first reader's setup)
 DEFAULT_SECONDS = 0.05
 
 
