@@ -13,6 +13,7 @@ import shutil
 import threading
 
 from sphinx.util.console import strip_escape_sequences as strip_ansi
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -152,6 +153,7 @@ class Visit:
     overflow: dict[str, Any] | None = None
     script_urls: list[str] = field(default_factory=list)  # every script the page fetched
     error: str | None = None
+    axe: list[Any] | None = None  # axe_support.Violation's found in this mode, where the survey ran axe
 
 
 class Recorder:
@@ -277,12 +279,25 @@ JS_OVERFLOW = """() => {
 
 
 def settle(page: Any, recorder: Recorder, quiet_ms: int = 120, timeout_ms: int = 8000) -> None:
-    """Wait until no request of this page is in flight for `quiet_ms` (a component may fetch late)."""
+    """Wait until no request of this page is in flight for `quiet_ms` (a component may fetch late); with
+    `quiet_ms` 0, only until none is in flight."""
     quiet, waited = 0, 0
-    while quiet < quiet_ms and waited < timeout_ms:
+    while (quiet < quiet_ms or recorder.inflight) and waited < timeout_ms:
         page.wait_for_timeout(20)
         waited += 20
         quiet = quiet + 20 if not recorder.inflight else 0
+
+
+#: Wait for the page's finite CSS transitions and animations to end (a colour scheme switched under a loaded
+#: page fades some backgrounds, Furo's .1 s); endless ones are left running.
+JS_ANIMATIONS_DONE = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+  .map(a => a.finished.catch(() => null))).then(() => true)"""
+
+
+def next_frame(page: Any) -> None:
+    """Wait until the page has drawn two more frames (what a script queued for the next one has run)."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
 
 
 def open_watched(page: Any, url: str, ready: str, timeout_ms: int = 10000, reach: str | None = None) -> Any:
@@ -328,6 +343,16 @@ def open_tabs_with_diagrams(page: Any) -> list[dict[str, Any]]:
     return results
 
 
+def _read(page: Any, v: Visit, overflow: bool) -> None:
+    """What the tests check of a loaded page, as it shows now (its diagrams, its tabs opened, palette)."""
+    v.diagrams = diagram_state(page)
+    v.tabs = open_tabs_with_diagrams(page)
+    if v.diagrams.get("total"):
+        v.palette = page.evaluate(JS_PALETTE, MEANING_HUES)
+    if overflow:
+        v.overflow = page.evaluate(JS_OVERFLOW)
+
+
 def visit(page: Any, recorder: Recorder, base: str, rel: str, mode: str, *, overflow: bool = False) -> Visit:
     """Load one page, open tabs with diagrams, and read what the tests check."""
     v = Visit(rel, mode)
@@ -335,15 +360,82 @@ def visit(page: Any, recorder: Recorder, base: str, rel: str, mode: str, *, over
     recorder.inflight.clear()
     try:
         page.goto(base + rel, wait_until="load", timeout=20000)
-        v.diagrams = diagram_state(page)
-        v.tabs = open_tabs_with_diagrams(page)
-        if v.diagrams.get("total"):
-            v.palette = page.evaluate(JS_PALETTE, MEANING_HUES)
-        if overflow:
-            v.overflow = page.evaluate(JS_OVERFLOW)
+        _read(page, v, overflow)
         settle(page, recorder)
     except Exception as exc:
         v.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
     finally:
         recorder.visit = None
     return v
+
+
+def visit_in_schemes(page: Any, recorder: Recorder, base: str, rel: str, schemes: dict[str, str], *,
+                     overflow: bool = False, then: Callable[[Visit], None] | None = None) -> dict[str, Visit]:
+    """Load one page once and read it in each colour scheme of `schemes` (mode → "light" or "dark"), switched
+    with `page.emulate_media` on the loaded page; `then(visit)` runs after each mode's reads (axe).
+
+    The page's scripts read no colour scheme (only its CSS does), so a page loaded in light and switched
+    to dark shows what a load in dark shows. Each later mode's Visit also carries what the load reported
+    (its console errors, failed requests or load error, marked "at load"), as a load in that mode would."""
+    visits: dict[str, Visit] = {}
+    load: Visit | None = None
+    for mode, scheme in schemes.items():
+        if load is None:
+            page.emulate_media(color_scheme=scheme)
+            v = load = visit(page, recorder, base, rel, mode, overflow=overflow)
+        else:
+            v = Visit(rel, mode, error=load.error)
+            v.console_errors = [f"(at load) {e}" for e in load.console_errors]
+            v.failed_requests = [f"(at load) {r}" for r in load.failed_requests]
+            if v.error is None:
+                recorder.visit = v
+                try:
+                    page.emulate_media(color_scheme=scheme)
+                    page.evaluate(JS_ANIMATIONS_DONE)
+                    _read(page, v, overflow)
+                    settle(page, recorder, quiet_ms=0)  # a stylesheet of this scheme may fetch an image
+                except Exception as exc:
+                    v.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                finally:
+                    recorder.visit = None
+        if then is not None and v.error is None:
+            then(v)
+        visits[mode] = v
+    return visits
+
+
+# --------------------------------------------------------------------------- a big file read in a worker
+
+
+def write_big_log(path: Path, block: str, *, size: int = 100 * 1024 * 1024, tail: str = "") -> Path:
+    """Write `block` over and over to `path` until it holds at least `size` characters, then `tail`."""
+    with open(path, "w", encoding="utf-8") as fh:
+        written = 0
+        while written < size:
+            fh.write(block)
+            written += len(block)
+        fh.write(tail)
+    return path
+
+
+#: Start counting the gaps between frames and the values a component's <progress> bar takes, and empty its
+#: status line (so a test waits for the new result, not the last one).
+JS_WATCH_FRAMES = """([bar, status]) => {
+  window.__gaps = []; window.__progress = new Set(); let last = performance.now();
+  const progress = document.querySelector(bar);
+  new MutationObserver(() => window.__progress.add(progress.value)).observe(progress, {attributes: true});
+  const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  document.querySelector(status).textContent = '';
+}"""
+
+
+def watch_frames(page: Any, bar: str, status: str) -> None:
+    """Count the page's frames and its `bar` (a <progress> selector) values from now on; empty `status`."""
+    page.evaluate(JS_WATCH_FRAMES, [bar, status])
+
+
+def frame_stats(page: Any) -> dict[str, Any]:
+    """Stop counting: the longest gap between frames (ms), how many gaps, how many bar values were seen."""
+    return page.evaluate("() => { window.__stop = true; return {max: Math.max(...window.__gaps), n: window.__gaps.length,"
+                         " progress: [...window.__progress].length}; }")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from .browser_support import (
     CHROMIUM, CHROMIUM_ARGS, SUMMARY, Recorder, Server, Site, Visit, browser_unavailable, site_of,
-    route_local_only, visit,
+    route_local_only, visit_in_schemes,
 )
 
 MODES: dict[str, dict[str, Any]] = {
@@ -104,20 +104,54 @@ def tabs(chromium: Any) -> Iterator[dict[str, Tab]]:
         tab.context.close()
 
 
-def _survey(tab: Tab, server: Server, site: Site, *, overflow: bool = False) -> list[Visit]:
-    return [visit(tab.page, tab.recorder, server.base, rel, tab.mode, overflow=overflow) for rel in site.pages]
+#: The surveys: each loads every page once in its first mode's context and reads it again in the second
+#: mode's colour scheme (browser_support.visit_in_schemes); mode → its scheme. Two fixtures, so the run's two
+#: parts (tests/sharding.py) can take one each.
+SURVEY_LOADS: dict[str, dict[str, str]] = {"light": {"light": "light", "dark": "dark"},
+                                           "phone": {"phone": "light", "phone-dark": "dark"}}
+
+
+def _axe_wanted(session: pytest.Session, survey: str) -> str | None:
+    """The pinned axe-core's source when a selected test reads axe's results from `survey` (it asks for both
+    the survey and test_browser_a11y's `axe`) and `npm ci` installed it; else None (then that `axe`
+    fixture skips, or fails in CI)."""
+    from .axe_support import axe_source, installed_version, pinned_version
+
+    if not any({"axe", survey} <= set(getattr(item, "fixturenames", ())) for item in session.items):
+        return None
+    return axe_source() if installed_version() == pinned_version() else None
+
+
+def _survey(loader: str, tabs: dict[str, Tab], server: Server, site: Site, axe: str | None) -> dict[str, list[Visit]]:
+    """Every built page loaded once in `loader`'s context and read in each colour scheme of SURVEY_LOADS,
+    axe run after each mode's reads when `axe` (its source) is given (`Visit.axe`)."""
+    from .axe_support import run_axe
+
+    tab, schemes = tabs[loader], SURVEY_LOADS[loader]
+
+    def check(v: Visit) -> None:
+        if axe is not None:
+            v.axe = run_axe(tab.page, axe, v.page, v.mode)
+
+    by_page = [visit_in_schemes(tab.page, tab.recorder, server.base, rel, schemes,
+                                overflow=loader == "phone", then=check) for rel in site.pages]
+    tab.page.emulate_media(color_scheme=schemes[loader])  # the tab as other tests expect it
+    return {mode: [visits[mode] for visits in by_page] for mode in schemes}
 
 
 @pytest.fixture(scope="session")
-def survey(tabs: dict[str, Tab], server: Server, site: Site) -> dict[str, list[Visit]]:
-    """Every built page visited once in light and once in dark mode (desktop width)."""
-    return {mode: _survey(tabs[mode], server, site) for mode in ("light", "dark")}
+def survey_desktop(tabs: dict[str, Tab], server: Server, site: Site,
+                   request: pytest.FixtureRequest) -> dict[str, list[Visit]]:
+    """Every built page at 1280 px, light and dark, from one load each (axe too, when a test reads it)."""
+    return _survey("light", tabs, server, site, _axe_wanted(request.session, "survey_desktop"))
 
 
 @pytest.fixture(scope="session")
-def phone_survey(tabs: dict[str, Tab], server: Server, site: Site) -> list[Visit]:
-    """Every built page at 390 px wide (mobile emulation), with the sideways-overflow probe."""
-    return _survey(tabs["phone"], server, site, overflow=True)
+def survey_phone(tabs: dict[str, Tab], server: Server, site: Site,
+                 request: pytest.FixtureRequest) -> dict[str, list[Visit]]:
+    """Every built page at 390 px (mobile emulation), light and dark, from one load each, with the sideways
+    overflow probe (axe too, when a test reads it)."""
+    return _survey("phone", tabs, server, site, _axe_wanted(request.session, "survey_phone"))
 
 
 @pytest.fixture

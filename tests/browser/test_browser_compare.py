@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from .browser_support import ARTIFACTS, Server, note_screenshot, open_watched
+from .browser_support import (
+    ARTIFACTS, Server, frame_stats, note_screenshot, open_watched, watch_frames, write_big_log,
+)
 
 from capture.lab.rehearsal import mileslog as ml
 from miles101.sphinx_ext.compare_run import SERIES
@@ -76,26 +78,13 @@ def test_the_logs_text_is_never_html(tabs: dict[str, Any], server: Server) -> No
 def test_big_file_in_a_worker_with_progress(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
     """A 100 MB log: read in chunks off the page's thread; the page keeps drawing and the bar moves."""
     block = "\n".join(ml.healthy(50)) + "\n" + "".join(f"[t] filler line {i} with some text\n" for i in range(3000))
-    f = tmp_path / "big.log"
-    with open(f, "w", encoding="utf-8") as fh:
-        size = 0
-        while size < 100 * 1024 * 1024:
-            fh.write(block)
-            size += len(block)
+    f = write_big_log(tmp_path / "big.log", block)
     page = _open(tabs["light"], server)
-    page.evaluate("""() => {
-      window.__gaps = []; window.__progress = new Set(); let last = performance.now();
-      const bar = document.querySelector('.m101-compare progress');
-      new MutationObserver(() => window.__progress.add(bar.value)).observe(bar, {attributes: true});
-      const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
-      requestAnimationFrame(tick);
-      document.querySelector('.m101-compare [role=status]').textContent = '';
-    }""")
+    watch_frames(page, ".m101-compare progress", ".m101-compare [role=status]")
     page.locator(".m101-compare input[type=text]").fill("")
     page.locator(".m101-compare input[type=file]").set_input_files(str(f))
     _done(page, timeout=240000)
-    stats = page.evaluate("() => { window.__stop = true; return {max: Math.max(...window.__gaps),"
-                          " progress: [...window.__progress].length}; }")
+    stats = frame_stats(page)
     assert stats["progress"] >= 5, stats
     assert stats["max"] < 1000, stats
     assert len(_cells(page)[0]) == 11  # the first ten steps

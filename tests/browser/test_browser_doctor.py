@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from .browser_support import ARTIFACTS, ROOT, Server, is_local, note_screenshot, open_watched
+from .browser_support import (
+    ARTIFACTS, ROOT, Server, frame_stats, is_local, note_screenshot, open_watched, watch_frames, write_big_log,
+)
 
 from miles101.tools import read_run as rr
 
@@ -226,26 +228,13 @@ def test_a_stray_byte_is_replaced_and_said(tabs: dict[str, Any], server: Server,
 def test_big_file_in_a_worker_with_progress(tabs: dict[str, Any], server: Server, tmp_path: Path) -> None:
     """A 100 MB log: the worker reads it in chunks; the page keeps drawing and the bar moves."""
     block = run_log(50) + "".join(f"[t] filler line {i} with some text to make it long enough\n" for i in range(2000))
-    f = tmp_path / "big.log"
-    with open(f, "w", encoding="utf-8") as fh:
-        size = 0
-        while size < 100 * 1024 * 1024:
-            fh.write(block)
-            size += len(block)
-        fh.write("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    f = write_big_log(tmp_path / "big.log", block,
+                      tail="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
     page = _open(tabs["light"], server)
-    page.evaluate("""() => {
-      window.__gaps = []; window.__progress = new Set(); let last = performance.now();
-      const bar = document.querySelector('.m101-doctor progress');
-      new MutationObserver(() => window.__progress.add(bar.value)).observe(bar, {attributes: true});
-      const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
-      requestAnimationFrame(tick);
-      document.querySelector('.m101-doctor-status').textContent = '';
-    }""")
+    watch_frames(page, ".m101-doctor progress", ".m101-doctor-status")
     page.locator(".m101-doctor-file").set_input_files(str(f))
     got = _result(page, timeout=240000)
-    stats = page.evaluate("() => { window.__stop = true; return {max: Math.max(...window.__gaps), n: window.__gaps.length,"
-                          " progress: [...window.__progress].length}; }")
+    stats = frame_stats(page)
     assert stats["progress"] >= 5, stats
     assert stats["max"] < 1000, stats  # never a second without a frame
     assert {"mem-oom-mid-run", "mem-torch-oom-switch"} & {m["id"] for m in got["matches"]}

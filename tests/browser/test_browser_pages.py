@@ -1,7 +1,9 @@
 """Every built page in a real Chromium: clean console, no failed request, diagrams, palette, 390 px.
 
-Each page is visited once per mode by the session's `survey` fixture; the tests below read that
-survey and list every offending page with its evidence, so one run shows all the problems.
+Each page is visited once per mode by the session's surveys (tests/browser/conftest.py: `survey_desktop` and
+`survey_phone`, one load per page and width, read in light and dark; test_browser_a11y.py reads their axe
+results); the tests below read them and list every offending page with its evidence, so one run shows all
+the problems.
 """
 from __future__ import annotations
 
@@ -56,10 +58,10 @@ def test_build_lists_every_section(site: Site) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_pages_load_without_console_errors(survey: dict[str, list[Visit]], mode: str) -> None:
+def test_pages_load_without_console_errors(survey_desktop: dict[str, list[Visit]], mode: str) -> None:
     """No console error, uncaught exception or navigation failure on any page."""
     problems = []
-    for v in survey[mode]:
+    for v in survey_desktop[mode]:
         if v.error:
             problems.append(f"{v.page}: did not load: {v.error}")
         problems += [f"{v.page}: console error: {e}" for e in v.console_errors]
@@ -67,19 +69,19 @@ def test_pages_load_without_console_errors(survey: dict[str, list[Visit]], mode:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_no_failed_or_outside_requests(survey: dict[str, list[Visit]], tabs: dict[str, Any], mode: str) -> None:
+def test_no_failed_or_outside_requests(survey_desktop: dict[str, list[Visit]], tabs: dict[str, Any], mode: str) -> None:
     """Every request succeeds, and none leaves 127.0.0.1 (such requests are aborted and listed)."""
-    problems = [f"{v.page}: {r}" for v in survey[mode] for r in v.failed_requests]
+    problems = [f"{v.page}: {r}" for v in survey_desktop[mode] for r in v.failed_requests]
     problems += [f"request to outside 127.0.0.1 (aborted): {url}" for url in tabs[mode].blocked]
     _fail_with(problems, f"failed requests in {mode} mode")
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_every_diagram_is_its_drawing(survey: dict[str, list[Visit]], mode: str) -> None:
+def test_every_diagram_is_its_drawing(survey_desktop: dict[str, list[Visit]], mode: str) -> None:
     """Each figure holds its committed drawing inline (an SVG with nodes, named as an image), never
     mermaid's source or its error picture; in tabs too, once shown."""
     problems, diagrams = [], 0
-    for v in survey[mode]:
+    for v in survey_desktop[mode]:
         for i, d in enumerate(v.diagrams.get("diagrams", [])):
             diagrams += 1
             where = f"{v.page} #{d.get('figure') or i} (.m101-diagram .m101-drawing > svg)"
@@ -100,9 +102,9 @@ def test_every_diagram_is_its_drawing(survey: dict[str, list[Visit]], mode: str)
     _fail_with(problems, f"diagrams without their drawing in {mode} mode")
 
 
-def test_diagrams_inside_tabs_show_when_opened(survey: dict[str, list[Visit]]) -> None:
+def test_diagrams_inside_tabs_show_when_opened(survey_desktop: dict[str, list[Visit]]) -> None:
     """A diagram in a tab that starts hidden shows its drawing once its tab is clicked (both modes)."""
-    opened = [(mode, v.page, t) for mode in MODES for v in survey[mode] for t in v.tabs]
+    opened = [(mode, v.page, t) for mode in MODES for v in survey_desktop[mode] for t in v.tabs]
     if not opened:
         pytest.skip("no page puts a diagram inside sphinx-design tabs (nothing to check)")
     problems = [f"{mode} {page} tab {t['tab']!r}: {t['diagrams']}"
@@ -110,17 +112,17 @@ def test_diagrams_inside_tabs_show_when_opened(survey: dict[str, list[Visit]]) -
     _fail_with(problems, "diagrams in tabs that did not show when opened")
 
 
-def test_no_page_loads_mermaid(survey: dict[str, list[Visit]]) -> None:
+def test_no_page_loads_mermaid(survey_desktop: dict[str, list[Visit]]) -> None:
     """No page fetches mermaid (its ~700 KB of JS drew in the browser before the drawings were served)."""
-    problems = [f"{v.page}: {url}" for v in survey["light"] for url in v.script_urls if "mermaid" in url.lower()]
+    problems = [f"{v.page}: {url}" for v in survey_desktop["light"] for url in v.script_urls if "mermaid" in url.lower()]
     _fail_with(problems, "pages that load mermaid")
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_palette_classes_colour_the_nodes(survey: dict[str, list[Visit]], mode: str) -> None:
+def test_palette_classes_colour_the_nodes(survey_desktop: dict[str, list[Visit]], mode: str) -> None:
     """A node with class `trainer` (etc.) is filled with --m101-<hue>-tint and stroked with --m101-<hue>."""
     problems, seen = [], set()
-    for v in survey[mode]:
+    for v in survey_desktop[mode]:
         for n in v.palette:
             seen.add(n["meaning"])
             where = (f"{v.page} #{n['figure']} .node.{n['meaning']} ({n['node']}) {n['shape']}")
@@ -147,13 +149,13 @@ def test_palette_classes_colour_the_nodes(survey: dict[str, list[Visit]], mode: 
     _fail_with(problems, f"palette classes not applied in {mode} mode")
 
 
-def test_palette_differs_between_light_and_dark(survey: dict[str, list[Visit]]) -> None:
+def test_palette_differs_between_light_and_dark(survey_desktop: dict[str, list[Visit]]) -> None:
     """The same node is coloured differently in light and dark mode (fill and stroke)."""
     def key(page: str, n: dict[str, Any]) -> tuple[str, str, str, str]:
         return (page, n["figure"] or "", n["node"] or "", n["meaning"])
 
-    light = {key(v.page, n): n for v in survey["light"] for n in v.palette}
-    dark = {key(v.page, n): n for v in survey["dark"] for n in v.palette}
+    light = {key(v.page, n): n for v in survey_desktop["light"] for n in v.palette}
+    dark = {key(v.page, n): n for v in survey_desktop["dark"] for n in v.palette}
     if not light:
         pytest.skip("no diagram uses a palette class yet")
     problems = []
@@ -169,10 +171,10 @@ def test_palette_differs_between_light_and_dark(survey: dict[str, list[Visit]]) 
     _fail_with(problems, "palette colours identical in light and dark mode")
 
 
-def test_no_page_scrolls_sideways_at_390px(phone_survey: list[Visit]) -> None:
+def test_no_page_scrolls_sideways_at_390px(survey_phone: dict[str, list[Visit]]) -> None:
     """At 390 px wide (mobile emulation) the document is no wider than the viewport (+1 px)."""
     problems = []
-    for v in phone_survey:
+    for v in survey_phone["phone"]:
         if v.error or v.overflow is None:
             problems.append(f"{v.page}: not measured ({v.error})")
             continue
@@ -185,7 +187,7 @@ def test_no_page_scrolls_sideways_at_390px(phone_survey: list[Visit]) -> None:
     _fail_with(problems, "pages that scroll sideways at 390 px")
 
 
-def test_phone_pages_load_clean(phone_survey: list[Visit]) -> None:
+def test_phone_pages_load_clean(survey_phone: dict[str, list[Visit]]) -> None:
     """The 390 px pass also sees no console error and no failed request."""
-    problems = [f"{v.page}: {e}" for v in phone_survey for e in (*v.console_errors, *v.failed_requests)]
+    problems = [f"{v.page}: {e}" for v in survey_phone["phone"] for e in (*v.console_errors, *v.failed_requests)]
     _fail_with(problems, "console errors or failed requests at 390 px")

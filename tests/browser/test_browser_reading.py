@@ -10,11 +10,13 @@ test-artifacts/browser/diagrams/ (both gitignored).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .browser_support import ARTIFACTS, Server, Site, note_screenshot
+from .browser_support import ARTIFACTS, JS_ANIMATIONS_DONE, Server, Site, next_frame, note_screenshot
 
 MIN_LABEL_PX = {"light": 12.0, "phone": 11.0}
 
@@ -75,18 +77,73 @@ def measure_diagrams(page: Any, base: str, rel: str) -> list[dict[str, Any]]:
     for fig_id in ids:
         page.evaluate(JS_OPEN_TAB_OF, fig_id)
         page.evaluate("id => document.getElementById(id).scrollIntoView({block: 'center'})", fig_id)
-        page.wait_for_timeout(50)  # the sizing script runs again when a tab opens
+        next_frame(page)  # the sizing script runs again, in the next frame, when a tab opens
         for item in page.evaluate(JS_DIAGRAMS):
             if item["figure"] == fig_id:
                 found[fig_id] = item
     return [found.get(i, {"figure": i, "svg": False, "shown": False}) for i in ids]
 
 
+#: Each width's diagram pass: the page is loaded in the first mode's context, measured and shot, then switched
+#: to the second mode's colour scheme and shot again (mode → scheme).
+DIAGRAM_LOADS = {"light": {"light": "light", "dark": "dark"}, "phone": {"phone": "light", "phone-dark": "dark"}}
+
+#: Furo's phone header and its "back to top" button float over the page and would cover part of a figure in a shot.
+UNSTICK_HEADER = "header.mobile-header { position: static !important; } .back-to-top { display: none !important; }"
+
+
+@dataclass
+class DiagramViews:
+    """Per width (light, phone) each diagram page's measurements; per mode the screenshots taken (or why not)."""
+
+    sizes: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
+    shots: dict[str, list[Path]] = field(default_factory=dict)
+    failed: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _shoot(page: Any, figures: list[dict], mode: str, views: DiagramViews) -> None:
+    out = ARTIFACTS / "diagrams"
+    out.mkdir(parents=True, exist_ok=True)
+    for d in figures:
+        try:
+            if page.evaluate(JS_OPEN_TAB_OF, d["figure"]):  # a diagram in a tab: the reader opens its tab
+                next_frame(page)
+            path = out / f"{d['figure']}-{mode}.png"
+            page.locator(f"#{d['figure']}").screenshot(path=str(path), timeout=30000, animations="disabled")
+        except Exception as exc:
+            views.failed[mode].append(f"{d['figure']}: {type(exc).__name__}: {exc}".splitlines()[0])
+            continue
+        note_screenshot(path)
+        views.shots[mode].append(path)
+
+
 @pytest.fixture(scope="module")
-def diagram_sizes(tabs: dict[str, Any], server: Server, site: Site) -> dict[str, dict[str, list[dict]]]:
+def diagram_views(tabs: dict[str, Any], server: Server, site: Site) -> DiagramViews:
+    """Each diagram page loaded once per width: its diagrams measured (a tab's diagram with its tab open),
+    each shot title to caption in light, then in dark (the loaded page's colour scheme switched)."""
+    views = DiagramViews()
+    for loader, schemes in DIAGRAM_LOADS.items():
+        page = tabs[loader].page
+        views.sizes[loader] = {}
+        for mode in schemes:
+            views.shots[mode], views.failed[mode] = [], []
+        for rel in _diagram_pages(site):
+            page.emulate_media(color_scheme=schemes[loader])
+            figures = views.sizes[loader][rel] = measure_diagrams(page, server.base, rel)
+            page.add_style_tag(content=UNSTICK_HEADER)
+            for mode, scheme in schemes.items():
+                if scheme != schemes[loader]:
+                    page.emulate_media(color_scheme=scheme)
+                    page.evaluate(JS_ANIMATIONS_DONE)
+                _shoot(page, figures, mode, views)
+        page.emulate_media(color_scheme=schemes[loader])  # the tab as other tests expect it
+    return views
+
+
+@pytest.fixture(scope="module")
+def diagram_sizes(diagram_views: DiagramViews) -> dict[str, dict[str, list[dict]]]:
     """mode → page → its diagrams' measurements, at 1280 px (light) and 390 px (phone)."""
-    return {mode: {rel: measure_diagrams(tabs[mode].page, server.base, rel) for rel in _diagram_pages(site)}
-            for mode in MIN_LABEL_PX}
+    return diagram_views.sizes
 
 
 @pytest.mark.parametrize("mode", list(MIN_LABEL_PX))
@@ -228,7 +285,7 @@ def test_reading_screenshots(tabs: dict[str, Any], server: Server, site: Site, m
     for name, stem in SHOT_PAGES.items():
         rel = site.front if stem is None else next(p for p in site.pages if p.split("/")[-1].startswith(stem))
         tab.page.goto(server.base + rel, wait_until="load")
-        tab.page.wait_for_timeout(100)
+        next_frame(tab.page)
         path = out / f"{name}-{mode}.png"
         # a page taller than MAX_SHOT_HEIGHT (7.1 on a phone) is shot as its first screen: Chromium's full-page
         # capture of it does not end within the timeout, and its renderer then stays busy for the next test
@@ -240,26 +297,12 @@ def test_reading_screenshots(tabs: dict[str, Any], server: Server, site: Site, m
 
 SHOT_MODES = ["light", "dark", "phone", "phone-dark"]
 
-#: Furo's phone header and its "back to top" button float over the page and would cover part of a figure in a shot.
-UNSTICK_HEADER = "header.mobile-header { position: static !important; } .back-to-top { display: none !important; }"
-
 
 @pytest.mark.parametrize("mode", SHOT_MODES)
-def test_diagram_screenshots(tabs: dict[str, Any], server: Server, site: Site, mode: str) -> None:
+def test_diagram_screenshots(diagram_views: DiagramViews, mode: str) -> None:
     """Every diagram, title to caption, as a reader sees it (test-artifacts/browser/diagrams/, not committed)."""
-    page = tabs[mode].page
-    out = ARTIFACTS / "diagrams"
-    out.mkdir(parents=True, exist_ok=True)
-    shots = []
-    for rel in _diagram_pages(site):
-        for d in measure_diagrams(page, server.base, rel):
-            page.add_style_tag(content=UNSTICK_HEADER)
-            if page.evaluate(JS_OPEN_TAB_OF, d["figure"]):  # a diagram in a tab: the reader opens its tab
-                page.wait_for_timeout(100)
-            path = out / f"{d['figure']}-{mode}.png"
-            page.locator(f"#{d['figure']}").screenshot(path=str(path), timeout=30000, animations="disabled")
-            note_screenshot(path)
-            shots.append(path)
+    shots = diagram_views.shots[mode]
+    assert not diagram_views.failed[mode], "screenshots not taken:\n" + "\n".join(diagram_views.failed[mode])
     assert shots, "no diagram to shoot"
     small = [f"{p} ({p.stat().st_size} bytes)" for p in shots if p.stat().st_size < 5_000]
     assert not small, "screenshots too small to hold a drawing:\n" + "\n".join(small)
