@@ -18,6 +18,7 @@ rewrites one page renders one page's text; the two files are assembled at build-
 """
 from __future__ import annotations
 
+import functools
 import html
 import os
 import re
@@ -192,8 +193,16 @@ LastChecks = dict[str, tuple[tuple[str, str, bool], "str | None"]]
 
 
 def checks_table(srcdir: Path) -> LastChecks:
-    """What FactsLastChecked prints for each page, from capture/factcheck.json (ValueError: not JSON). Parsed for
-    each page read, about 10 ms: a memo between builds saved less than a cache must (benchmarks/README.md)."""
+    """What FactsLastChecked prints for each page, from capture/factcheck.json (ValueError: not JSON): parsed once
+    a process for the record's bytes, not for each page read (about 10 ms a parse; no memo is kept between
+    builds: it saved less than a cache must, benchmarks/README.md)."""
+    path = srcdir / FACTCHECK_FILE
+    return _checks_of(srcdir, path.read_bytes() if path.is_file() else None)
+
+
+@functools.lru_cache(maxsize=1)
+def _checks_of(srcdir: Path, record_bytes: bytes | None) -> LastChecks:
+    """checks_table's work; the record's bytes are the key (a changed record is parsed again)."""
     from ..factcheck import load_factcheck
 
     record = load_factcheck(srcdir)
