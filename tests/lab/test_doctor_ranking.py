@@ -189,9 +189,12 @@ RANKING_LOGS: dict[str, list[str]] = {
     # Wordings from the raise sites 7.1 cites for them, with made-up values (issue 56: rules that hold on new logs).
     # The C library's EADDRINUSE text through ZeroMQ, as SGLang's processes bind their sockets
     "rank-port-zmq.log": ["zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:30012')"],
-    # transformers' AutoConfig on a config without model_type (models/auto/configuration_auto.py)
+    # transformers' AutoConfig on a config without model_type (models/auto/configuration_auto.py): the 4.x wording,
+    # and 5.12.1's (the release Miles pins), which a directory with no config.json at all gives too
     "rank-config-no-model-type.log": ["ValueError: Unrecognized model in /root/ckpt. Should have a `model_type` key in "
                                       "its config.json, or contain one of the following strings in its name: albert"],
+    "rank-config-no-model-type-5.log": ["ValueError: Unrecognized model in /root/Qwen3-0.6B. Should have a `model_type` "
+                                        "key in its config.json."],
     # SGLang's model registry (python/sglang/srt/models/registry.py, _raise_for_unsupported)
     "rank-sglang-arch.log": ["ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported "
                              "architectures: dict_keys(['LlamaForCausalLM', 'Qwen3ForCausalLM'])"],

@@ -49,7 +49,6 @@ FIRST = {
     "rank-args-disk-delta-colocate.log": "args-p2p-colocate",
     # issue 56: wordings from the raise sites 7.1 cites
     "rank-port-zmq.log": "engine-port-in-use",
-    "rank-config-no-model-type.log": "transformers-unknown-model-type",
     "rank-sglang-arch.log": "transformers-unknown-model-type",
     "rank-zip-writer-pos.log": "ckpt-disk-full",
     "rank-torch-write-fd.log": "ckpt-disk-full",
@@ -157,3 +156,17 @@ def test_a_miles_argument_check_is_one_entry(logs, name):  # noqa: F811
 def test_cublas_allocation_failure_goes_where_its_frames_are(logs, name, first, phase):  # noqa: F811
     got, _ = diagnose(logs[name])
     assert got[0]["id"] == first and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])
+
+
+@pytest.mark.parametrize("name", ["rank-config-no-model-type.log", "rank-config-no-model-type-5.log"])
+def test_no_model_type_is_a_tie_with_a_missing_config(logs, name):  # noqa: F811
+    """transformers 5.12.1 (Miles's pin) words a directory without config.json as a config without `model_type`
+    (utils/hub.py cached_files skips the file, configuration_utils.py returns {}, configuration_auto.py raises): the
+    doctor says it cannot tell the two apart and shows the check that does (whether config.json exists)."""
+    got, settings = diagnose(logs[name])
+    assert len(got) == 2 and got[0]["line"] == got[1]["line"], ids(got)
+    pair = {got[0]["id"], *(u["id"] for u in got[0]["undecided"])}
+    assert pair == {"hf-checkpoint-missing", "transformers-unknown-model-type"}, (ids(got), got[0]["undecided"])
+    text = RR.render_diagnosis(got, [], [], settings)
+    assert "the log cannot tell these apart" in text and "first because" not in text
+    assert "/config.json" in text and 'grep -n \'"model_type"\'' in text

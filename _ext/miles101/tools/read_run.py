@@ -866,11 +866,12 @@ SYMPTOMS_JSON = r'''{
     "We couldn't connect to 'https://huggingface.co' to load",
     "is not a local folder and is not a valid model identifier listed on",
     "does not appear to have a file named config.json",
+    "Should have a ... key in its config.json",
     "Can't load tokenizer for",
     "Can't load the configuration of",
     "Repository Not Found for url"
    ],
-   "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"\nls -l \"$(sed -n 's/^--hf-checkpoint[ =]//p' \"/root/logs/$RUN.args\")/config.json\"",
    "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
   },
   {
@@ -1008,7 +1009,7 @@ SYMPTOMS_JSON = r'''{
     "Should have a ... key in its config.json",
     "are not supported for now. Supported architectures"
    ],
-   "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"\ngrep -n '\"model_type\"' \"$(sed -n 's/^--hf-checkpoint[ =]//p' \"/root/logs/$RUN.args\")/config.json\"",
    "fix": "Run in the Miles image as built (a transformers that a later pip install put over the image's is the first suspect), or install a transformers release that knows the checkpoint's model_type."
   },
   {
