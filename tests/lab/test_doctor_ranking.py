@@ -272,6 +272,18 @@ RANKING_LOGS: dict[str, list[str]] = {
     # a flash-attn extension built against another PyTorch: the loader's undefined symbol
     "rank-flash-attn-abi.log": ["ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-"
                                 "x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEa"],
+    # PyTorch's capability warning (torch/cuda/__init__.py, _check_capability), which healthy GB10 runs print: alone, a
+    # note and no entry; beside a GB10 error, evidence for it (issue 56)
+    "rank-gb10-warning-alone.log": ["/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:283: UserWarning: ",
+                                    "    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
+                                    "    Minimum and Maximum cuda capability supported by this version of PyTorch is",
+                                    "    (8.0) - (12.0)"],
+    "rank-gb10-warning-flashinfer.log": ["    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
+                                         "ValueError: fmha_v2_prefill_sm120 is only supported on SM120 GPUs; SM121 has "
+                                         "not been validated."],
+    "rank-gb10-warning-libnuma.log": ["    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
+                                      "OSError: libnuma.so.1: cannot open shared object file: No such file or directory",
+                                      "[sgl_kernel] CRITICAL: Could not load any common_ops library!"],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

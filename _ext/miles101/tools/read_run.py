@@ -719,6 +719,9 @@ SYMPTOMS_JSON = r'''{
    },
    "abi": {
     "mismatch": "line {line} or the lines around it name an `undefined symbol`: a binary built against another PyTorch"
+   },
+   "gpu": {
+    "gb10": "line {seen_line} is PyTorch's capability warning for a GB10, which healthy GB10 runs print too: the run is on a GB10"
    }
   }
  },
@@ -915,6 +918,14 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Value 'sm_121a' is not defined for option 'gpu-name'"
    ],
+   "rank": [
+    {
+     "fact": "gpu",
+     "in": [
+      "gb10"
+     ]
+    }
+   ],
    "check": "grep -n 'Repro command' \"$LOG\" | grep -o '[^ ]*/bin/ptxas'",
    "fix": "add the line export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas to ~/miles101/session.sh, above its ray start line, then start the session again (section 1.1, Start the session again)."
   },
@@ -933,6 +944,14 @@ SYMPTOMS_JSON = r'''{
     {
      "cause": "The sgl-kernel wheel carries no code for the GB10's compute capability.",
      "tells": "The check lists no sm_121a, or the import error says no directory matches the GPU.",
+     "when": [
+      {
+       "fact": "gpu",
+       "in": [
+        "gb10"
+       ]
+      }
+     ],
      "fixes": [
       {
        "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options (see 6.4)."
@@ -1019,6 +1038,14 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "is only supported on SM120 GPUs"
    ],
+   "rank": [
+    {
+     "fact": "gpu",
+     "in": [
+      "gb10"
+     ]
+    }
+   ],
    "check": "python3 -c 'import flashinfer; print(flashinfer.__version__)'",
    "fix": "Use a FlashInfer whose architecture check accepts SM 12.1, or another attention backend through SGLang's passthrough options."
   },
@@ -1030,7 +1057,14 @@ SYMPTOMS_JSON = r'''{
     "Found GPU0 NVIDIA GB10 which is of"
    ],
    "check": "python3 -c \"import torch;print(torch.cuda.get_device_capability(), torch.version.cuda)\"",
-   "fix": "With a cu130 PyTorch build, ignore the warning."
+   "fix": "With a cu130 PyTorch build, ignore the warning.",
+   "healthy_too": {
+    "note": "a warning healthy GB10 runs print",
+    "sets": {
+     "fact": "gpu",
+     "value": "gb10"
+    }
+   }
   },
   {
    "id": "gb10-flash-attn-sm121",
@@ -1038,6 +1072,14 @@ SYMPTOMS_JSON = r'''{
    "title": "`FATAL: kernel built for sm80-sm100, but running on sm121`",
    "grep": [
     "kernel built for sm80-sm100, but running on sm121"
+   ],
+   "rank": [
+    {
+     "fact": "gpu",
+     "in": [
+      "gb10"
+     ]
+    }
    ],
    "check": "grep -n 'flash_attn' \"$LOG\" | head",
    "fix": "Use an attention backend that runs on sm_121 (FlashInfer for SGLang)."
@@ -2408,7 +2450,17 @@ def _causes(sym: dict[str, Any], facts: dict[str, Any], params: dict[str, Any]) 
 
 def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
              settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Each 7.1 entry the log points at, the likeliest first.
+    """Each 7.1 entry the log points at, the likeliest first (`examine`'s matches; its notes left out)."""
+    return examine(lines, report, settings)[0]
+
+
+def examine(lines: Iterable[str], report: dict[str, Any] | None = None,
+            settings: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each 7.1 entry the log points at, the likeliest first; and the notes: lines healthy runs print too.
+
+    An entry with `healthy_too` (a warning that healthy runs print, as PyTorch's capability warning on a GB10) is
+    never named as a cause: its first line is a note (`healthy_too.note`), and the fact it `sets` (the GPU is a GB10)
+    is evidence for the entries whose `rank` asks for it.
 
     A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
     line after the trainer's first `step N:` line (`report["first_train_line"]`): a step has trained. An `open_timer` entry matches
@@ -2489,10 +2541,24 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
     run = settings or {}
     by_id = {s["id"]: s for s in SYMPTOMS}
     out = []
+    notes, seen = [], {}
     for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
         sym = by_id[hit["id"]]
+        if sym.get("healthy_too"):
+            notes.append({k: hit[k] for k in ("id", "line", "count", "text")} | {
+                "title": _plain(sym["title"]), "section": sym["section"], "url": f"{PAGE_PATH}#{sym['id']}",
+                "note": sym["healthy_too"]["note"]})
+            sets = sym["healthy_too"].get("sets")
+            if sets and sets["fact"] not in seen:
+                seen[sets["fact"]] = (sets["value"], hit["line"])
+    for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
+        sym = by_id[hit["id"]]
+        if sym.get("healthy_too"):
+            continue
         facts: dict[str, Any] = {k: run.get(k) for k in ("backend", "dynamic_batch") if run.get(k) is not None}
         params: dict[str, Any] = {"line": hit["line"]}
+        for fact, (value, at) in seen.items():
+            facts[fact], params["seen_line"] = value, at
         if labels:
             facts["label"] = "none" if "None" in labels else "set"
             params["labels"] = len(labels)
@@ -2510,7 +2576,7 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
                     "url": f"{PAGE_PATH}#{sym['id']}", "check": sym["check"], "fix": sym["fix"],
                     "facts": facts, "score": score, "why": why, "against": against,
                     "causes": _causes(sym, facts, params)})
-    return arrange([m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))])
+    return arrange([m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))]), notes
 
 
 #: A fix that moves a flag: `Raise --x`, `Lower --x` (the fixes of symptoms.json are plain text).
@@ -2592,6 +2658,10 @@ def _plain(title: str) -> str:
 #: With no match: what 7.1's closing section says to do (search the first error line, not the last).
 NO_MATCH = ("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom). Search the issue trackers "
             "for the log's first error line, not its last: the last is usually a consequence (7.1, When nothing here matches).")
+#: With notes only: the lines matched are ones healthy runs print too, so no entry is named.
+NOTES_ONLY = ("No line of this log points at a cause in 7.1 (Troubleshoot by symptom): the lines it matched are printed "
+              "by healthy runs too (below). If the run failed, search the issue trackers for the log's first error line, "
+              "not its last: the last is usually a consequence (7.1, When nothing here matches).")
 
 
 def first_in_log(first: dict[str, Any], second: dict[str, Any]) -> str:
@@ -2621,11 +2691,24 @@ def settings_note(settings: dict[str, Any] | None) -> str:
     return f"Run settings, from {where}: --train-backend {backend}, {dyn}.{tail}"
 
 
+def render_notes(notes: list[dict[str, Any]]) -> list[str]:
+    """Each note: the line healthy runs print too, what it is, and its entry (read, not named as a cause)."""
+    out = []
+    for n in notes:
+        out.append(f"line {n['line']}{_how_often(n)}: {n['text']}")
+        out.append(f"  seen, not a cause on its own: {n['note']} (7.1 {n['section']}: {n['title']})")
+        out.append(f"  in the book: {where_to_read(n['id'])}")
+    return out
+
+
 def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, Any]],
-                     nonfinite: list[dict[str, Any]], settings: dict[str, Any] | None = None) -> str:
+                     nonfinite: list[dict[str, Any]], settings: dict[str, Any] | None = None,
+                     notes: list[dict[str, Any]] | None = None) -> str:
     out = []
     if not matches:
-        out.append(NO_MATCH)
+        out.append(NOTES_ONLY if notes else NO_MATCH)
+        if notes:
+            out.append("")
     for i, m in enumerate(matches):
         where = f"line {m['line']}" if m["line"] else "step values"
         seen = _how_often(m)
@@ -2662,6 +2745,9 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
                     out.append(f"       fix: {f}")
         else:
             out.append(f"  fix:   {m['fix']}")
+        out.append("")
+    out += render_notes(notes or [])
+    if notes and matches:
         out.append("")
     if matches:
         out.append(settings_note(settings))
@@ -2982,16 +3068,16 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         settings = settings_of_args(run_text, "run", base_reader(args.run)) if run_text is not None \
             else settings_in_log(lines)
-        matches = diagnose(lines, report, settings)
-        if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
+        matches, notes = examine(lines, report, settings)
+        if not matches and not notes and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
             print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
                   "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
             return 1
         if args.json:
-            print(json.dumps({"settings": settings, "matches": matches, "malformed": asm.malformed,
+            print(json.dumps({"settings": settings, "matches": matches, "notes": notes, "malformed": asm.malformed,
                               "nonfinite": asm.nonfinite}, indent=2))
         else:
-            print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings))
+            print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings, notes))
         return 0
     if report is None:
         print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {args.log}", file=sys.stderr)
