@@ -284,6 +284,45 @@ RANKING_LOGS: dict[str, list[str]] = {
     "rank-gb10-warning-libnuma.log": ["    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
                                       "OSError: libnuma.so.1: cannot open shared object file: No such file or directory",
                                       "[sgl_kernel] CRITICAL: Could not load any common_ops library!"],
+    # PyTorch 2.11.0's NCCL watchdog (ProcessGroupNCCL.cpp; strings read in the 2.11.0 wheel), made-up values: alone, and
+    # after an error of its own entry (an illegal memory access), which ranks first (issue 56)
+    "rank-nccl-watchdog.log": ["[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+                               "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                               "Timeout(ms)=600000) ran for 600005 milliseconds before timing out.",
+                               "[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:2268] [PG ID 0 PG GUID 0(default_pg) "
+                               "Rank 0] First PG on this rank to signal dumping.",
+                               "[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:690] Some NCCL operations have "
+                               "failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU "
+                               "operations might run on corrupted/incomplete data."],
+    "rank-nccl-watchdog-after-error.log": ["RuntimeError: CUDA error: an illegal memory access was encountered",
+                                           "[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0 "
+                                           "Rank 0] Process group watchdog thread terminated with exception: CUDA error: "
+                                           "an illegal memory access was encountered",
+                                           "[rank0]:[E1208 02:50:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog "
+                                           "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=BROADCAST, "
+                                           "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600010 milliseconds "
+                                           "before timing out."],
+    "rank-nccl-watchdog-stuck.log": ["[rank0]:[F1208 02:40:00.000000000 ProcessGroupNCCL.cpp:1557] [PG ID 0 PG GUID 0 "
+                                     "Rank 0] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL's watchdog got "
+                                     "stuck for 480 seconds without making progress in monitoring enqueued collectives."],
+    # Ray's ActorDiedError (python/ray/exceptions.py at ray-2.60.0) with the GCS's exit detail, made-up ids: alone, and
+    # after an error of its own entry (a full disk), which ranks first; Ray 2.9.0's RayActorError and a creation task
+    "rank-ray-actor-died.log": ["ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.",
+                                "\tclass_name: RolloutManager",
+                                "\tactor_id: 6b2c9e6f1d5a3c0f8e7d2b1a01000000",
+                                "\tpid: 4242",
+                                "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR "
+                                "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of "
+                                "LOG file."],
+    "rank-ray-actor-died-after-error.log": ["OSError: [Errno 28] No space left on device: '/root/ckpt/iter_0000010'",
+                                            "ray.exceptions.ActorDiedError: The actor died unexpectedly before "
+                                            "finishing this task."],
+    "rank-ray-actor-error-old.log": ["ray.exceptions.RayActorError: The actor died unexpectedly before finishing this "
+                                     "task."],
+    "rank-ray-actor-creation.log": ["ray.exceptions.ActorDiedError: The actor died because of an error raised in its "
+                                    "creation task, ray::MegatronTrainRayActor.__init__() (pid=4242, ip=10.0.0.2)",
+                                    "ValueError: Unrecognized model in /root/Qwen3-0.6B. Should have a `model_type` "
+                                    "key in its config.json."],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

@@ -170,3 +170,32 @@ def test_no_model_type_is_a_tie_with_a_missing_config(logs, name):  # noqa: F811
     text = RR.render_diagnosis(got, [], [], settings)
     assert "the log cannot tell these apart" in text and "first because" not in text
     assert "/config.json" in text and 'grep -n \'"model_type"\'' in text
+
+
+@pytest.mark.parametrize("name", ["rank-nccl-watchdog.log", "rank-nccl-watchdog-stuck.log"])
+def test_the_nccl_watchdog_alone_names_its_entry(logs, name):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert ids(got) == ["nccl-watchdog-timeout"] and got[0]["facts"]["others"] == "none"
+
+
+@pytest.mark.parametrize("name", ["rank-ray-actor-died.log", "rank-ray-actor-error-old.log"])
+def test_an_actor_death_alone_names_its_entry(logs, name):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert ids(got) == ["ray-actor-died"], ids(got)
+
+
+@pytest.mark.parametrize("name, first, then", [
+    ("rank-nccl-watchdog-after-error.log", "mem-illegal-access", "nccl-watchdog-timeout"),
+    ("rank-ray-actor-died-after-error.log", "ckpt-disk-full", "ray-actor-died"),
+    ("rank-ray-actor-creation.log", "hf-checkpoint-missing", "ray-actor-died"),
+])
+def test_a_line_that_reports_another_error_ranks_below_that_error(logs, name, first, then):  # noqa: F811
+    """The watchdog and an actor's death report an error; the entry that names the error comes first, and the reason
+    says to read the first error above."""
+    got, settings = diagnose(logs[name])
+    assert ids(got)[0] == first and then in ids(got), ids(got)
+    later = next(m for m in got if m["id"] == then)
+    assert later["facts"]["others"] == "matched" and "which this line may only report" in later["against"][0]
+    text = RR.render_diagnosis(got, [], [], settings)
+    assert f"less likely: line {got[0]['line']} matched an entry that names an error of its own" in text
+

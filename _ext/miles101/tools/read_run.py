@@ -722,6 +722,10 @@ SYMPTOMS_JSON = r'''{
    },
    "gpu": {
     "gb10": "line {seen_line} is PyTorch's capability warning for a GB10, which healthy GB10 runs print too: the run is on a GB10"
+   },
+   "others": {
+    "none": "no entry that names an error of its own matched this log",
+    "matched": "line {other_line} matched an entry that names an error of its own, which this line may only report"
    }
   }
  },
@@ -1178,6 +1182,29 @@ SYMPTOMS_JSON = r'''{
    "fix": "Start the container with --ipc=host as 1.1 does, or with a --shm-size larger than Ray's object store; or give ray start a smaller --object-store-memory."
   },
   {
+   "id": "ray-actor-died",
+   "section": "Ray",
+   "title": "`The actor died unexpectedly before finishing this task.`",
+   "grep": [
+    "The actor died unexpectedly before finishing this task.",
+    "ray.exceptions.ActorDiedError",
+    "ray.exceptions.RayActorError",
+    "The actor is dead because its worker process has died.",
+    "The actor died because of an error raised in its creation task",
+    "Worker unexpectedly exits with a connection error code"
+   ],
+   "rank": [
+    {
+     "fact": "others",
+     "in": [
+      "none"
+     ]
+    }
+   ],
+   "check": "grep -n -m5 -E 'Traceback|Error|error:' \"$LOG\"\ngrep -n -m2 -A3 'Worker exit type' \"$LOG\"",
+   "fix": "Fix the first error above the actor's death, under its own entry; with none, the worker exit detail says how the process ended (a kernel OOM kill: see 2.1 and 2.3)."
+  },
+  {
    "id": "engine-terminated",
    "section": "Engine",
    "title": "`Server process terminated unexpectedly.`",
@@ -1368,6 +1395,27 @@ SYMPTOMS_JSON = r'''{
    },
    "check": "grep -n 'Timer ' \"$LOG\" | tail -n 4\nray job status \"$RUN\"",
    "fix": "If the job still runs far past its usual step time, take the dumps of the entry above; if it is gone, read the last lines of the worker logs."
+  },
+  {
+   "id": "nccl-watchdog-timeout",
+   "section": "Engine",
+   "title": "`Watchdog caught collective operation timeout`",
+   "grep": [
+    "Watchdog caught collective operation timeout:",
+    "ran for ... milliseconds before timing out.",
+    "ProcessGroupNCCL's watchdog got stuck for",
+    "Some NCCL operations have failed or timed out. Due to the"
+   ],
+   "rank": [
+    {
+     "fact": "others",
+     "in": [
+      "none"
+     ]
+    }
+   ],
+   "check": "grep -n -m3 -e 'Watchdog caught collective operation timeout' -e 'watchdog got stuck' \"$LOG\"\ngrep -n -m5 -E 'Traceback|Error|error:' \"$LOG\"",
+   "fix": "Fix the first error above the watchdog line, under its own entry; with none, read it as a hang (see engine-train-hang), and raise --distributed-timeout-minutes only for a step that runs longer than the timeout."
   },
   {
    "id": "mem-torch-oom-switch",
@@ -2448,6 +2496,11 @@ def _causes(sym: dict[str, Any], facts: dict[str, Any], params: dict[str, Any]) 
     return out
 
 
+def _asks(sym: dict[str, Any], fact: str) -> bool:
+    """Whether an entry's rank asks for `fact`."""
+    return any(c["fact"] == fact for c in sym.get("rank", []))
+
+
 def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
              settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Each 7.1 entry the log points at, the likeliest first (`examine`'s matches; its notes left out)."""
@@ -2551,6 +2604,11 @@ def examine(lines: Iterable[str], report: dict[str, Any] | None = None,
             sets = sym["healthy_too"].get("sets")
             if sets and sets["fact"] not in seen:
                 seen[sets["fact"]] = (sets["value"], hit["line"])
+    # the lines of entries that name an error of their own: a line that reports another error (an actor's death, the
+    # NCCL watchdog; its rank asks for the fact `others`) ranks below them
+    specific = [h["line"] for h in found.values() if h["line"] is not None and "signal" not in h
+                and not h.get("open_timers") and not by_id[h["id"]].get("healthy_too")
+                and not _asks(by_id[h["id"]], "others")]
     for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
         sym = by_id[hit["id"]]
         if sym.get("healthy_too"):
@@ -2559,6 +2617,10 @@ def examine(lines: Iterable[str], report: dict[str, Any] | None = None,
         params: dict[str, Any] = {"line": hit["line"]}
         for fact, (value, at) in seen.items():
             facts[fact], params["seen_line"] = value, at
+        if _asks(sym, "others"):
+            facts["others"] = "matched" if specific else "none"
+            if specific:
+                params["other_line"] = min(specific)
         if labels:
             facts["label"] = "none" if "None" in labels else "set"
             params["labels"] = len(labels)

@@ -1201,6 +1201,10 @@ export class Diagnoser {
       const sets = sym.healthy_too.sets;
       if (sets && !seen.has(sets.fact)) seen.set(sets.fact, [sets.value, hit.line]);
     }
+    // read_run.examine: the lines of entries that name an error of their own (not a report of another: rank asks `others`)
+    const asks = (sym, fact) => (sym.rank || []).some((c) => c.fact === fact);
+    const specific = [...found.values()].filter((h) => h.line !== null && h.signal === undefined && !h.open_timers
+      && !byId.get(h.id).healthy_too && !asks(byId.get(h.id), "others")).map((h) => h.line);
     const out = hits.filter(([hit]) => !byId.get(hit.id).healthy_too).map(([hit]) => {
       const sym = byId.get(hit.id);
       const facts = {};
@@ -1209,6 +1213,10 @@ export class Diagnoser {
       for (const [fact, [value, at]] of seen) {
         facts[fact] = value;
         params.set("seen_line", at);
+      }
+      if (asks(sym, "others")) {
+        facts.others = specific.length ? "matched" : "none";
+        if (specific.length) params.set("other_line", Math.min(...specific));
       }
       if (this.labels.length) {
         facts.label = this.labels.includes("None") ? "none" : "set";
