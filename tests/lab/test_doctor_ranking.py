@@ -323,6 +323,33 @@ RANKING_LOGS: dict[str, list[str]] = {
                                     "creation task, ray::MegatronTrainRayActor.__init__() (pid=4242, ip=10.0.0.2)",
                                     "ValueError: Unrecognized model in /root/Qwen3-0.6B. Should have a `model_type` "
                                     "key in its config.json."],
+    # Wordings of the library releases a reader meets, from their raise sites, made-up values (issue 56):
+    # PyTorch 2.11.0's check of a CUDA driver call ("CUDA driver error: " + the driver's text), in the engine
+    "rank-driver-oom.log": ["[2026] (SGLangEngine pid=7) File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/"
+                            "model_runner.py\", line 1, in init_memory_pool",
+                            "(SGLangEngine pid=7) RuntimeError: CUDA driver error: out of memory"],
+    # SGLang v0.5.16's KV cache: a sliding-window pool cap, and a batch the cache cannot hold (pool_configurator.py,
+    # mem_cache/allocation.py)
+    "rank-sglang-swa-pool.log": ["RuntimeError: SWA pool cap (4096 tokens, 1.50 GiB) leaves no room for the full KV pool "
+                                 "within the available 1.20 GiB. Reduce --max-running-requests, lower "
+                                 "SGLANG_SWA_EVICTION_INTERVAL, or increase --mem-fraction-static."],
+    "rank-sglang-prefill-oom.log": ["RuntimeError: Prefill out of memory. Try to lower your batch size.",
+                                    "Try to allocate 8192 tokens."],
+    "rank-sglang-token-oom.log": ["RuntimeError: Out of memory. Try to lower your batch size.",
+                                  "Try to allocate 64 tokens."],
+    # SGLang v0.5.16's launcher when a scheduler is killed while it starts (entrypoints/engine.py)
+    "rank-sglang-scheduler-killed.log": ["RuntimeError: Rank 0 scheduler died during initialization (exit code: -9). If "
+                                         "exit code is -9 (SIGKILL), a common cause is the OS OOM killer. Run `dmesg -T "
+                                         "| grep -i oom` to check."],
+    # and another exit code: not the OOM killer's signal, no entry
+    "rank-sglang-scheduler-died.log": ["RuntimeError: Rank 0 scheduler died during initialization (exit code: 1). If "
+                                       "exit code is -9 (SIGKILL), a common cause is the OS OOM killer. Run `dmesg -T "
+                                       "| grep -i oom` to check."],
+    # transformers 5.12.1: a gated Hub id (utils/hub.py) and a config type with no causal-LM class (auto_factory.py)
+    "rank-hf-gated.log": ["OSError: You are trying to access a gated repo.",
+                          "Make sure to have access to it at https://huggingface.co/meta-llama/Llama-3.2-1B."],
+    "rank-automodel-causal.log": ["ValueError: Unrecognized configuration class <class 'transformers.models.t5."
+                                  "configuration_t5.T5Config'> for this kind of AutoModel: AutoModelForCausalLM."],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

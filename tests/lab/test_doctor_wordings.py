@@ -77,11 +77,20 @@ FIRST = {
     "rank-pidfd-getfd-eperm.log": "ipc-expandable-segments",
     "rank-ray-object-store-shm.log": "ray-object-store-shm",
     "rank-flash-attn-abi.log": "flash-attn-abi-mismatch",
+    # issue 56 (rules): the releases a reader meets, from their raise sites
+    "rank-driver-oom.log": "engine-oom",
+    "rank-sglang-swa-pool.log": "engine-mem-fraction-too-small",
+    "rank-sglang-prefill-oom.log": "engine-mem-fraction-too-small",
+    "rank-sglang-token-oom.log": "engine-mem-fraction-too-small",
+    "rank-sglang-scheduler-killed.log": "engine-terminated",
+    "rank-hf-gated.log": "hf-checkpoint-missing",
+    "rank-automodel-causal.log": "transformers-unknown-model-type",
 }
 
 #: Lines that name no cause 7.1 has (a write refused for another reason; SGLang saying only that a child failed) or that
 #: healthy runs print too (Ray's object store on /tmp): no entry.
-NO_ENTRY = ("rank-torch-write-eio.log", "rank-sglang-sigquit.log", "rank-ray-object-store-tmp.log")
+NO_ENTRY = ("rank-torch-write-eio.log", "rank-sglang-sigquit.log", "rank-ray-object-store-tmp.log",
+            "rank-sglang-scheduler-died.log")
 
 
 @pytest.mark.parametrize("name", NO_ENTRY)

@@ -876,7 +876,8 @@ SYMPTOMS_JSON = r'''{
     "Should have a ... key in its config.json",
     "Can't load tokenizer for",
     "Can't load the configuration of",
-    "Repository Not Found for url"
+    "Repository Not Found for url",
+    "You are trying to access a gated repo."
    ],
    "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"\nls -l \"$(sed -n 's/^--hf-checkpoint[ =]//p' \"/root/logs/$RUN.args\")/config.json\"",
    "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
@@ -1030,6 +1031,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "but Transformers does not recognize this architecture",
     "Should have a ... key in its config.json",
+    "for this kind of AutoModel: AutoModelForCausalLM",
     "are not supported for now. Supported architectures"
    ],
    "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"\ngrep -n '\"model_type\"' \"$(sed -n 's/^--hf-checkpoint[ =]//p' \"/root/logs/$RUN.args\")/config.json\"",
@@ -1216,7 +1218,8 @@ SYMPTOMS_JSON = r'''{
     "invoked oom-killer",
     "of memory: Kill process",
     "Child process unexpectedly failed with exitcode=9.",
-    "Child process unexpectedly failed with an exit code 9."
+    "Child process unexpectedly failed with an exit code 9.",
+    "scheduler died during initialization (exit code: -9)"
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
@@ -1567,6 +1570,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "CUDA out of memory",
     "CUDA error: out of memory",
+    "CUDA driver error: out of memory",
     "CUBLAS_STATUS_ALLOC_FAILED",
     "Cuda failure 'out of memory'",
     "Failed to CUDA calloc",
@@ -1582,7 +1586,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "grep -n -B12 -m1 -e 'CUDA out of memory' -e 'CUDA error: out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
+   "check": "grep -n -B12 -m1 -e 'CUDA out of memory' -e 'CUDA error: out of memory' -e 'CUDA driver error: out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
    "fix": "Lower --sglang-mem-fraction-static: the engine needs room outside its static pool for activations, logits and CUDA graphs (see 2.2). If the traceback is in SGLang's logits processor, a smaller pool may not be enough: use an SGLang that computes log-probs in chunks."
   },
   {
@@ -1591,9 +1595,12 @@ SYMPTOMS_JSON = r'''{
    "title": "`Not enough memory. Please try to increase --mem-fraction-static.`",
    "grep": [
     "Not enough memory. Please try to increase --mem-fraction-static",
-    "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static="
+    "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=",
+    "leaves no room for the full KV pool within the available",
+    "Prefill out of memory. Try to lower your batch size.",
+    "Out of memory. Try to lower your batch size."
    ],
-   "check": "grep -n -e 'Not enough memory' -e 'Loaded weights leave no GPU memory' \"$LOG\"\ngrep -n -o -m1 'mem_fraction_static=[0-9.]*' \"$LOG\"",
+   "check": "grep -n -e 'Not enough memory' -e 'Loaded weights leave no GPU memory' -e 'no room for the full KV pool' -e 'Try to lower your batch size' \"$LOG\"\ngrep -n -o -m1 'mem_fraction_static=[0-9.]*' \"$LOG\"",
    "fix": "Raise --sglang-mem-fraction-static: after the weights, the fraction leaves no room for a KV cache (see 2.1)."
   },
   {
