@@ -126,6 +126,11 @@ KNOWN_MISSES = {
                           "Miles line",
     "open-instruct-1067": "Ray's `The object store is using /tmp instead of /dev/shm` is a warning that healthy runs print "
                           "too: naming it would name healthy logs",
+    "unsloth-3898": "the flash-attn line is Unsloth's own wording; the one line a Miles run shares is PyTorch's GB10 "
+                    "warning, which healthy runs print (a note, no entry)",
+    "comfyui-7202": "diffusers' wording of a directory without config.json (`no file named config.json found in "
+                    "directory`): no program of a Miles run prints it",
+    "gpud-1170": "gpud's own log of NVML's `Not Supported`: no Miles, PyTorch or nvidia-smi line",
 }
 
 
