@@ -350,6 +350,11 @@ RANKING_LOGS: dict[str, list[str]] = {
                           "Make sure to have access to it at https://huggingface.co/meta-llama/Llama-3.2-1B."],
     "rank-automodel-causal.log": ["ValueError: Unrecognized configuration class <class 'transformers.models.t5."
                                   "configuration_t5.T5Config'> for this kind of AutoModel: AutoModelForCausalLM."],
+    # SGLang v0.5.16's wait for its own ports (server_args.py PortArgs, utils/network.py wait_port_available)
+    "rank-sglang-port-wait.log": ["[2026-01-01 00:00:00] Port is already in use. dist_init_port=30005 port_base=30000 "
+                                  "detokenizer_port=30001 nccl_port=30002 scheduler_input_port=30003",
+                                  "ValueError: detokenizer_port at 30001 is not available in 600 seconds. "
+                                  "detokenizer_port at 30001 is not available"],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

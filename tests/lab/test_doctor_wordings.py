@@ -85,6 +85,7 @@ FIRST = {
     "rank-sglang-scheduler-killed.log": "engine-terminated",
     "rank-hf-gated.log": "hf-checkpoint-missing",
     "rank-automodel-causal.log": "transformers-unknown-model-type",
+    "rank-sglang-port-wait.log": "engine-port-in-use",
 }
 
 #: Lines that name no cause 7.1 has (a write refused for another reason; SGLang saying only that a child failed) or that

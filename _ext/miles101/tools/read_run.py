@@ -1351,6 +1351,7 @@ SYMPTOMS_JSON = r'''{
     "name: EADDRINUSE, message: address already in use",
     "errno: 98 - Address already in use",
     "RuntimeError: Address already in use",
+    "Port is already in use. dist_init_port=",
     "Address already in use"
    ],
    "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
