@@ -59,6 +59,7 @@ def rules(root: Path) -> dict[str, Any]:
         "default_backend": rr.DEFAULT_BACKEND,
         "backends": list(rr.BACKENDS),
         "no_match": rr.NO_MATCH,
+        "notes_only": rr.NOTES_ONLY,
         "evidence": data.get("evidence"),
         "rollout_side_key": rr.ROLLOUT_SIDE_KEY,
         "newer_reward_key": rr.NEWER_REWARD_KEY,

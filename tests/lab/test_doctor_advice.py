@@ -126,6 +126,11 @@ KNOWN_MISSES = {
                           "Miles line",
     "open-instruct-1067": "Ray's `The object store is using /tmp instead of /dev/shm` is a warning that healthy runs print "
                           "too: naming it would name healthy logs",
+    "unsloth-3898": "the flash-attn line is Unsloth's own wording; the one line a Miles run shares is PyTorch's GB10 "
+                    "warning, which healthy runs print (a note, no entry)",
+    "comfyui-7202": "diffusers' wording of a directory without config.json (`no file named config.json found in "
+                    "directory`): no program of a Miles run prints it",
+    "gpud-1170": "gpud's own log of NVML's `Not Supported`: no Miles, PyTorch or nvidia-smi line",
 }
 
 
@@ -178,3 +183,37 @@ def test_a_cause_the_log_argues_against_pulls_no_flag(tmp_path):
     oom = next(m for m in got if m["id"] == "mem-oom-trainer")
     assert oom["facts"]["alloc"] == "fragmented"
     assert not [o for o in oom["opposite"] if o["flag"] == "--rollout-max-response-len"], oom["opposite"]
+
+
+def _examine(path):
+    lines = rr.read_log_file(str(path))
+    _, _, report = rr.report_of(lines, 10, rr.groups_in_log(lines))
+    settings = rr.settings_in_log(lines)
+    matches, notes = rr.examine(lines, report, settings)
+    return matches, notes, rr.render_diagnosis(matches, [], [], settings, notes)
+
+
+def test_a_warning_healthy_gb10_runs_print_is_a_note_not_an_entry(logs):  # noqa: F811
+    """PyTorch's capability warning alone: no entry named (healthy GB10 runs print it), the line shown as a note."""
+    matches, notes, text = _examine(logs["rank-gb10-warning-alone.log"])
+    assert matches == [] and [(n["id"], n["line"]) for n in notes] == [("gb10-capability-warning", 2)]
+    assert "seen, not a cause on its own: a warning healthy GB10 runs print" in text
+    assert text.startswith(rr.NOTES_ONLY) and rr.NO_MATCH not in text
+
+
+def test_the_gb10_warning_is_evidence_for_a_gb10_entry(logs):  # noqa: F811
+    matches, notes, text = _examine(logs["rank-gb10-warning-flashinfer.log"])
+    assert ids(matches) == ["gb10-flashinfer-sm121-gate"] and matches[0]["facts"]["gpu"] == "gb10"
+    assert matches[0]["why"] == [rr._says("gpu", "gb10", {"seen_line": 1})] and "line 1 is PyTorch's" in matches[0]["why"][0]
+    assert [n["id"] for n in notes] == ["gb10-capability-warning"]
+    assert "gb10-capability-warning" not in [a["id"] for m in matches for a in m["also_matched"] + m["undecided"]]
+
+
+def test_the_gb10_warning_does_not_outrank_a_more_specific_import_error(logs):  # noqa: F811
+    """sgl-kernel's import failure for want of libnuma on a GB10: libnuma stays first; the warning only moves the
+    GB10 cause of the common_ops entry (its first cause) with its line as the reason."""
+    matches, _, _ = _examine(logs["rank-gb10-warning-libnuma.log"])
+    assert ids(matches) == ["sgl-kernel-libnuma-missing", "gb10-no-kernel-image"]
+    first_cause = matches[1]["causes"][0]
+    assert "GB10" in first_cause["cause"] and "the run is on a GB10" in first_cause["why"][0]
+

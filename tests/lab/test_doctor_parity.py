@@ -4,8 +4,8 @@ The page's JavaScript (_ext/miles101/sphinx_ext/static/log-doctor-core.js) runs 
 set the build writes (miles101.doctor_rules); read_run.py runs in-process. Both read the 16 public
 logs of tests/fixtures/public-logs and synthetic logs: one per symptom of capture/symptoms.json (its
 exact string on a line, or a run whose signal is bad), one healthy run, one without any symptom, and
-a few that stress the dict reader. Their diagnoses (entry, line, count, text, title, check, fix), the
-malformed and non-finite lines, and the first-ten-steps table and verdicts must be equal.
+a few that stress the dict reader. Their diagnoses (entry, line, count, text, title, check, fix), their notes
+(lines healthy runs print too), the malformed and non-finite lines, and the first-ten-steps table and verdicts must be equal.
 """
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ def python_reading(path: Path, groups: int | None = None, args: str | None = Non
         groups = rr.groups_in_log(lines)
     _, asm, report = rr.report_of(lines, 10, groups)
     settings = rr.settings_of_args(args, "pasted") if args else rr.settings_in_log(lines)
-    return {"matches": rr.diagnose(lines, report, settings), "settings": settings, "malformed": asm.malformed,
+    matches, notes = rr.examine(lines, report, settings)
+    return {"matches": matches, "notes": notes, "settings": settings, "malformed": asm.malformed,
             "nonfinite": asm.nonfinite, "report": report}
 
 
@@ -183,7 +184,7 @@ def _compare(logs: list[Path], rules: Path, groups: int | None = None, chunk: in
         assert bool(got["unreadable"]) == bool(py.get("unreadable")), (log.name, got["unreadable"])
         if py.get("unreadable"):
             continue
-        for part in ("matches", "settings", "malformed", "nonfinite", "report"):
+        for part in ("matches", "notes", "settings", "malformed", "nonfinite", "report"):
             assert got[part] == py[part], (log.name, part, got[part], py[part])
 
 
@@ -218,7 +219,7 @@ def test_synthetic_logs_same_answers(rules_file: Path, tmp_path: Path) -> None:
     _compare(logs, rules_file, chunk=5)  # every encoding with its characters cut between chunks
     py = {p.name: python_reading(p) for p in logs}
     # the synthetic logs are not vacuous: every symptom is found, and a clean log finds none
-    found = {m["id"] for r in py.values() if "matches" in r for m in r["matches"]}
+    found = {m["id"] for r in py.values() if "matches" in r for m in r["matches"] + r["notes"]}
     unreadable = sorted(n for n, r in py.items() if r.get("unreadable"))
     assert unreadable == ["enc-binary.log", "enc-bom-then-bad.log", "enc-latin1.log", "enc-nuls.log"], unreadable
     for name in ("utf8-bom", "utf16le-bom", "utf16be-bom", "utf32", "utf32be-bom", "utf16le-nomark", "stray-byte"):

@@ -189,9 +189,12 @@ RANKING_LOGS: dict[str, list[str]] = {
     # Wordings from the raise sites 7.1 cites for them, with made-up values (issue 56: rules that hold on new logs).
     # The C library's EADDRINUSE text through ZeroMQ, as SGLang's processes bind their sockets
     "rank-port-zmq.log": ["zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:30012')"],
-    # transformers' AutoConfig on a config without model_type (models/auto/configuration_auto.py)
+    # transformers' AutoConfig on a config without model_type (models/auto/configuration_auto.py): the 4.x wording,
+    # and 5.12.1's (the release Miles pins), which a directory with no config.json at all gives too
     "rank-config-no-model-type.log": ["ValueError: Unrecognized model in /root/ckpt. Should have a `model_type` key in "
                                       "its config.json, or contain one of the following strings in its name: albert"],
+    "rank-config-no-model-type-5.log": ["ValueError: Unrecognized model in /root/Qwen3-0.6B. Should have a `model_type` "
+                                        "key in its config.json."],
     # SGLang's model registry (python/sglang/srt/models/registry.py, _raise_for_unsupported)
     "rank-sglang-arch.log": ["ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported "
                              "architectures: dict_keys(['LlamaForCausalLM', 'Qwen3ForCausalLM'])"],
@@ -269,6 +272,89 @@ RANKING_LOGS: dict[str, list[str]] = {
     # a flash-attn extension built against another PyTorch: the loader's undefined symbol
     "rank-flash-attn-abi.log": ["ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-"
                                 "x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEa"],
+    # PyTorch's capability warning (torch/cuda/__init__.py, _check_capability), which healthy GB10 runs print: alone, a
+    # note and no entry; beside a GB10 error, evidence for it (issue 56)
+    "rank-gb10-warning-alone.log": ["/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:283: UserWarning: ",
+                                    "    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
+                                    "    Minimum and Maximum cuda capability supported by this version of PyTorch is",
+                                    "    (8.0) - (12.0)"],
+    "rank-gb10-warning-flashinfer.log": ["    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
+                                         "ValueError: fmha_v2_prefill_sm120 is only supported on SM120 GPUs; SM121 has "
+                                         "not been validated."],
+    "rank-gb10-warning-libnuma.log": ["    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.",
+                                      "OSError: libnuma.so.1: cannot open shared object file: No such file or directory",
+                                      "[sgl_kernel] CRITICAL: Could not load any common_ops library!"],
+    # PyTorch 2.11.0's NCCL watchdog (ProcessGroupNCCL.cpp; strings read in the 2.11.0 wheel), made-up values: alone, and
+    # after an error of its own entry (an illegal memory access), which ranks first (issue 56)
+    "rank-nccl-watchdog.log": ["[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+                               "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                               "Timeout(ms)=600000) ran for 600005 milliseconds before timing out.",
+                               "[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:2268] [PG ID 0 PG GUID 0(default_pg) "
+                               "Rank 0] First PG on this rank to signal dumping.",
+                               "[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:690] Some NCCL operations have "
+                               "failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU "
+                               "operations might run on corrupted/incomplete data."],
+    "rank-nccl-watchdog-after-error.log": ["RuntimeError: CUDA error: an illegal memory access was encountered",
+                                           "[rank0]:[E1208 02:40:00.000000000 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0 "
+                                           "Rank 0] Process group watchdog thread terminated with exception: CUDA error: "
+                                           "an illegal memory access was encountered",
+                                           "[rank0]:[E1208 02:50:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog "
+                                           "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=BROADCAST, "
+                                           "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600010 milliseconds "
+                                           "before timing out."],
+    "rank-nccl-watchdog-stuck.log": ["[rank0]:[F1208 02:40:00.000000000 ProcessGroupNCCL.cpp:1557] [PG ID 0 PG GUID 0 "
+                                     "Rank 0] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL's watchdog got "
+                                     "stuck for 480 seconds without making progress in monitoring enqueued collectives."],
+    # Ray's ActorDiedError (python/ray/exceptions.py at ray-2.60.0) with the GCS's exit detail, made-up ids: alone, and
+    # after an error of its own entry (a full disk), which ranks first; Ray 2.9.0's RayActorError and a creation task
+    "rank-ray-actor-died.log": ["ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.",
+                                "\tclass_name: RolloutManager",
+                                "\tactor_id: 6b2c9e6f1d5a3c0f8e7d2b1a01000000",
+                                "\tpid: 4242",
+                                "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR "
+                                "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of "
+                                "LOG file."],
+    "rank-ray-actor-died-after-error.log": ["OSError: [Errno 28] No space left on device: '/root/ckpt/iter_0000010'",
+                                            "ray.exceptions.ActorDiedError: The actor died unexpectedly before "
+                                            "finishing this task."],
+    "rank-ray-actor-error-old.log": ["ray.exceptions.RayActorError: The actor died unexpectedly before finishing this "
+                                     "task."],
+    "rank-ray-actor-creation.log": ["ray.exceptions.ActorDiedError: The actor died because of an error raised in its "
+                                    "creation task, ray::MegatronTrainRayActor.__init__() (pid=4242, ip=10.0.0.2)",
+                                    "ValueError: Unrecognized model in /root/Qwen3-0.6B. Should have a `model_type` "
+                                    "key in its config.json."],
+    # Wordings of the library releases a reader meets, from their raise sites, made-up values (issue 56):
+    # PyTorch 2.11.0's check of a CUDA driver call ("CUDA driver error: " + the driver's text), in the engine
+    "rank-driver-oom.log": ["[2026] (SGLangEngine pid=7) File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/"
+                            "model_runner.py\", line 1, in init_memory_pool",
+                            "(SGLangEngine pid=7) RuntimeError: CUDA driver error: out of memory"],
+    # SGLang v0.5.16's KV cache: a sliding-window pool cap, and a batch the cache cannot hold (pool_configurator.py,
+    # mem_cache/allocation.py)
+    "rank-sglang-swa-pool.log": ["RuntimeError: SWA pool cap (4096 tokens, 1.50 GiB) leaves no room for the full KV pool "
+                                 "within the available 1.20 GiB. Reduce --max-running-requests, lower "
+                                 "SGLANG_SWA_EVICTION_INTERVAL, or increase --mem-fraction-static."],
+    "rank-sglang-prefill-oom.log": ["RuntimeError: Prefill out of memory. Try to lower your batch size.",
+                                    "Try to allocate 8192 tokens."],
+    "rank-sglang-token-oom.log": ["RuntimeError: Out of memory. Try to lower your batch size.",
+                                  "Try to allocate 64 tokens."],
+    # SGLang v0.5.16's launcher when a scheduler is killed while it starts (entrypoints/engine.py)
+    "rank-sglang-scheduler-killed.log": ["RuntimeError: Rank 0 scheduler died during initialization (exit code: -9). If "
+                                         "exit code is -9 (SIGKILL), a common cause is the OS OOM killer. Run `dmesg -T "
+                                         "| grep -i oom` to check."],
+    # and another exit code: not the OOM killer's signal, no entry
+    "rank-sglang-scheduler-died.log": ["RuntimeError: Rank 0 scheduler died during initialization (exit code: 1). If "
+                                       "exit code is -9 (SIGKILL), a common cause is the OS OOM killer. Run `dmesg -T "
+                                       "| grep -i oom` to check."],
+    # transformers 5.12.1: a gated Hub id (utils/hub.py) and a config type with no causal-LM class (auto_factory.py)
+    "rank-hf-gated.log": ["OSError: You are trying to access a gated repo.",
+                          "Make sure to have access to it at https://huggingface.co/meta-llama/Llama-3.2-1B."],
+    "rank-automodel-causal.log": ["ValueError: Unrecognized configuration class <class 'transformers.models.t5."
+                                  "configuration_t5.T5Config'> for this kind of AutoModel: AutoModelForCausalLM."],
+    # SGLang v0.5.16's wait for its own ports (server_args.py PortArgs, utils/network.py wait_port_available)
+    "rank-sglang-port-wait.log": ["[2026-01-01 00:00:00] Port is already in use. dist_init_port=30005 port_base=30000 "
+                                  "detokenizer_port=30001 nccl_port=30002 scheduler_input_port=30003",
+                                  "ValueError: detokenizer_port at 30001 is not available in 600 seconds. "
+                                  "detokenizer_port at 30001 is not available"],
     # a traceback whose exception no entry knows: no entry, however error-like the lines look
     "rank-unknown-traceback.log": ["Traceback (most recent call last):",
                                    '  File "/root/miles/miles/utils/data.py", line 90, in __init__',

@@ -49,7 +49,6 @@ FIRST = {
     "rank-args-disk-delta-colocate.log": "args-p2p-colocate",
     # issue 56: wordings from the raise sites 7.1 cites
     "rank-port-zmq.log": "engine-port-in-use",
-    "rank-config-no-model-type.log": "transformers-unknown-model-type",
     "rank-sglang-arch.log": "transformers-unknown-model-type",
     "rank-zip-writer-pos.log": "ckpt-disk-full",
     "rank-torch-write-fd.log": "ckpt-disk-full",
@@ -78,11 +77,21 @@ FIRST = {
     "rank-pidfd-getfd-eperm.log": "ipc-expandable-segments",
     "rank-ray-object-store-shm.log": "ray-object-store-shm",
     "rank-flash-attn-abi.log": "flash-attn-abi-mismatch",
+    # issue 56 (rules): the releases a reader meets, from their raise sites
+    "rank-driver-oom.log": "engine-oom",
+    "rank-sglang-swa-pool.log": "engine-mem-fraction-too-small",
+    "rank-sglang-prefill-oom.log": "engine-mem-fraction-too-small",
+    "rank-sglang-token-oom.log": "engine-mem-fraction-too-small",
+    "rank-sglang-scheduler-killed.log": "engine-terminated",
+    "rank-hf-gated.log": "hf-checkpoint-missing",
+    "rank-automodel-causal.log": "transformers-unknown-model-type",
+    "rank-sglang-port-wait.log": "engine-port-in-use",
 }
 
 #: Lines that name no cause 7.1 has (a write refused for another reason; SGLang saying only that a child failed) or that
 #: healthy runs print too (Ray's object store on /tmp): no entry.
-NO_ENTRY = ("rank-torch-write-eio.log", "rank-sglang-sigquit.log", "rank-ray-object-store-tmp.log")
+NO_ENTRY = ("rank-torch-write-eio.log", "rank-sglang-sigquit.log", "rank-ray-object-store-tmp.log",
+            "rank-sglang-scheduler-died.log")
 
 
 @pytest.mark.parametrize("name", NO_ENTRY)
@@ -157,3 +166,46 @@ def test_a_miles_argument_check_is_one_entry(logs, name):  # noqa: F811
 def test_cublas_allocation_failure_goes_where_its_frames_are(logs, name, first, phase):  # noqa: F811
     got, _ = diagnose(logs[name])
     assert got[0]["id"] == first and got[0]["facts"]["phase"] == phase, (ids(got), got[0]["facts"])
+
+
+@pytest.mark.parametrize("name", ["rank-config-no-model-type.log", "rank-config-no-model-type-5.log"])
+def test_no_model_type_is_a_tie_with_a_missing_config(logs, name):  # noqa: F811
+    """transformers 5.12.1 (Miles's pin) words a directory without config.json as a config without `model_type`
+    (utils/hub.py cached_files skips the file, configuration_utils.py returns {}, configuration_auto.py raises): the
+    doctor says it cannot tell the two apart and shows the check that does (whether config.json exists)."""
+    got, settings = diagnose(logs[name])
+    assert len(got) == 2 and got[0]["line"] == got[1]["line"], ids(got)
+    pair = {got[0]["id"], *(u["id"] for u in got[0]["undecided"])}
+    assert pair == {"hf-checkpoint-missing", "transformers-unknown-model-type"}, (ids(got), got[0]["undecided"])
+    text = RR.render_diagnosis(got, [], [], settings)
+    assert "the log cannot tell these apart" in text and "first because" not in text
+    assert "/config.json" in text and 'grep -n \'"model_type"\'' in text
+
+
+@pytest.mark.parametrize("name", ["rank-nccl-watchdog.log", "rank-nccl-watchdog-stuck.log"])
+def test_the_nccl_watchdog_alone_names_its_entry(logs, name):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert ids(got) == ["nccl-watchdog-timeout"] and got[0]["facts"]["others"] == "none"
+
+
+@pytest.mark.parametrize("name", ["rank-ray-actor-died.log", "rank-ray-actor-error-old.log"])
+def test_an_actor_death_alone_names_its_entry(logs, name):  # noqa: F811
+    got, _ = diagnose(logs[name])
+    assert ids(got) == ["ray-actor-died"], ids(got)
+
+
+@pytest.mark.parametrize("name, first, then", [
+    ("rank-nccl-watchdog-after-error.log", "mem-illegal-access", "nccl-watchdog-timeout"),
+    ("rank-ray-actor-died-after-error.log", "ckpt-disk-full", "ray-actor-died"),
+    ("rank-ray-actor-creation.log", "hf-checkpoint-missing", "ray-actor-died"),
+])
+def test_a_line_that_reports_another_error_ranks_below_that_error(logs, name, first, then):  # noqa: F811
+    """The watchdog and an actor's death report an error; the entry that names the error comes first, and the reason
+    says to read the first error above."""
+    got, settings = diagnose(logs[name])
+    assert ids(got)[0] == first and then in ids(got), ids(got)
+    later = next(m for m in got if m["id"] == then)
+    assert later["facts"]["others"] == "matched" and "which this line may only report" in later["against"][0]
+    text = RR.render_diagnosis(got, [], [], settings)
+    assert f"less likely: line {got[0]['line']} matched an entry that names an error of its own" in text
+

@@ -719,6 +719,13 @@ SYMPTOMS_JSON = r'''{
    },
    "abi": {
     "mismatch": "line {line} or the lines around it name an `undefined symbol`: a binary built against another PyTorch"
+   },
+   "gpu": {
+    "gb10": "line {seen_line} is PyTorch's capability warning for a GB10, which healthy GB10 runs print too: the run is on a GB10"
+   },
+   "others": {
+    "none": "no entry that names an error of its own matched this log",
+    "matched": "line {other_line} matched an entry that names an error of its own, which this line may only report"
    }
   }
  },
@@ -866,11 +873,13 @@ SYMPTOMS_JSON = r'''{
     "We couldn't connect to 'https://huggingface.co' to load",
     "is not a local folder and is not a valid model identifier listed on",
     "does not appear to have a file named config.json",
+    "Should have a ... key in its config.json",
     "Can't load tokenizer for",
     "Can't load the configuration of",
-    "Repository Not Found for url"
+    "Repository Not Found for url",
+    "You are trying to access a gated repo."
    ],
-   "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "check": "grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"\nls -l \"$(sed -n 's/^--hf-checkpoint[ =]//p' \"/root/logs/$RUN.args\")/config.json\"",
    "fix": "Point --hf-checkpoint at the model directory as the Ray job sees it (a path inside the container that holds config.json)."
   },
   {
@@ -914,6 +923,14 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "Value 'sm_121a' is not defined for option 'gpu-name'"
    ],
+   "rank": [
+    {
+     "fact": "gpu",
+     "in": [
+      "gb10"
+     ]
+    }
+   ],
    "check": "grep -n 'Repro command' \"$LOG\" | grep -o '[^ ]*/bin/ptxas'",
    "fix": "add the line export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas to ~/miles101/session.sh, above its ray start line, then start the session again (section 1.1, Start the session again)."
   },
@@ -932,6 +949,14 @@ SYMPTOMS_JSON = r'''{
     {
      "cause": "The sgl-kernel wheel carries no code for the GB10's compute capability.",
      "tells": "The check lists no sm_121a, or the import error says no directory matches the GPU.",
+     "when": [
+      {
+       "fact": "gpu",
+       "in": [
+        "gb10"
+       ]
+      }
+     ],
      "fixes": [
       {
        "fix": "Use an image whose sgl-kernel lists sm_121a, and a FlashInfer or Triton attention backend through SGLang's passthrough options (see 6.4)."
@@ -1006,9 +1031,10 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "but Transformers does not recognize this architecture",
     "Should have a ... key in its config.json",
+    "for this kind of AutoModel: AutoModelForCausalLM",
     "are not supported for now. Supported architectures"
    ],
-   "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"",
+   "check": "python3 -c 'import transformers; print(transformers.__version__)'; grep -n -e '--hf-checkpoint' \"/root/logs/$RUN.args\"\ngrep -n '\"model_type\"' \"$(sed -n 's/^--hf-checkpoint[ =]//p' \"/root/logs/$RUN.args\")/config.json\"",
    "fix": "Run in the Miles image as built (a transformers that a later pip install put over the image's is the first suspect), or install a transformers release that knows the checkpoint's model_type."
   },
   {
@@ -1017,6 +1043,14 @@ SYMPTOMS_JSON = r'''{
    "title": "`is only supported on SM120 GPUs`",
    "grep": [
     "is only supported on SM120 GPUs"
+   ],
+   "rank": [
+    {
+     "fact": "gpu",
+     "in": [
+      "gb10"
+     ]
+    }
    ],
    "check": "python3 -c 'import flashinfer; print(flashinfer.__version__)'",
    "fix": "Use a FlashInfer whose architecture check accepts SM 12.1, or another attention backend through SGLang's passthrough options."
@@ -1029,7 +1063,14 @@ SYMPTOMS_JSON = r'''{
     "Found GPU0 NVIDIA GB10 which is of"
    ],
    "check": "python3 -c \"import torch;print(torch.cuda.get_device_capability(), torch.version.cuda)\"",
-   "fix": "With a cu130 PyTorch build, ignore the warning."
+   "fix": "With a cu130 PyTorch build, ignore the warning.",
+   "healthy_too": {
+    "note": "a warning healthy GB10 runs print",
+    "sets": {
+     "fact": "gpu",
+     "value": "gb10"
+    }
+   }
   },
   {
    "id": "gb10-flash-attn-sm121",
@@ -1037,6 +1078,14 @@ SYMPTOMS_JSON = r'''{
    "title": "`FATAL: kernel built for sm80-sm100, but running on sm121`",
    "grep": [
     "kernel built for sm80-sm100, but running on sm121"
+   ],
+   "rank": [
+    {
+     "fact": "gpu",
+     "in": [
+      "gb10"
+     ]
+    }
    ],
    "check": "grep -n 'flash_attn' \"$LOG\" | head",
    "fix": "Use an attention backend that runs on sm_121 (FlashInfer for SGLang)."
@@ -1135,6 +1184,29 @@ SYMPTOMS_JSON = r'''{
    "fix": "Start the container with --ipc=host as 1.1 does, or with a --shm-size larger than Ray's object store; or give ray start a smaller --object-store-memory."
   },
   {
+   "id": "ray-actor-died",
+   "section": "Ray",
+   "title": "`The actor died unexpectedly before finishing this task.`",
+   "grep": [
+    "The actor died unexpectedly before finishing this task.",
+    "ray.exceptions.ActorDiedError",
+    "ray.exceptions.RayActorError",
+    "The actor is dead because its worker process has died.",
+    "The actor died because of an error raised in its creation task",
+    "Worker unexpectedly exits with a connection error code"
+   ],
+   "rank": [
+    {
+     "fact": "others",
+     "in": [
+      "none"
+     ]
+    }
+   ],
+   "check": "grep -n -m5 -E 'Traceback|Error|error:' \"$LOG\"\ngrep -n -m2 -A3 'Worker exit type' \"$LOG\"",
+   "fix": "Fix the first error above the actor's death, under its own entry; with none, the worker exit detail says how the process ended (a kernel OOM kill: see 2.1 and 2.3)."
+  },
+  {
    "id": "engine-terminated",
    "section": "Engine",
    "title": "`Server process terminated unexpectedly.`",
@@ -1146,7 +1218,8 @@ SYMPTOMS_JSON = r'''{
     "invoked oom-killer",
     "of memory: Kill process",
     "Child process unexpectedly failed with exitcode=9.",
-    "Child process unexpectedly failed with an exit code 9."
+    "Child process unexpectedly failed with an exit code 9.",
+    "scheduler died during initialization (exit code: -9)"
    ],
    "check": "sudo dmesg -T | grep -i -E 'killed process|oom'",
    "fix": "Lower --sglang-mem-fraction-static, then see 2.1.",
@@ -1278,6 +1351,7 @@ SYMPTOMS_JSON = r'''{
     "name: EADDRINUSE, message: address already in use",
     "errno: 98 - Address already in use",
     "RuntimeError: Address already in use",
+    "Port is already in use. dist_init_port=",
     "Address already in use"
    ],
    "check": "PORT=$(grep -oP 'Port \\K[0-9]+(?= is already in use)' ~/miles-logs/\"$RUN\".log | tail -n 1)\nsudo ss -ltnp \"sport = :$PORT\"",
@@ -1325,6 +1399,27 @@ SYMPTOMS_JSON = r'''{
    },
    "check": "grep -n 'Timer ' \"$LOG\" | tail -n 4\nray job status \"$RUN\"",
    "fix": "If the job still runs far past its usual step time, take the dumps of the entry above; if it is gone, read the last lines of the worker logs."
+  },
+  {
+   "id": "nccl-watchdog-timeout",
+   "section": "Engine",
+   "title": "`Watchdog caught collective operation timeout`",
+   "grep": [
+    "Watchdog caught collective operation timeout:",
+    "ran for ... milliseconds before timing out.",
+    "ProcessGroupNCCL's watchdog got stuck for",
+    "Some NCCL operations have failed or timed out. Due to the"
+   ],
+   "rank": [
+    {
+     "fact": "others",
+     "in": [
+      "none"
+     ]
+    }
+   ],
+   "check": "grep -n -m3 -e 'Watchdog caught collective operation timeout' -e 'watchdog got stuck' \"$LOG\"\ngrep -n -m5 -E 'Traceback|Error|error:' \"$LOG\"",
+   "fix": "Fix the first error above the watchdog line, under its own entry; with none, read it as a hang (see engine-train-hang), and raise --distributed-timeout-minutes only for a step that runs longer than the timeout."
   },
   {
    "id": "mem-torch-oom-switch",
@@ -1476,6 +1571,7 @@ SYMPTOMS_JSON = r'''{
    "grep": [
     "CUDA out of memory",
     "CUDA error: out of memory",
+    "CUDA driver error: out of memory",
     "CUBLAS_STATUS_ALLOC_FAILED",
     "Cuda failure 'out of memory'",
     "Failed to CUDA calloc",
@@ -1491,7 +1587,7 @@ SYMPTOMS_JSON = r'''{
      ]
     }
    ],
-   "check": "grep -n -B12 -m1 -e 'CUDA out of memory' -e 'CUDA error: out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
+   "check": "grep -n -B12 -m1 -e 'CUDA out of memory' -e 'CUDA error: out of memory' -e 'CUDA driver error: out of memory' \"$LOG\" | grep -e 'sglang/srt/' -e 'SGLangEngine'",
    "fix": "Lower --sglang-mem-fraction-static: the engine needs room outside its static pool for activations, logits and CUDA graphs (see 2.2). If the traceback is in SGLang's logits processor, a smaller pool may not be enough: use an SGLang that computes log-probs in chunks."
   },
   {
@@ -1500,9 +1596,12 @@ SYMPTOMS_JSON = r'''{
    "title": "`Not enough memory. Please try to increase --mem-fraction-static.`",
    "grep": [
     "Not enough memory. Please try to increase --mem-fraction-static",
-    "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static="
+    "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=",
+    "leaves no room for the full KV pool within the available",
+    "Prefill out of memory. Try to lower your batch size.",
+    "Out of memory. Try to lower your batch size."
    ],
-   "check": "grep -n -e 'Not enough memory' -e 'Loaded weights leave no GPU memory' \"$LOG\"\ngrep -n -o -m1 'mem_fraction_static=[0-9.]*' \"$LOG\"",
+   "check": "grep -n -e 'Not enough memory' -e 'Loaded weights leave no GPU memory' -e 'no room for the full KV pool' -e 'Try to lower your batch size' \"$LOG\"\ngrep -n -o -m1 'mem_fraction_static=[0-9.]*' \"$LOG\"",
    "fix": "Raise --sglang-mem-fraction-static: after the weights, the fraction leaves no room for a KV cache (see 2.1)."
   },
   {
@@ -2405,9 +2504,24 @@ def _causes(sym: dict[str, Any], facts: dict[str, Any], params: dict[str, Any]) 
     return out
 
 
+def _asks(sym: dict[str, Any], fact: str) -> bool:
+    """Whether an entry's rank asks for `fact`."""
+    return any(c["fact"] == fact for c in sym.get("rank", []))
+
+
 def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
              settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Each 7.1 entry the log points at, the likeliest first.
+    """Each 7.1 entry the log points at, the likeliest first (`examine`'s matches; its notes left out)."""
+    return examine(lines, report, settings)[0]
+
+
+def examine(lines: Iterable[str], report: dict[str, Any] | None = None,
+            settings: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each 7.1 entry the log points at, the likeliest first; and the notes: lines healthy runs print too.
+
+    An entry with `healthy_too` (a warning that healthy runs print, as PyTorch's capability warning on a GB10) is
+    never named as a cause: its first line is a note (`healthy_too.note`), and the fact it `sets` (the GPU is a GB10)
+    is evidence for the entries whose `rank` asks for it.
 
     A match is an entry's exact string on a line (`line`, `count`); with `after_step`, only on a
     line after the trainer's first `step N:` line (`report["first_train_line"]`): a step has trained. An `open_timer` entry matches
@@ -2488,10 +2602,33 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
     run = settings or {}
     by_id = {s["id"]: s for s in SYMPTOMS}
     out = []
+    notes, seen = [], {}
     for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
         sym = by_id[hit["id"]]
+        if sym.get("healthy_too"):
+            notes.append({k: hit[k] for k in ("id", "line", "count", "text")} | {
+                "title": _plain(sym["title"]), "section": sym["section"], "url": f"{PAGE_PATH}#{sym['id']}",
+                "note": sym["healthy_too"]["note"]})
+            sets = sym["healthy_too"].get("sets")
+            if sets and sets["fact"] not in seen:
+                seen[sets["fact"]] = (sets["value"], hit["line"])
+    # the lines of entries that name an error of their own: a line that reports another error (an actor's death, the
+    # NCCL watchdog; its rank asks for the fact `others`) ranks below them
+    specific = [h["line"] for h in found.values() if h["line"] is not None and "signal" not in h
+                and not h.get("open_timers") and not by_id[h["id"]].get("healthy_too")
+                and not _asks(by_id[h["id"]], "others")]
+    for hit in sorted(found.values(), key=lambda h: (h["line"] is None, h["line"] or 0)):
+        sym = by_id[hit["id"]]
+        if sym.get("healthy_too"):
+            continue
         facts: dict[str, Any] = {k: run.get(k) for k in ("backend", "dynamic_batch") if run.get(k) is not None}
         params: dict[str, Any] = {"line": hit["line"]}
+        for fact, (value, at) in seen.items():
+            facts[fact], params["seen_line"] = value, at
+        if _asks(sym, "others"):
+            facts["others"] = "matched" if specific else "none"
+            if specific:
+                params["other_line"] = min(specific)
         if labels:
             facts["label"] = "none" if "None" in labels else "set"
             params["labels"] = len(labels)
@@ -2509,7 +2646,7 @@ def diagnose(lines: Iterable[str], report: dict[str, Any] | None = None,
                     "url": f"{PAGE_PATH}#{sym['id']}", "check": sym["check"], "fix": sym["fix"],
                     "facts": facts, "score": score, "why": why, "against": against,
                     "causes": _causes(sym, facts, params)})
-    return arrange([m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))])
+    return arrange([m for _, m in sorted(enumerate(out), key=lambda im: (-im[1]["score"], im[0]))]), notes
 
 
 #: A fix that moves a flag: `Raise --x`, `Lower --x` (the fixes of symptoms.json are plain text).
@@ -2591,6 +2728,10 @@ def _plain(title: str) -> str:
 #: With no match: what 7.1's closing section says to do (search the first error line, not the last).
 NO_MATCH = ("No line of this log matches a symptom of 7.1 (Troubleshoot by symptom). Search the issue trackers "
             "for the log's first error line, not its last: the last is usually a consequence (7.1, When nothing here matches).")
+#: With notes only: the lines matched are ones healthy runs print too, so no entry is named.
+NOTES_ONLY = ("No line of this log points at a cause in 7.1 (Troubleshoot by symptom): the lines it matched are printed "
+              "by healthy runs too (below). If the run failed, search the issue trackers for the log's first error line, "
+              "not its last: the last is usually a consequence (7.1, When nothing here matches).")
 
 
 def first_in_log(first: dict[str, Any], second: dict[str, Any]) -> str:
@@ -2620,11 +2761,24 @@ def settings_note(settings: dict[str, Any] | None) -> str:
     return f"Run settings, from {where}: --train-backend {backend}, {dyn}.{tail}"
 
 
+def render_notes(notes: list[dict[str, Any]]) -> list[str]:
+    """Each note: the line healthy runs print too, what it is, and its entry (read, not named as a cause)."""
+    out = []
+    for n in notes:
+        out.append(f"line {n['line']}{_how_often(n)}: {n['text']}")
+        out.append(f"  seen, not a cause on its own: {n['note']} (7.1 {n['section']}: {n['title']})")
+        out.append(f"  in the book: {where_to_read(n['id'])}")
+    return out
+
+
 def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, Any]],
-                     nonfinite: list[dict[str, Any]], settings: dict[str, Any] | None = None) -> str:
+                     nonfinite: list[dict[str, Any]], settings: dict[str, Any] | None = None,
+                     notes: list[dict[str, Any]] | None = None) -> str:
     out = []
     if not matches:
-        out.append(NO_MATCH)
+        out.append(NOTES_ONLY if notes else NO_MATCH)
+        if notes:
+            out.append("")
     for i, m in enumerate(matches):
         where = f"line {m['line']}" if m["line"] else "step values"
         seen = _how_often(m)
@@ -2661,6 +2815,9 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
                     out.append(f"       fix: {f}")
         else:
             out.append(f"  fix:   {m['fix']}")
+        out.append("")
+    out += render_notes(notes or [])
+    if notes and matches:
         out.append("")
     if matches:
         out.append(settings_note(settings))
@@ -2981,16 +3138,16 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         settings = settings_of_args(run_text, "run", base_reader(args.run)) if run_text is not None \
             else settings_in_log(lines)
-        matches = diagnose(lines, report, settings)
-        if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
+        matches, notes = examine(lines, report, settings)
+        if not matches and not notes and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
             print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
                   "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
             return 1
         if args.json:
-            print(json.dumps({"settings": settings, "matches": matches, "malformed": asm.malformed,
+            print(json.dumps({"settings": settings, "matches": matches, "notes": notes, "malformed": asm.malformed,
                               "nonfinite": asm.nonfinite}, indent=2))
         else:
-            print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings))
+            print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings, notes))
         return 0
     if report is None:
         print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {args.log}", file=sys.stderr)

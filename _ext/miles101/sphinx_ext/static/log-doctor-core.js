@@ -1098,6 +1098,7 @@ export class Diagnoser {
   constructor(R) {
     this.R = R;
     this.found = new Map();
+    this.notes = []; // lines healthy runs print too (read_run.examine), filled by finish()
     this.later = new Map(); // after_step entries: every matching line, judged at finish()
     this.openTimers = new Map();
     this.window = R.E.window;
@@ -1189,11 +1190,34 @@ export class Diagnoser {
     const byId = new Map(this.R.symptoms.map((s) => [s.id, s]));
     const hits = [...found.values()].map((h, i) => [h, i]);
     hits.sort(([a, i], [b, j]) => (a.line === null) - (b.line === null) || (a.line || 0) - (b.line || 0) || i - j);
-    const out = hits.map(([hit]) => {
+    // read_run.examine: a line healthy runs print too is a note, never an entry; the fact it shows is evidence
+    this.notes = [];
+    const seen = new Map();
+    for (const [hit] of hits) {
+      const sym = byId.get(hit.id);
+      if (!sym.healthy_too) continue;
+      this.notes.push({ id: hit.id, line: hit.line, count: hit.count, text: hit.text, title: plain(sym.title),
+                        section: sym.section, url: `${this.R.rules.page_path}#${sym.id}`, note: sym.healthy_too.note });
+      const sets = sym.healthy_too.sets;
+      if (sets && !seen.has(sets.fact)) seen.set(sets.fact, [sets.value, hit.line]);
+    }
+    // read_run.examine: the lines of entries that name an error of their own (not a report of another: rank asks `others`)
+    const asks = (sym, fact) => (sym.rank || []).some((c) => c.fact === fact);
+    const specific = [...found.values()].filter((h) => h.line !== null && h.signal === undefined && !h.open_timers
+      && !byId.get(h.id).healthy_too && !asks(byId.get(h.id), "others")).map((h) => h.line);
+    const out = hits.filter(([hit]) => !byId.get(hit.id).healthy_too).map(([hit]) => {
       const sym = byId.get(hit.id);
       const facts = {};
       for (const k of ["backend", "dynamic_batch"]) if (run[k] !== null && run[k] !== undefined) facts[k] = run[k];
       const params = new Map([["line", hit.line]]);
+      for (const [fact, [value, at]] of seen) {
+        facts[fact] = value;
+        params.set("seen_line", at);
+      }
+      if (asks(sym, "others")) {
+        facts.others = specific.length ? "matched" : "none";
+        if (specific.length) params.set("other_line", Math.min(...specific));
+      }
       if (this.labels.length) {
         facts.label = this.labels.includes("None") ? "none" : "set";
         params.set("labels", this.labels.length);
@@ -1306,7 +1330,8 @@ export class Reading {
       report.first_train_line = this.asm.firstTrainLine;
     }
     const settings = this.settings ?? dumpSettings(this.R, this.dumpSeen, this.dumpFirst);
-    return { matches: this.diag.finish(report, settings), settings, malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,
+    const matches = this.diag.finish(report, settings);
+    return { matches, notes: this.diag.notes, settings, malformed: this.asm.malformed, nonfinite: this.asm.nonfinite,
              report, lines: this.n, rows: this.asm.total };
   }
 }

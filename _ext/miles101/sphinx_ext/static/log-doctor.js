@@ -130,6 +130,14 @@ function matchItem(root, m, rank, matches) {
       : el("p", {}, el("span", { class: "m101-doctor-label", text: "Fix: " }), m.fix));
 }
 
+/** read_run.render_notes: a line healthy runs print too, what it is, and its entry (not named as a cause). */
+function noteItem(root, n) {
+  return el("li", { class: "m101-doctor-note", "data-id": n.id, "data-line": String(n.line) },
+    el("p", { class: "m101-doctor-where" }, el("strong", { text: `Line ${n.line}${howOften(n)}` }), ": ", el("code", { text: n.text })),
+    el("p", {}, el("span", { class: "m101-doctor-label", text: "Seen, not a cause on its own: " }), `${n.note} (`,
+      entryLink(root, n), ")."));
+}
+
 function healthTable(rules, report) {
   const signals = rules.signals;
   const head = el("tr", {}, el("th", { scope: "col", text: "step" }),
@@ -172,7 +180,8 @@ function render(root, rules, out, result, source) {
     out.append(el("ol", { class: "m101-doctor-matches" },
       ...result.matches.map((m, i) => matchItem(root, m, i, result.matches))));
     out.append(el("p", { class: "m101-doctor-settings", text: settingsNote(result.settings) }));
-  } else out.append(el("p", { class: "m101-doctor-none", text: rules.no_match }));
+  } else out.append(el("p", { class: "m101-doctor-none", text: result.notes.length ? rules.notes_only : rules.no_match }));
+  if (result.notes.length) out.append(el("ul", { class: "m101-doctor-notes" }, ...result.notes.map((n) => noteItem(root, n))));
 
   out.append(el("h4", { class: "m101-doctor-h", text: "The first ten steps" }));
   if (result.report) out.append(healthTable(rules, result.report));
