@@ -127,6 +127,29 @@ def test_a_log_without_symptom_says_so(tabs: dict[str, Any], server: Server) -> 
     assert got["noneText"] == rr.NO_MATCH and "first error line, not its last" in got["noneText"]
 
 
+def test_a_warning_healthy_runs_print_is_a_note(tabs: dict[str, Any], server: Server) -> None:
+    """PyTorch's GB10 capability warning alone (realistic, from its format): no entry is named, the line is shown as
+    a note with its entry linked, and the page's words and notes equal read_run.py's."""
+    text = ("/usr/lib/python3/dist-packages/torch/cuda/__init__.py:287: UserWarning:\n"
+            "    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n"
+            "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n"
+            "    (8.0) - (12.0)\n"
+            "(MilesRouter pid=1) the run goes on\n")
+    lines = text.splitlines()
+    _, _, report = rr.report_of(lines, 10, rr.groups_in_log(lines))
+    matches, notes = rr.examine(lines, report, rr.settings_in_log(lines))
+    assert matches == [] and [n["id"] for n in notes] == ["gb10-capability-warning"]
+    page = _open(tabs["light"], server)
+    got = _paste(page, text)
+    assert got["matches"] == [] and got["noneText"] == rr.NOTES_ONLY
+    shown = page.evaluate("""() => [...document.querySelectorAll('.m101-doctor-note')].map(li => ({id: li.dataset.id,
+      line: Number(li.dataset.line), href: li.querySelector('a').getAttribute('href'), text: li.textContent}))""")
+    assert [(n["id"], n["line"]) for n in shown] == [(n["id"], n["line"]) for n in notes]
+    assert shown[0]["href"].endswith("#gb10-capability-warning")
+    assert "Seen, not a cause on its own: " + notes[0]["note"] in shown[0]["text"]
+    assert page.errors == []
+
+
 def test_ranked_entries_causes_and_pasted_arguments(tabs: dict[str, Any], server: Server) -> None:
     """THUDM/slime#1767: the trainer entry first with why; pasted FSDP arguments pick the fixes."""
     text = (PUBLIC / "slime-1767-train-oom.log").read_text(encoding="utf-8")
