@@ -337,6 +337,8 @@ RANKING_LOGS: dict[str, list[str]] = {
                                     "Try to allocate 8192 tokens."],
     "rank-sglang-token-oom.log": ["RuntimeError: Out of memory. Try to lower your batch size.",
                                   "Try to allocate 64 tokens."],
+    "rank-sglang-decode-oom.log": ["RuntimeError: Decode out of memory. Try to lower your batch size.",
+                                   "Try to allocate 32 tokens."],
     # SGLang v0.5.16's launcher when a scheduler is killed while it starts (entrypoints/engine.py)
     "rank-sglang-scheduler-killed.log": ["RuntimeError: Rank 0 scheduler died during initialization (exit code: -9). If "
                                          "exit code is -9 (SIGKILL), a common cause is the OS OOM killer. Run `dmesg -T "

@@ -82,6 +82,7 @@ FIRST = {
     "rank-sglang-swa-pool.log": "engine-mem-fraction-too-small",
     "rank-sglang-prefill-oom.log": "engine-mem-fraction-too-small",
     "rank-sglang-token-oom.log": "engine-mem-fraction-too-small",
+    "rank-sglang-decode-oom.log": "engine-mem-fraction-too-small",
     "rank-sglang-scheduler-killed.log": "engine-terminated",
     "rank-hf-gated.log": "hf-checkpoint-missing",
     "rank-automodel-causal.log": "transformers-unknown-model-type",

@@ -1599,6 +1599,7 @@ SYMPTOMS_JSON = r'''{
     "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=",
     "leaves no room for the full KV pool within the available",
     "Prefill out of memory. Try to lower your batch size.",
+    "Decode out of memory. Try to lower your batch size.",
     "Out of memory. Try to lower your batch size."
    ],
    "check": "grep -n -e 'Not enough memory' -e 'Loaded weights leave no GPU memory' -e 'no room for the full KV pool' -e 'Try to lower your batch size' \"$LOG\"\ngrep -n -o -m1 'mem_fraction_static=[0-9.]*' \"$LOG\"",
