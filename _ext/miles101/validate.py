@@ -15,7 +15,9 @@ Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON
 6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
    (`miles101.crosscheck_results.crosscheck_problems`: parameter counts equal, held bytes within 2%);
 7. each run file whose schema passed names only flags Miles has, with valid values
-   (`miles101.runcheck`, the rules of `record`), so a page never publishes a command Miles refuses;
+   (`miles101.runcheck`, the rules of `record`, run by `miles101.intake.run_file_problems`: it reads
+   the run's `base` chain and the extraction through the intake's inputs), so a page never publishes a
+   command Miles refuses;
 8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
 
 The rules here are functions of the documents and bytes they are handed; the intake
@@ -39,7 +41,6 @@ from . import schemas
 from .capturefiles import fix_for, required, row_for
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
-from .inputs import Inputs
 from .kinds import REFERENCE_KINDS, broken_sources
 from .memo import memo_bytes
 from .problems import Problem, ProblemError, Subtype, capture_problem, json_path
@@ -241,44 +242,6 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
         line = lines.get((int(m[1]), seed)) if m else None
         named.append(f"{rel}:{line}: {text}" if line else text)
     return f" (it leaves out {'; '.join(named)})"
-
-
-def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs,
-                bases: dict[Path, Any] | None = None) -> tuple[Path, ...]:
-    """The run files a run's `base` chain names, nearest first (a missing or cyclic one ends it).
-
-    `bases` (path → its `base`), shared by one validation, reads each run file's document once."""
-    chain: list[Path] = []
-    seen: set[str] = set()
-    path = run_file
-    while _base_bytes(path, inputs) is not None:
-        if bases is None or path not in bases:
-            base = (_doc(inputs, path) or {}).get("base")
-            if bases is not None:
-                bases[path] = base
-        else:
-            base = bases[path]
-        if not isinstance(base, str) or base in seen:
-            break
-        seen.add(base)
-        path = runs_dir / f"{base}.yaml"
-        if _base_bytes(path, inputs) is not None:
-            chain.append(path)
-    return tuple(chain)
-
-
-def _doc(inputs: Inputs, path: Path) -> Any:
-    """The run file's document as the intake parsed it, or None when it does not read or parse (named on its own)."""
-    try:
-        doc = inputs.parsed(path, fix_for(inputs.rel(path)))
-    except ProblemError:
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
-def _base_bytes(path: Path, inputs: Inputs) -> bytes | None:
-    """A base run file's bytes, or None when it is absent or not a regular file (its own check names it)."""
-    return inputs.bytes_or_none(path, fix_for(inputs.rel(path))) if path.is_file() else None
 
 
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
@@ -484,61 +447,6 @@ def interrupted_commits(cap: Path) -> list[Problem]:
             "old recording, the new one or neither.",
             f"run `{RECOVER}` (it finishes the commit, or puts the old recording back); no recorder may be running"))
     return problems
-
-
-def load_catalog(inputs: Inputs) -> Any:
-    """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
-    from .catalog import Catalog  # only when a run file is checked afresh
-
-    miles = inputs.root / "capture" / "miles"
-    try:
-        docs = [inputs.parsed(miles / name, fix_for(f"capture/miles/{name}")) for name in ("flags.json", "metrics.json")]
-        return Catalog.from_docs(*docs, miles / "flags.json", miles / "metrics.json")
-    except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
-        return None
-
-
-def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[Problem]:
-    """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
-    from .runcheck import SCHEMA as RUN_SCHEMA
-    from .runcheck import RunFileError, load_run  # with jsonschema: only when a run file is checked afresh
-
-    root = inputs.root
-    rel = path.relative_to(root).as_posix()
-    catalog = catalog if catalog is not None else load_catalog(inputs)
-    # the intake checked its run files against schemas.schema_dir()'s run schema: the one `record` reads?
-    same_schema = (schemas.schema_dir() / "run.schema.json").read_bytes() == RUN_SCHEMA.read_bytes()
-    if catalog is None:
-        return []
-    try:
-        load_run(path, catalog, lambda p: _doc(inputs, p) if _base_bytes(p, inputs) is not None else None,
-                 lambda p: same_schema and inputs.rel(p) in inputs.clean)
-    except RunFileError as exc:
-        out = []
-        bases: list[str] = []  # run files it builds on whose own problems stopped the check (named at each)
-        for error in exc.errors:
-            named, sep, _ = error.partition(": ")
-            if sep and named != str(path) and Path(named).parent == path.parent and Path(named).suffix == ".yaml":
-                bases += [] if Path(named).stem in bases else [Path(named).stem]
-                continue
-            text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
-            m = re.match(r"(args\[\d+\]|args|entry\[\d+\]|env/[^ :]+|mounts\[\d+\]/\w+|image|launch|values/[^ :]+|"
-                         r"mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
-            parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
-            place = json_path(int(p) if p.isdigit() else p for p in parts)
-            out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
-                                       f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
-                                       f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
-        for base in bases:
-            base_rel = path.with_name(f"{base}.yaml").relative_to(root).as_posix()
-            out.append(capture_problem(f"{rel}:{json_path(('base',))}", f"it builds on {base_rel}, whose own problems "
-                                       "(named there) stop this run from being checked against the extraction.",
-                                       f"correct {base_rel} first"))
-        return out
-    except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
-        return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
-                                f"correct the run file (AUTHORING.md), or restore it from git (`git checkout -- {rel}`)")]
-    return []
 
 
 def _series_excerpt_sum(root: Path, raw: bytes) -> tuple[str, ...]:
