@@ -129,3 +129,25 @@ def test_a_memo_site_computes_once_for_its_key(tmp_path: Path) -> None:
     assert kept(memo, "k", lambda: calls.append(1) or "b", str) == "a" and calls == [1]
     assert kept(memo, "k2", lambda: "b", str) == "b" and kept(memo, "k", lambda: "c", str) == "c"
     assert kept(None, "k", lambda: "d") == "d" and kept(memo, None, lambda: "e") == "e"
+
+
+def test_a_parse_memo_that_names_code_runs_nothing_under_its_right_key(book_copy: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parse memo (`Inputs.parsed`) is read by the memo's unpickler too: a code-running pickle kept for every
+    file under its correct key (the code, the file's bytes) runs nothing, and each file is parsed again."""
+    from miles101 import inputs as inputs_module
+    from miles101.intake import PARSED_CACHE, take_in
+
+    marker = tmp_path / "ran"
+    inputs = inputs_module.Inputs(book_copy)
+    files = sorted(p for p in (book_copy / "capture").rglob("*") if p.suffix in (".json", ".yaml"))
+    planted = {inputs.rel(p): (inputs_module.memo_key(inputs.code, inputs.sha(p, "")),
+                               pickle.dumps(_Runs(Path.touch, marker))) for p in files}
+    cold = take_in(book_copy).capture
+    for read in (memo_module.plain, pickle.loads):  # the second is the plain unpickler this test guards against
+        cache = tmp_path / f"doctrees-{read.__name__}"
+        remember(cache / PARSED_CACHE, inputs.code, planted)
+        monkeypatch.setattr(inputs_module, "plain", read)
+        got = take_in(book_copy, cache).capture
+        assert marker.exists() == (read is pickle.loads)  # the plant is under the right key: a plain read runs it
+        assert got.values == cold.values and got.runs == cold.runs

@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 MAX_BYTES = 64 * 2**20  # the capture's model, the largest memo, is under 1 MB
-#: Globals besides the core's dataclasses and enums that a memo may name: what pickling the model writes.
-PLAIN_GLOBALS = frozenset({("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("re", "_compile")})
+#: Globals besides the core's dataclasses and enums that a memo may name: what pickling the model writes, and the
+#: dates YAML's safe loader makes (a parsed run file).
+PLAIN_GLOBALS = frozenset({("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("re", "_compile"),
+                           *(("datetime", t) for t in ("date", "datetime", "time", "timedelta", "timezone"))})
 
 
 class Records(pickle.Unpickler):
@@ -34,6 +36,14 @@ class Records(pickle.Unpickler):
         if plain or isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
             return found
         raise pickle.UnpicklingError(f"a memo may not name {module}.{name}")
+
+
+def plain(data: Any) -> Any:
+    """The records one pickle holds, read by `Records`; None where it names anything else or does not read."""
+    try:
+        return Records(io.BytesIO(data)).load()
+    except (Exception, SystemExit, KeyboardInterrupt):  # noqa: BLE001 - a memo never chooses how a program ends
+        return None
 
 
 def memo_bytes(path: Path, limit: int | None = None) -> bytes | None:
