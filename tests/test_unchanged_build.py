@@ -213,7 +213,7 @@ def test_a_facts_value_change_is_not_held_against_the_schema_again(project: Path
     its shape had, while every rule that reads the numbers (finite, unit range) runs on the new file."""
     from miles101 import intake, schemas
 
-    cache = tmp_path / "doctrees" / "m101-capture-valid.json"
+    cache = tmp_path / "doctrees" / intake.CHECKS_CACHE
     facts = project / "capture" / "facts.json"
     doc = json.loads(facts.read_text(encoding="utf-8"))
     key = "ray.memory_monitor_refresh_ms"

@@ -30,12 +30,12 @@ from .master_copy import master_copy_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
 from .kinds import kind
-from .memo import recall, remember
+from .memo import Answers, recall, remember
 from .problems import Problem, ProblemError, capture_problem, json_path
 from .runfiles import resolve_runs
 from .schemas import usable
 from .strict import parse_json_bytes, run_id_problem
-from .validate import (REQUIRED, SHAPES_CACHE, Cache, SchemaCheck, Validation, _in_gpu_dot_dir, _series_excerpt_sum,
+from .validate import (REQUIRED, SchemaCheck, Validation, _in_gpu_dot_dir, _series_excerpt_sum,
                        capture_problems, computed_problems, crosscheck_file_problems, file_problems,
                        interrupted_commits, recording_problems, series_problems)
 
@@ -47,7 +47,7 @@ CAPTURE_INPUTS = tuple(f"capture/{f.glob}" for f in model_inputs())
 #: those whose first kind is a value kind (a run's values.json is joined with its run file: `_measured`).
 RECORD_ROWS = tuple(f for f in FILES if f.records and f.kinds and kind(f.kinds[0]).value)
 #: The memos kept in the build's doctree dir.
-MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
+MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-checks.pickle", "m101-capture-files.pickle"
 
 
 @dataclass
@@ -122,14 +122,11 @@ def row_paths(cap: Path, row: CaptureFile) -> list[Path]:
 class Checks:
     """The checks of one pass and their memo: each file's own (`file`) and its row's rules (`ROW_RULES`), every
     answer keyed by the code, the check, the file and the files its row `reads`, kept in one memo file
-    (`validate.Cache`); the counts `--check` prints."""
+    (`memo.Answers`); the counts `--check` prints."""
 
     def __init__(self, root: Path, inputs: Inputs, cache_file: Path | None) -> None:
         self.root, self.cap, self.inputs, self.out = root, root / "capture", inputs, Validation()
-        self.store = Cache(cache_file)
-        self.shapes_file = None if cache_file is None else cache_file.with_name(SHAPES_CACHE)
-        self.shapes = recall(self.shapes_file, inputs.code)
-        self.passed: dict[str, str] = dict(self.shapes) if isinstance(self.shapes, dict) else {}
+        self.store = Answers(cache_file, inputs.code)
         self.unreadable: set[str] = set()
         self.bases: dict[Path, Any] = {}  # each run file's `base`, read once (`_base_chain`)
         self.catalog: list[Any] = []  # the extraction as the lab reads it: loaded once, when a run file is checked
@@ -166,7 +163,7 @@ class Checks:
     def run(self, memo: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
         """The problems `fn` finds, from the memo when these bytes and this code were checked before."""
         hit = self.store.get(memo)
-        if hit is not None:
+        if isinstance(hit, list) and all(isinstance(p, Problem) for p in hit):
             self.out.cached += 1
             return hit
         self.out.checked += 1
@@ -183,9 +180,10 @@ class Checks:
         schema_name = row.schema
         assert schema_name is not None
         schema_text = (schemas.schema_dir() / schema_name).read_text(encoding="utf-8")
+        shape = f"shape {rel}"  # the digest of the shape that last passed a number-blind schema, carried over
+        check = SchemaCheck(schema_name, schema_text, self.store.get(shape), lambda digest: self.store.put(shape, digest))
         found = self.run(memo_key(self.inputs.code, "file", rel, schema_text, self.sum(path)),
-                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)),
-                                               SchemaCheck(rel, schema_name, schema_text, self.passed), schema_name))
+                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)), check, schema_name))
         if not found:
             self.inputs.clean.add(rel)
         self.out.problems += found
@@ -194,8 +192,6 @@ class Checks:
         """The problems no row owns (a recorder stopped mid-commit), the memo saved: what the pass found."""
         self.out.problems += interrupted_commits(self.cap)
         self.store.save()
-        if self.passed != self.shapes:
-            remember(self.shapes_file, self.inputs.code, self.passed)
         return self.out
 
 

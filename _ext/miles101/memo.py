@@ -101,3 +101,24 @@ def kept(path: Path | None, key: Any, compute: Callable[[], Any], kind: type = o
     if got is None:
         remember(path, key, got := compute())
     return got
+
+
+class Answers:
+    """Many answers in one memo (`recall`/`remember` under `key`), each under a key of its own: `save` keeps those
+    asked for (`get`) or given (`put`) since the memo was read, and drops the rest."""
+
+    def __init__(self, path: Path | None, key: Any) -> None:
+        self.path, self.key, self.new = path, key, {}
+        self.old: dict = recall(path, key, dict) or {}
+
+    def get(self, key: str) -> Any:
+        if key in self.old:
+            self.new[key] = self.old[key]
+        return self.old.get(key)
+
+    def put(self, key: str, answer: Any) -> None:
+        self.new[key] = answer
+
+    def save(self) -> None:
+        if self.new != self.old:
+            remember(self.path, self.key, self.new)

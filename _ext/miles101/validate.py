@@ -22,7 +22,7 @@ Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON
 
 The rules here are functions of the documents and bytes they are handed; the intake
 (`miles101.intake.one_pass`) runs them in its one loop over the table of capture files, keeps each
-answer in its memo (`Cache`, keyed by the bytes a check reads and the code's digest) and reads every
+answer in its memo (`memo.Answers`, keyed by the bytes a check reads and the code's digest) and reads every
 file once, through its `Inputs`.
 """
 from __future__ import annotations
@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,8 +41,7 @@ from .capturefiles import fix_for, required, row_for
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
 from .kinds import REFERENCE_KINDS, broken_sources
-from .memo import memo_bytes
-from .problems import Problem, ProblemError, Subtype, capture_problem, json_path
+from .problems import Problem, ProblemError, capture_problem, json_path
 from .rulefiles import rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import non_finite
@@ -341,77 +339,28 @@ class Validation:
     checked: int = 0
 
 
-#: Beside the checks' cache: each file's shape that last passed a number-blind schema (`SchemaCheck`).
-SHAPES_CACHE = "m101-capture-shapes.pickle"
-
-
 class SchemaCheck:
     """One capture file held against its schema, as a validator whose `iter_errors` file_problems reads.
 
     A file whose numbers alone changed (a fact's value, say) is not held against its schema again when the
     schema never looks at a number's value (`schemas.number_blind`: facts, computed) and the file's shape
-    (`schemas.number_shape`) last passed it: its verdict is that one. `passed` (rel → digest of the schema
-    and the shape) is kept between builds beside the checks' cache, under the code's digest.
+    (`schemas.number_shape`) last passed it (`passed`: the digest of the schema and that shape, which the intake
+    keeps in the checks' memo); `note(digest)` is told a shape that passes.
     """
 
-    def __init__(self, rel: str, schema_name: str, schema_text: str, passed: dict[str, str]) -> None:
-        self.rel, self.schema_name, self.schema_text, self.passed = rel, schema_name, schema_text, passed
+    def __init__(self, schema_name: str, schema_text: str, passed: Any, note: Callable[[str], None]) -> None:
+        self.schema_name, self.schema_text, self.passed, self.note = schema_name, schema_text, passed, note
 
     def iter_errors(self, doc: Any) -> list[Any]:
         key = None
         if schemas.number_blind(self.schema_text):
             key = hashlib.sha256(f"{self.schema_text}\0{schemas.number_shape(doc)}".encode()).hexdigest()
-            if self.passed.get(self.rel) == key:
+            if self.passed == key:
                 return []
         errors = list(schemas.validator(self.schema_name, self.schema_text).iter_errors(doc))
         if key is not None and not errors:
-            self.passed[self.rel] = key
+            self.note(key)
         return errors
-
-
-def _cache_entries(doc: Any) -> dict[str, list]:
-    """A checks' cache as `Cache.save` writes it (digest → [subtype, where, message, fix] lists, every subtype
-    known), else ValueError: a damaged or planted file is no cache, not a crash."""
-    known = {s.value for s in Subtype}
-    if not isinstance(doc, dict) or not all(
-            isinstance(key, str) and isinstance(hit, list) and all(
-                isinstance(p, list) and len(p) == 4 and p[0] in known and all(isinstance(x, str) for x in p[1:])
-                for p in hit)
-            for key, hit in doc.items()):
-        raise ValueError("not a checks' cache")
-    return doc
-
-
-class Cache:
-    """digest → problems, kept in a small JSON file (the build's doctree dir) or only in memory."""
-    def __init__(self, path: Path | None = None) -> None:
-        self.path, self.old, self.new = path, {}, {}
-        if path is not None:
-            try:
-                self.old = _cache_entries(json.loads(memo_bytes(path) or b"{}"))
-            except (OSError, ValueError):  # no cache, or one that is not ours: every check runs
-                self.old = {}
-
-    def get(self, key: str) -> list[Problem] | None:
-        hit = self.old.get(key)
-        if hit is None:
-            return None
-        self.new[key] = hit
-        return [Problem(Subtype(subtype), message, fix, where) for subtype, where, message, fix in hit]
-
-    def put(self, key: str, problems: list[Problem]) -> None:
-        self.new[key] = [[p.subtype.value, p.where, p.message, p.fix] for p in problems]
-
-    def save(self) -> None:
-        if self.path is None or self.new == self.old:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")  # a build and --check may save at once
-            tmp.write_text(json.dumps(self.new, sort_keys=True), encoding="utf-8")
-            tmp.replace(self.path)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
 
 
 def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
