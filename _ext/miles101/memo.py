@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import gc
 import io
 import os
 import pickle
@@ -38,11 +37,12 @@ class Records(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a memo may not name {module}.{name}")
 
 
-def plain(data: Any) -> Any:
-    """The records one pickle holds, read by `Records`; None where it names anything else or does not read."""
+def plain(data: bytes | io.BytesIO) -> Any:
+    """The records a pickle holds (or the next pickle of a stream), read by `Records`; None where it names anything
+    else or does not read (none left, cut short, another version's): a memo never chooses how a program ends."""
     try:
-        return Records(io.BytesIO(data)).load()
-    except (Exception, SystemExit, KeyboardInterrupt):  # noqa: BLE001 - a memo never chooses how a program ends
+        return Records(data if isinstance(data, io.BytesIO) else io.BytesIO(data)).load()
+    except (Exception, SystemExit, KeyboardInterrupt):  # noqa: BLE001
         return None
 
 
@@ -64,20 +64,10 @@ def memo_bytes(path: Path, limit: int | None = None) -> bytes | None:
 
 
 def recall(path: Path | None, key: Any, kind: type = object) -> Any:
-    """The answer kept in `path` for `key` (an instance of `kind`), or None. The collector is off meanwhile: the
-    thousands of objects an unpickled model makes live on, and no collection of a build's heap need walk them."""
-    if path is None or key is None:
-        return None
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        stream = io.BytesIO(memo_bytes(path) or b"")  # two pickles, each read by an unpickler of its own
-        answer = Records(stream).load() if Records(stream).load() == key else None
-    except (Exception, SystemExit, KeyboardInterrupt):  # noqa: BLE001 - a memo never chooses how a program ends
-        answer = None  # none (EOFError), cut short, another version's, or not ours
-    finally:
-        if collecting:
-            gc.enable()
+    """The answer kept in `path` for `key` (an instance of `kind`), or None: the key is read first, and the answer
+    only when the key is the one asked for."""
+    stream = io.BytesIO(memo_bytes(path) or b"") if path is not None and key is not None else None
+    answer = plain(stream) if stream is not None and plain(stream) == key else None
     return answer if isinstance(answer, kind) else None
 
 
@@ -108,8 +98,7 @@ class Answers:
     asked for (`get`) or given (`put`) since the memo was read, and drops the rest."""
 
     def __init__(self, path: Path | None, key: Any) -> None:
-        self.path, self.key, self.new = path, key, {}
-        self.old: dict = recall(path, key, dict) or {}
+        self.path, self.key, self.new, self.old = path, key, {}, recall(path, key, dict) or {}
 
     def get(self, key: str) -> Any:
         if key in self.old:
