@@ -261,7 +261,7 @@ def test_a_schema_is_number_blind_only_when_no_keyword_reads_a_number(schema: di
      "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "number"}]}},
 ])
 def test_documents_of_one_number_shape_get_one_verdict(schema: dict) -> None:
-    """What `SchemaCheck` relies on: under a number-blind schema, two documents of one `number_shape` pass or
+    """What `schemas.shape_errors` relies on: under a number-blind schema, two documents of one `number_shape` pass or
     fail together, whether a number is an integer (1, 1.0, 10**30) or not (1.5, NaN, infinity) included."""
     from miles101 import schemas
 

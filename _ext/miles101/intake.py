@@ -35,7 +35,7 @@ from .problems import Problem, ProblemError, capture_problem, json_path
 from .runfiles import resolve_runs
 from .schemas import usable
 from .strict import parse_json_bytes, run_id_problem
-from .validate import (REQUIRED, SchemaCheck, Validation, _in_gpu_dot_dir, _series_excerpt_sum,
+from .validate import (REQUIRED, Validation, _in_gpu_dot_dir, _series_excerpt_sum,
                        capture_problems, computed_problems, crosscheck_file_problems, file_problems,
                        interrupted_commits, recording_problems, series_problems)
 
@@ -181,9 +181,14 @@ class Checks:
         assert schema_name is not None
         schema_text = (schemas.schema_dir() / schema_name).read_text(encoding="utf-8")
         shape = f"shape {rel}"  # the digest of the shape that last passed a number-blind schema, carried over
-        check = SchemaCheck(schema_name, schema_text, self.store.get(shape), lambda digest: self.store.put(shape, digest))
+        passed = self.store.get(shape)
+
+        def errors(doc: Any) -> list[Any]:
+            return schemas.shape_errors(schema_name, schema_text, doc, passed,
+                                        lambda digest: self.store.put(shape, digest))
+
         found = self.run(memo_key(self.inputs.code, "file", rel, schema_text, self.sum(path)),
-                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)), check, schema_name))
+                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)), errors, schema_name))
         if not found:
             self.inputs.clean.add(rel)
         self.out.problems += found

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schemas
 from .capturefiles import fix_for, required, row_for
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
@@ -107,8 +106,10 @@ def _said(error: Any) -> str:
     return error.message[:200]
 
 
-def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_name: str) -> list[Problem]:
-    """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
+def file_problems(rel: str, parse: Callable[[], Any], schema_errors: Callable[[Any], Iterable[Any]],
+                  schema_name: str) -> list[Problem]:
+    """Every problem of one capture file on its own: reading, schema (`schema_errors` of the document: jsonschema's
+    errors), finiteness, unit range."""
     fix = fix_for(rel)
     try:
         doc = parse()
@@ -118,7 +119,7 @@ def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_nam
     for path, number in non_finite(doc):
         problems.append(capture_problem(f"{rel}:{json_path(path)}", f"{number} is not a number a page can show.",
                                         f"put the real value there, or {fix}."))
-    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(schema_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for error in errors[:10]:
         found = json.dumps(error.instance, default=str)
         found = found if len(found) <= 60 else found[:57] + "..."
@@ -337,30 +338,6 @@ class Validation:
     crosschecks: int = 0  # hosts' cross-check results held against computed.json
     cached: int = 0
     checked: int = 0
-
-
-class SchemaCheck:
-    """One capture file held against its schema, as a validator whose `iter_errors` file_problems reads.
-
-    A file whose numbers alone changed (a fact's value, say) is not held against its schema again when the
-    schema never looks at a number's value (`schemas.number_blind`: facts, computed) and the file's shape
-    (`schemas.number_shape`) last passed it (`passed`: the digest of the schema and that shape, which the intake
-    keeps in the checks' memo); `note(digest)` is told a shape that passes.
-    """
-
-    def __init__(self, schema_name: str, schema_text: str, passed: Any, note: Callable[[str], None]) -> None:
-        self.schema_name, self.schema_text, self.passed, self.note = schema_name, schema_text, passed, note
-
-    def iter_errors(self, doc: Any) -> list[Any]:
-        key = None
-        if schemas.number_blind(self.schema_text):
-            key = hashlib.sha256(f"{self.schema_text}\0{schemas.number_shape(doc)}".encode()).hexdigest()
-            if self.passed == key:
-                return []
-        errors = list(schemas.validator(self.schema_name, self.schema_text).iter_errors(doc))
-        if key is not None and not errors:
-            self.note(key)
-        return errors
 
 
 def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:

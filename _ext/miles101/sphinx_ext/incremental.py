@@ -109,7 +109,8 @@ def write_changed_indices(app: Sphinx, builder: Builder) -> None:
     if builder.name not in INDEX_BUILDERS:
         return
     write_all, state = builder.write_domain_indices, domain_of(builder.env).state  # type: ignore[attr-defined]
-    memo, page = Path(builder.doctreedir) / INDEX_MEMO.format(builder=builder.name), Path(builder.get_outfilename(FLAG_INDEX))
+    memo = Path(builder.doctreedir) / INDEX_MEMO.format(builder=builder.name)
+    page = Path(builder.get_outfilename(FLAG_INDEX))
 
     def on_disk() -> tuple[str, tuple[int, int] | None]:
         """The memo's key: the output folder, and the size and time of the file there (None: none)."""
