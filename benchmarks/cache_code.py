@@ -25,7 +25,8 @@ CORE = "_ext/miles101"
 CACHE_CODE: dict[str, tuple[str, ...]] = {
     f"{CORE}/memo.py": ("*",),
     f"{CORE}/validate.py": ("SHAPES_CACHE", "SchemaCheck", "_cache_entries", "Cache"),
-    f"{CORE}/schemas.py": ("VALUE_KEYWORDS", "_holds_number", "_blind", "number_blind", "number_shape"),
+    # shape_errors: SchemaCheck's number-blind check, moved from validate.py (cache59d), counted where it is now
+    f"{CORE}/schemas.py": ("VALUE_KEYWORDS", "_holds_number", "_blind", "number_blind", "number_shape", "shape_errors"),
     f"{CORE}/data.py": ("FINGERPRINT_INPUTS", "Capture.digest_of", "Capture.unchanged_kinds"),
     f"{CORE}/sphinx_ext/incremental.py": ("INDEX_MEMO", "index_digest", "_stat", "write_changed_indices"),
     f"{CORE}/sphinx_ext/runs.py": (),  # no memo site today: its scripts are rendered from the model every build

@@ -76,7 +76,7 @@ def check_capture(root: Path, report: Report, cache_dir: Path | None = None) -> 
 def check_run_files(root: Path, report: Report) -> int:
     """How many run files were held against the extracted flags.
 
-    The check itself is `miles101.validate.run_file_problems`, part of `check_capture`, so the build
+    The check itself is `miles101.intake.run_file_problems`, part of `check_capture`, so the build
     applies it too (a run file naming a flag Miles lacks fails both gates).
     """
     return len(sorted((root / "capture" / "runs").glob("*.yaml")))

@@ -107,17 +107,34 @@ def test_a_fifo_a_device_or_a_huge_file_is_not_read(tmp_path: Path, monkeypatch:
     assert memo_bytes(tmp_path) is None  # a directory in a memo's place is no memo, never an IsADirectoryError
 
 
-@pytest.mark.parametrize("text", ['{"d": [["no-such-subtype", "w", "m", "f"]]}', '{"d": [[1, 2]]}', "[]", "{", "\xff"])
-def test_a_damaged_or_planted_checks_cache_is_no_cache(tmp_path: Path, text: str) -> None:
-    """The checks' cache (JSON) is read only when it is what `Cache.save` writes; else every check runs."""
-    from miles101.validate import Cache
+@pytest.mark.parametrize("answer", [[["error", "w", "m", "f"]], "no problems", [None], 0, {"a": 1}])
+def test_a_damaged_or_planted_checks_memo_is_no_answer(book_copy: Path, tmp_path: Path, answer: object) -> None:
+    """The checks' memo (`memo.Answers`, under the code's digest) answers a check only with a list of problems:
+    any other answer kept under a check's key is no answer, and the check runs again."""
+    from miles101.inputs import code_digest
+    from miles101.intake import CHECKS_CACHE, validate_capture
 
-    path = tmp_path / "valid.json"
-    path.write_bytes(text.encode("latin-1"))
-    assert Cache(path).old == {}
-    os.unlink(path)
-    os.mkfifo(path)
-    assert Cache(path).old == {}  # not waited on
+    cache = tmp_path / "doctrees" / CHECKS_CACHE
+    cold = validate_capture(book_copy, cache)
+    assert validate_capture(book_copy, cache).cached == cold.checked > 0  # warm: every check answered by the memo
+    kept = recall(cache, code_digest(), dict)
+    assert kept and all(isinstance(v, list) for k, v in kept.items() if not k.startswith("shape "))
+    remember(cache, code_digest(), {k: answer for k in kept})
+    again = validate_capture(book_copy, cache)
+    assert (again.cached, again.checked, again.problems) == (0, cold.checked, cold.problems)
+
+
+def test_answers_keep_what_was_asked_for_or_given(tmp_path: Path) -> None:
+    """`Answers.save` keeps the answers asked for or given since the memo was read, and writes nothing new else."""
+    path = tmp_path / "m.pickle"
+    first = memo_module.Answers(path, "k")
+    first.put("a", [1])
+    first.put("b", [2])
+    first.save()
+    second = memo_module.Answers(path, "k")
+    assert second.get("a") == [1] and second.get("c") is None
+    second.save()
+    assert recall(path, "k", dict) == {"a": [1]} and memo_module.Answers(path, "other").get("a") is None
 
 
 def test_a_memo_site_computes_once_for_its_key(tmp_path: Path) -> None:
@@ -129,3 +146,25 @@ def test_a_memo_site_computes_once_for_its_key(tmp_path: Path) -> None:
     assert kept(memo, "k", lambda: calls.append(1) or "b", str) == "a" and calls == [1]
     assert kept(memo, "k2", lambda: "b", str) == "b" and kept(memo, "k", lambda: "c", str) == "c"
     assert kept(None, "k", lambda: "d") == "d" and kept(memo, None, lambda: "e") == "e"
+
+
+def test_a_parse_memo_that_names_code_runs_nothing_under_its_right_key(book_copy: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parse memo (`Inputs.parsed`) is read by the memo's unpickler too: a code-running pickle kept for every
+    file under its correct key (the code, the file's bytes) runs nothing, and each file is parsed again."""
+    from miles101 import inputs as inputs_module
+    from miles101.intake import PARSED_CACHE, take_in
+
+    marker = tmp_path / "ran"
+    inputs = inputs_module.Inputs(book_copy)
+    files = sorted(p for p in (book_copy / "capture").rglob("*") if p.suffix in (".json", ".yaml"))
+    planted = {inputs.rel(p): (inputs_module.memo_key(inputs.code, inputs.sha(p, "")),
+                               pickle.dumps(_Runs(Path.touch, marker))) for p in files}
+    cold = take_in(book_copy).capture
+    for read in (memo_module.plain, pickle.loads):  # the second is the plain unpickler this test guards against
+        cache = tmp_path / f"doctrees-{read.__name__}"
+        remember(cache / PARSED_CACHE, inputs.code, planted)
+        monkeypatch.setattr(inputs_module, "plain", read)
+        got = take_in(book_copy, cache).capture
+        assert marker.exists() == (read is pickle.loads)  # the plant is under the right key: a plain read runs it
+        assert got.values == cold.values and got.runs == cold.runs

@@ -213,7 +213,7 @@ def test_a_facts_value_change_is_not_held_against_the_schema_again(project: Path
     its shape had, while every rule that reads the numbers (finite, unit range) runs on the new file."""
     from miles101 import intake, schemas
 
-    cache = tmp_path / "doctrees" / "m101-capture-valid.json"
+    cache = tmp_path / "doctrees" / intake.CHECKS_CACHE
     facts = project / "capture" / "facts.json"
     doc = json.loads(facts.read_text(encoding="utf-8"))
     key = "ray.memory_monitor_refresh_ms"
@@ -261,7 +261,7 @@ def test_a_schema_is_number_blind_only_when_no_keyword_reads_a_number(schema: di
      "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "number"}]}},
 ])
 def test_documents_of_one_number_shape_get_one_verdict(schema: dict) -> None:
-    """What `SchemaCheck` relies on: under a number-blind schema, two documents of one `number_shape` pass or
+    """What `schemas.shape_errors` relies on: under a number-blind schema, two documents of one `number_shape` pass or
     fail together, whether a number is an integer (1, 1.0, 10**30) or not (1.5, NaN, infinity) included."""
     from miles101 import schemas
 

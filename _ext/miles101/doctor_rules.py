@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from miles101.inputs import code_digest, memo_key
-from miles101.memo import kept
-from miles101.problems import ProblemError
+from miles101.memo import kept, memo_bytes
 from miles101.rulefiles import READER, SYMPTOMS as SYMPTOMS_FILE, load_cutoffs, load_symptoms
-from miles101.strict import read_bytes
 
 SCHEMA = "m101-doctor/1"
 
@@ -78,11 +76,8 @@ def rules(root: Path) -> dict[str, Any]:
 def rules_text(root: Path, memo: Path | None = None) -> str:
     """`rules(root)` as the build serves it (JSON text); ProblemError when a rule file is broken. With `memo` (a
     doctree-dir file), kept for symptoms.json's and reader.json's bytes and the code; a broken set is never kept."""
-    try:
-        key = None if memo is None else memo_key(code_digest(), "doctor-rules",
-                                                 *(read_bytes(root / r, r, root) for r in (SYMPTOMS_FILE, READER)))
-    except ProblemError:  # a file that does not read: gathered as without a memo, which names the problem
-        key = None
+    key = None if memo is None else memo_key(code_digest(), "doctor-rules",
+                                             *(memo_bytes(root / r) for r in (SYMPTOMS_FILE, READER)))
     return kept(memo, key, lambda: json.dumps(rules(root), indent=1, sort_keys=True) + "\n", str)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import schemas
+from .memo import plain
 from .problems import ProblemError
 from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
 
@@ -115,7 +116,8 @@ class Inputs:
         return known
 
     def parsed(self, path: Path, fix: str) -> Any:
-        """The document of a JSON or YAML file, a fresh copy each call; ProblemError when it does not read."""
+        """The document of a JSON or YAML file, a fresh copy each call; ProblemError when it does not read. A parse
+        the memo kept is read by the memo's unpickler (`memo.plain`): one that names code is parsed again."""
         rel = self.rel(path)
         got = self._docs.get(rel)
         if got is None:
@@ -123,15 +125,15 @@ class Inputs:
                 raw = self.read(path, fix)
                 digest = memo_key(self.code, self.sha(path, fix))
                 known = self.memo.get(rel)
-                if known is not None and known[0] == digest:
-                    got = known[1]
-                else:
+                doc = plain(known[1]) if isinstance(known, tuple) and known[:1] == (digest,) else None
+                if doc is None:
                     doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
-                    got = pickle.dumps(doc, pickle.HIGHEST_PROTOCOL)
-                    self.memo[rel] = (digest, got)
+                    self.memo[rel] = (digest, pickle.dumps(doc, pickle.HIGHEST_PROTOCOL))
             except ProblemError as exc:
-                got = exc
-            self._docs[rel] = got
+                self._docs[rel] = exc
+                raise
+            self._docs[rel] = self.memo[rel][1]
+            return doc
         if isinstance(got, ProblemError):
             raise got
-        return pickle.loads(got)
+        return plain(got)

@@ -30,15 +30,14 @@ from .master_copy import master_copy_values
 from .data import Capture, Value, index_flags, index_metrics
 from .inputs import Inputs, memo_key
 from .kinds import kind
-from .memo import recall, remember
-from .problems import Problem, ProblemError, capture_problem
+from .memo import Answers, recall, remember
+from .problems import Problem, ProblemError, capture_problem, json_path
 from .runfiles import resolve_runs
 from .schemas import usable
 from .strict import parse_json_bytes, run_id_problem
-from .validate import (REQUIRED, SHAPES_CACHE, Cache, SchemaCheck, Validation, _base_chain, _in_gpu_dot_dir,
-                       _series_excerpt_sum, capture_problems, computed_problems, crosscheck_file_problems,
-                       file_problems, interrupted_commits, load_catalog, recording_problems, run_file_problems,
-                       series_problems)
+from .validate import (REQUIRED, Validation, _in_gpu_dot_dir, _series_excerpt_sum,
+                       capture_problems, computed_problems, crosscheck_file_problems, file_problems,
+                       interrupted_commits, recording_problems, series_problems)
 
 #: The files the model is built from, as globs under the project root: the cached model's key. A view of the
 #: table of capture files: each row that feeds a kind (`miles101.capturefiles.model_inputs`), so a new kind's
@@ -48,7 +47,7 @@ CAPTURE_INPUTS = tuple(f"capture/{f.glob}" for f in model_inputs())
 #: those whose first kind is a value kind (a run's values.json is joined with its run file: `_measured`).
 RECORD_ROWS = tuple(f for f in FILES if f.records and f.kinds and kind(f.kinds[0]).value)
 #: The memos kept in the build's doctree dir.
-MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-valid.json", "m101-capture-files.pickle"
+MODEL_CACHE, CHECKS_CACHE, PARSED_CACHE = "m101-capture.pickle", "m101-capture-checks.pickle", "m101-capture-files.pickle"
 
 
 @dataclass
@@ -123,16 +122,13 @@ def row_paths(cap: Path, row: CaptureFile) -> list[Path]:
 class Checks:
     """The checks of one pass and their memo: each file's own (`file`) and its row's rules (`ROW_RULES`), every
     answer keyed by the code, the check, the file and the files its row `reads`, kept in one memo file
-    (`validate.Cache`); the counts `--check` prints."""
+    (`memo.Answers`); the counts `--check` prints."""
 
     def __init__(self, root: Path, inputs: Inputs, cache_file: Path | None) -> None:
         self.root, self.cap, self.inputs, self.out = root, root / "capture", inputs, Validation()
-        self.store = Cache(cache_file)
-        self.shapes_file = None if cache_file is None else cache_file.with_name(SHAPES_CACHE)
-        self.shapes = recall(self.shapes_file, inputs.code)
-        self.passed: dict[str, str] = dict(self.shapes) if isinstance(self.shapes, dict) else {}
+        self.store = Answers(cache_file, inputs.code)
         self.unreadable: set[str] = set()
-        self.bases: dict[Path, Any] = {}  # each run file's `base`, read once (`validate._base_chain`)
+        self.bases: dict[Path, Any] = {}  # each run file's `base`, read once (`_base_chain`)
         self.catalog: list[Any] = []  # the extraction as the lab reads it: loaded once, when a run file is checked
 
     def read(self, path: Path) -> bytes | None:
@@ -167,7 +163,7 @@ class Checks:
     def run(self, memo: str, fn: Callable[[], list[Problem]]) -> list[Problem]:
         """The problems `fn` finds, from the memo when these bytes and this code were checked before."""
         hit = self.store.get(memo)
-        if hit is not None:
+        if isinstance(hit, list) and all(isinstance(p, Problem) for p in hit):
             self.out.cached += 1
             return hit
         self.out.checked += 1
@@ -184,9 +180,15 @@ class Checks:
         schema_name = row.schema
         assert schema_name is not None
         schema_text = (schemas.schema_dir() / schema_name).read_text(encoding="utf-8")
+        shape = f"shape {rel}"  # the digest of the shape that last passed a number-blind schema, carried over
+        passed = self.store.get(shape)
+
+        def errors(doc: Any) -> list[Any]:
+            return schemas.shape_errors(schema_name, schema_text, doc, passed,
+                                        lambda digest: self.store.put(shape, digest))
+
         found = self.run(memo_key(self.inputs.code, "file", rel, schema_text, self.sum(path)),
-                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)),
-                                               SchemaCheck(rel, schema_name, schema_text, self.passed), schema_name))
+                         lambda: file_problems(rel, lambda: self.inputs.parsed(path, fix_for(rel)), errors, schema_name))
         if not found:
             self.inputs.clean.add(rel)
         self.out.problems += found
@@ -195,13 +197,104 @@ class Checks:
         """The problems no row owns (a recorder stopped mid-commit), the memo saved: what the pass found."""
         self.out.problems += interrupted_commits(self.cap)
         self.store.save()
-        if self.passed != self.shapes:
-            remember(self.shapes_file, self.inputs.code, self.passed)
         return self.out
 
 
+def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs,
+                bases: dict[Path, Any] | None = None) -> tuple[Path, ...]:
+    """The run files a run's `base` chain names, nearest first (a missing or cyclic one ends it).
+
+    `bases` (path → its `base`), shared by one validation, reads each run file's document once."""
+    chain: list[Path] = []
+    seen: set[str] = set()
+    path = run_file
+    while _base_bytes(path, inputs) is not None:
+        if bases is None or path not in bases:
+            base = (_doc(inputs, path) or {}).get("base")
+            if bases is not None:
+                bases[path] = base
+        else:
+            base = bases[path]
+        if not isinstance(base, str) or base in seen:
+            break
+        seen.add(base)
+        path = runs_dir / f"{base}.yaml"
+        if _base_bytes(path, inputs) is not None:
+            chain.append(path)
+    return tuple(chain)
+
+
+def _doc(inputs: Inputs, path: Path) -> Any:
+    """The run file's document as the intake parsed it, or None when it does not read or parse (named on its own)."""
+    try:
+        doc = inputs.parsed(path, fix_for(inputs.rel(path)))
+    except ProblemError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _base_bytes(path: Path, inputs: Inputs) -> bytes | None:
+    """A base run file's bytes, or None when it is absent or not a regular file (its own check names it)."""
+    return inputs.bytes_or_none(path, fix_for(inputs.rel(path))) if path.is_file() else None
+
+
+def load_catalog(inputs: Inputs) -> Any:
+    """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
+    from .catalog import Catalog  # only when a run file is checked afresh
+
+    miles = inputs.root / "capture" / "miles"
+    try:
+        docs = [inputs.parsed(miles / name, fix_for(f"capture/miles/{name}")) for name in ("flags.json", "metrics.json")]
+        return Catalog.from_docs(*docs, miles / "flags.json", miles / "metrics.json")
+    except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
+        return None
+
+
+def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[Problem]:
+    """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
+    from .runcheck import SCHEMA as RUN_SCHEMA
+    from .runcheck import RunFileError, load_run  # with jsonschema: only when a run file is checked afresh
+
+    root = inputs.root
+    rel = path.relative_to(root).as_posix()
+    catalog = catalog if catalog is not None else load_catalog(inputs)
+    # the intake checked its run files against schemas.schema_dir()'s run schema: the one `record` reads?
+    same_schema = (schemas.schema_dir() / "run.schema.json").read_bytes() == RUN_SCHEMA.read_bytes()
+    if catalog is None:
+        return []
+    try:
+        load_run(path, catalog, lambda p: _doc(inputs, p) if _base_bytes(p, inputs) is not None else None,
+                 lambda p: same_schema and inputs.rel(p) in inputs.clean)
+    except RunFileError as exc:
+        out = []
+        bases: list[str] = []  # run files it builds on whose own problems stopped the check (named at each)
+        for error in exc.errors:
+            named, sep, _ = error.partition(": ")
+            if sep and named != str(path) and Path(named).parent == path.parent and Path(named).suffix == ".yaml":
+                bases += [] if Path(named).stem in bases else [Path(named).stem]
+                continue
+            text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
+            m = re.match(r"(args\[\d+\]|args|entry\[\d+\]|env/[^ :]+|mounts\[\d+\]/\w+|image|launch|values/[^ :]+|"
+                         r"mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
+            parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
+            place = json_path(int(p) if p.isdigit() else p for p in parts)
+            out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
+                                       f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
+                                       f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
+        for base in bases:
+            base_rel = path.with_name(f"{base}.yaml").relative_to(root).as_posix()
+            out.append(capture_problem(f"{rel}:{json_path(('base',))}", f"it builds on {base_rel}, whose own problems "
+                                       "(named there) stop this run from being checked against the extraction.",
+                                       f"correct {base_rel} first"))
+        return out
+    except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
+        return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
+                                f"correct the run file (AUTHORING.md), or restore it from git (`git checkout -- {rel}`)")]
+    return []
+
+
 def _run_file_rule(checks: Checks, path: Path) -> None:
-    """A run file whose schema passed, held against the extraction (`validate.run_file_problems`)."""
+    """A run file whose schema passed, held against the extraction (`run_file_problems`)."""
     cap, inputs = checks.cap, checks.inputs
     if checks.read(cap / "miles" / "flags.json") is None or checks.read(cap / "miles" / "metrics.json") is None:
         return

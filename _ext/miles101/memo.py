@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import gc
 import io
 import os
 import pickle
@@ -21,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 MAX_BYTES = 64 * 2**20  # the capture's model, the largest memo, is under 1 MB
-#: Globals besides the core's dataclasses and enums that a memo may name: what pickling the model writes.
-PLAIN_GLOBALS = frozenset({("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("re", "_compile")})
+#: Globals besides the core's dataclasses and enums that a memo may name: what pickling the model writes, and the
+#: dates YAML's safe loader makes (a parsed run file).
+PLAIN_GLOBALS = frozenset({("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("re", "_compile"),
+                           *(("datetime", t) for t in ("date", "datetime", "time", "timedelta", "timezone"))})
 
 
 class Records(pickle.Unpickler):
@@ -34,6 +35,15 @@ class Records(pickle.Unpickler):
         if plain or isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
             return found
         raise pickle.UnpicklingError(f"a memo may not name {module}.{name}")
+
+
+def plain(data: bytes | io.BytesIO) -> Any:
+    """The records a pickle holds (or the next pickle of a stream), read by `Records`; None where it names anything
+    else or does not read (none left, cut short, another version's): a memo never chooses how a program ends."""
+    try:
+        return Records(data if isinstance(data, io.BytesIO) else io.BytesIO(data)).load()
+    except (Exception, SystemExit, KeyboardInterrupt):  # noqa: BLE001
+        return None
 
 
 def memo_bytes(path: Path, limit: int | None = None) -> bytes | None:
@@ -54,20 +64,10 @@ def memo_bytes(path: Path, limit: int | None = None) -> bytes | None:
 
 
 def recall(path: Path | None, key: Any, kind: type = object) -> Any:
-    """The answer kept in `path` for `key` (an instance of `kind`), or None. The collector is off meanwhile: the
-    thousands of objects an unpickled model makes live on, and no collection of a build's heap need walk them."""
-    if path is None or key is None:
-        return None
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        stream = io.BytesIO(memo_bytes(path) or b"")  # two pickles, each read by an unpickler of its own
-        answer = Records(stream).load() if Records(stream).load() == key else None
-    except (Exception, SystemExit, KeyboardInterrupt):  # noqa: BLE001 - a memo never chooses how a program ends
-        answer = None  # none (EOFError), cut short, another version's, or not ours
-    finally:
-        if collecting:
-            gc.enable()
+    """The answer kept in `path` for `key` (an instance of `kind`), or None: the key is read first, and the answer
+    only when the key is the one asked for."""
+    stream = io.BytesIO(memo_bytes(path) or b"") if path is not None and key is not None else None
+    answer = plain(stream) if stream is not None and plain(stream) == key else None
     return answer if isinstance(answer, kind) else None
 
 
@@ -91,3 +91,23 @@ def kept(path: Path | None, key: Any, compute: Callable[[], Any], kind: type = o
     if got is None:
         remember(path, key, got := compute())
     return got
+
+
+class Answers:
+    """Many answers in one memo (`recall`/`remember` under `key`), each under a key of its own: `save` keeps those
+    asked for (`get`) or given (`put`) since the memo was read, and drops the rest."""
+
+    def __init__(self, path: Path | None, key: Any) -> None:
+        self.path, self.key, self.new, self.old = path, key, {}, recall(path, key, dict) or {}
+
+    def get(self, key: str) -> Any:
+        if key in self.old:
+            self.new[key] = self.old[key]
+        return self.old.get(key)
+
+    def put(self, key: str, answer: Any) -> None:
+        self.new[key] = answer
+
+    def save(self) -> None:
+        if self.new != self.old:
+            remember(self.path, self.key, self.new)

@@ -8,9 +8,10 @@ found clean in the same intake is read as it is (`miles101.inputs.Inputs.clean`)
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -103,6 +104,21 @@ def number_shape(doc: Any) -> str:
             return node
         return 0 if isinstance(node, int) else 0.0 if node.is_integer() else 0.5
     return json.dumps(stand_in(doc), default=repr)
+
+
+def shape_errors(schema_name: str, schema_text: str, doc: Any, passed: Any, note: Callable[[str], None]) -> list[Any]:
+    """The schema's errors in `doc`. Under a number-blind schema (`number_blind`: facts, computed) a document whose
+    shape (`number_shape`) last passed it (`passed`: the digest of the schema and that shape, kept by the intake) is
+    not checked again, so a file whose numbers alone changed keeps that verdict; `note(digest)` is told a shape that
+    passes."""
+    blind = number_blind(schema_text)
+    digest = hashlib.sha256(f"{schema_text}\0{number_shape(doc)}".encode()).hexdigest() if blind else None
+    if digest is not None and digest == passed:
+        return []
+    errors = list(validator(schema_name, schema_text).iter_errors(doc))
+    if digest is not None and not errors:
+        note(digest)
+    return errors
 
 
 def non_finite(doc: Any, path: tuple = ()) -> Iterable[tuple[tuple, float]]:

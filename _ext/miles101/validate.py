@@ -15,12 +15,14 @@ Rules, each reported as a `Problem` (`manual.capture`) naming the file, the JSON
 6. each host's cross-check (crosscheck/results/*.json) agrees with computed.json
    (`miles101.crosscheck_results.crosscheck_problems`: parameter counts equal, held bytes within 2%);
 7. each run file whose schema passed names only flags Miles has, with valid values
-   (`miles101.runcheck`, the rules of `record`), so a page never publishes a command Miles refuses;
+   (`miles101.runcheck`, the rules of `record`, run by `miles101.intake.run_file_problems`: it reads
+   the run's `base` chain and the extraction through the intake's inputs), so a page never publishes a
+   command Miles refuses;
 8. a reference's low is not above its high; a steps.jsonl holds one row per step and seed.
 
 The rules here are functions of the documents and bytes they are handed; the intake
 (`miles101.intake.one_pass`) runs them in its one loop over the table of capture files, keeps each
-answer in its memo (`Cache`, keyed by the bytes a check reads and the code's digest) and reads every
+answer in its memo (`memo.Answers`, keyed by the bytes a check reads and the code's digest) and reads every
 file once, through its `Inputs`.
 """
 from __future__ import annotations
@@ -28,21 +30,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schemas
 from .capturefiles import fix_for, required, row_for
 from .crosscheck_results import crosscheck_problems
 from .derive import derive_all
-from .inputs import Inputs
 from .kinds import REFERENCE_KINDS, broken_sources
-from .memo import memo_bytes
-from .problems import Problem, ProblemError, Subtype, capture_problem, json_path
+from .problems import Problem, ProblemError, capture_problem, json_path
 from .rulefiles import rule_problems
 from .runfiles import BaseError, resolve_run
 from .schemas import non_finite
@@ -108,8 +106,10 @@ def _said(error: Any) -> str:
     return error.message[:200]
 
 
-def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_name: str) -> list[Problem]:
-    """Every problem of one capture file on its own: reading, schema, finiteness, unit range."""
+def file_problems(rel: str, parse: Callable[[], Any], schema_errors: Callable[[Any], Iterable[Any]],
+                  schema_name: str) -> list[Problem]:
+    """Every problem of one capture file on its own: reading, schema (`schema_errors` of the document: jsonschema's
+    errors), finiteness, unit range."""
     fix = fix_for(rel)
     try:
         doc = parse()
@@ -119,7 +119,7 @@ def file_problems(rel: str, parse: Callable[[], Any], validator: Any, schema_nam
     for path, number in non_finite(doc):
         problems.append(capture_problem(f"{rel}:{json_path(path)}", f"{number} is not a number a page can show.",
                                         f"put the real value there, or {fix}."))
-    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(schema_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for error in errors[:10]:
         found = json.dumps(error.instance, default=str)
         found = found if len(found) <= 60 else found[:57] + "..."
@@ -243,44 +243,6 @@ def _left_out(entry: Any, rel: str, lines: dict[tuple, int]) -> str:
     return f" (it leaves out {'; '.join(named)})"
 
 
-def _base_chain(runs_dir: Path, run_file: Path, inputs: Inputs,
-                bases: dict[Path, Any] | None = None) -> tuple[Path, ...]:
-    """The run files a run's `base` chain names, nearest first (a missing or cyclic one ends it).
-
-    `bases` (path → its `base`), shared by one validation, reads each run file's document once."""
-    chain: list[Path] = []
-    seen: set[str] = set()
-    path = run_file
-    while _base_bytes(path, inputs) is not None:
-        if bases is None or path not in bases:
-            base = (_doc(inputs, path) or {}).get("base")
-            if bases is not None:
-                bases[path] = base
-        else:
-            base = bases[path]
-        if not isinstance(base, str) or base in seen:
-            break
-        seen.add(base)
-        path = runs_dir / f"{base}.yaml"
-        if _base_bytes(path, inputs) is not None:
-            chain.append(path)
-    return tuple(chain)
-
-
-def _doc(inputs: Inputs, path: Path) -> Any:
-    """The run file's document as the intake parsed it, or None when it does not read or parse (named on its own)."""
-    try:
-        doc = inputs.parsed(path, fix_for(inputs.rel(path)))
-    except ProblemError:
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
-def _base_bytes(path: Path, inputs: Inputs) -> bytes | None:
-    """A base run file's bytes, or None when it is absent or not a regular file (its own check names it)."""
-    return inputs.bytes_or_none(path, fix_for(inputs.rel(path))) if path.is_file() else None
-
-
 def recording_problems(run_id: str, run_json: bytes, run_yaml: bytes | None, steps: bytes | None,
                        values: bytes | None, bases: tuple[bytes, ...] = ()) -> list[Problem]:
     """A recording: valid status, a run file, readable steps, and values.json = derive_values(steps).
@@ -378,79 +340,6 @@ class Validation:
     checked: int = 0
 
 
-#: Beside the checks' cache: each file's shape that last passed a number-blind schema (`SchemaCheck`).
-SHAPES_CACHE = "m101-capture-shapes.pickle"
-
-
-class SchemaCheck:
-    """One capture file held against its schema, as a validator whose `iter_errors` file_problems reads.
-
-    A file whose numbers alone changed (a fact's value, say) is not held against its schema again when the
-    schema never looks at a number's value (`schemas.number_blind`: facts, computed) and the file's shape
-    (`schemas.number_shape`) last passed it: its verdict is that one. `passed` (rel → digest of the schema
-    and the shape) is kept between builds beside the checks' cache, under the code's digest.
-    """
-
-    def __init__(self, rel: str, schema_name: str, schema_text: str, passed: dict[str, str]) -> None:
-        self.rel, self.schema_name, self.schema_text, self.passed = rel, schema_name, schema_text, passed
-
-    def iter_errors(self, doc: Any) -> list[Any]:
-        key = None
-        if schemas.number_blind(self.schema_text):
-            key = hashlib.sha256(f"{self.schema_text}\0{schemas.number_shape(doc)}".encode()).hexdigest()
-            if self.passed.get(self.rel) == key:
-                return []
-        errors = list(schemas.validator(self.schema_name, self.schema_text).iter_errors(doc))
-        if key is not None and not errors:
-            self.passed[self.rel] = key
-        return errors
-
-
-def _cache_entries(doc: Any) -> dict[str, list]:
-    """A checks' cache as `Cache.save` writes it (digest → [subtype, where, message, fix] lists, every subtype
-    known), else ValueError: a damaged or planted file is no cache, not a crash."""
-    known = {s.value for s in Subtype}
-    if not isinstance(doc, dict) or not all(
-            isinstance(key, str) and isinstance(hit, list) and all(
-                isinstance(p, list) and len(p) == 4 and p[0] in known and all(isinstance(x, str) for x in p[1:])
-                for p in hit)
-            for key, hit in doc.items()):
-        raise ValueError("not a checks' cache")
-    return doc
-
-
-class Cache:
-    """digest → problems, kept in a small JSON file (the build's doctree dir) or only in memory."""
-    def __init__(self, path: Path | None = None) -> None:
-        self.path, self.old, self.new = path, {}, {}
-        if path is not None:
-            try:
-                self.old = _cache_entries(json.loads(memo_bytes(path) or b"{}"))
-            except (OSError, ValueError):  # no cache, or one that is not ours: every check runs
-                self.old = {}
-
-    def get(self, key: str) -> list[Problem] | None:
-        hit = self.old.get(key)
-        if hit is None:
-            return None
-        self.new[key] = hit
-        return [Problem(Subtype(subtype), message, fix, where) for subtype, where, message, fix in hit]
-
-    def put(self, key: str, problems: list[Problem]) -> None:
-        self.new[key] = [[p.subtype.value, p.where, p.message, p.fix] for p in problems]
-
-    def save(self) -> None:
-        if self.path is None or self.new == self.old:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")  # a build and --check may save at once
-            tmp.write_text(json.dumps(self.new, sort_keys=True), encoding="utf-8")
-            tmp.replace(self.path)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
-
-
 def _in_gpu_dot_dir(path: Path, cap: Path) -> bool:
     """A file under capture/gpu/.tmp-* or .old-*: a recording being written or committed, never data."""
     try:
@@ -484,61 +373,6 @@ def interrupted_commits(cap: Path) -> list[Problem]:
             "old recording, the new one or neither.",
             f"run `{RECOVER}` (it finishes the commit, or puts the old recording back); no recorder may be running"))
     return problems
-
-
-def load_catalog(inputs: Inputs) -> Any:
-    """The extraction's flags and metrics as the lab reads them, or None when either is broken (named on its own)."""
-    from .catalog import Catalog  # only when a run file is checked afresh
-
-    miles = inputs.root / "capture" / "miles"
-    try:
-        docs = [inputs.parsed(miles / name, fix_for(f"capture/miles/{name}")) for name in ("flags.json", "metrics.json")]
-        return Catalog.from_docs(*docs, miles / "flags.json", miles / "metrics.json")
-    except Exception:  # noqa: BLE001 - flags.json or metrics.json is broken: their own checks name the cause
-        return None
-
-
-def run_file_problems(inputs: Inputs, path: Path, catalog: Any = None) -> list[Problem]:
-    """A run file whose schema passed, held against the extraction (the rules of `record`): unknown flags, values."""
-    from .runcheck import SCHEMA as RUN_SCHEMA
-    from .runcheck import RunFileError, load_run  # with jsonschema: only when a run file is checked afresh
-
-    root = inputs.root
-    rel = path.relative_to(root).as_posix()
-    catalog = catalog if catalog is not None else load_catalog(inputs)
-    # the intake checked its run files against schemas.schema_dir()'s run schema: the one `record` reads?
-    same_schema = (schemas.schema_dir() / "run.schema.json").read_bytes() == RUN_SCHEMA.read_bytes()
-    if catalog is None:
-        return []
-    try:
-        load_run(path, catalog, lambda p: _doc(inputs, p) if _base_bytes(p, inputs) is not None else None,
-                 lambda p: same_schema and inputs.rel(p) in inputs.clean)
-    except RunFileError as exc:
-        out = []
-        bases: list[str] = []  # run files it builds on whose own problems stopped the check (named at each)
-        for error in exc.errors:
-            named, sep, _ = error.partition(": ")
-            if sep and named != str(path) and Path(named).parent == path.parent and Path(named).suffix == ".yaml":
-                bases += [] if Path(named).stem in bases else [Path(named).stem]
-                continue
-            text = error.split(": ", 1)[1] if error.startswith(str(path)) else error
-            m = re.match(r"(args\[\d+\]|args|entry\[\d+\]|env/[^ :]+|mounts\[\d+\]/\w+|image|launch|values/[^ :]+|"
-                         r"mounts|plate|id|steps)(?=[\s:])(?::? ?)(.*)", text, re.S)
-            parts = re.split(r"[/\[\]]+", m[1].strip("]")) if m else []
-            place = json_path(int(p) if p.isdigit() else p for p in parts)
-            out.append(capture_problem(f"{rel}:{place}", (m[2] if m else text).rstrip(".") + ".",
-                                       f"correct the run file ({'`python3 capture/run.py record ' + path.stem + ' --dry-run`'} "
-                                       f"lists every problem; AUTHORING.md), or restore it from git (`git checkout -- {rel}`)"))
-        for base in bases:
-            base_rel = path.with_name(f"{base}.yaml").relative_to(root).as_posix()
-            out.append(capture_problem(f"{rel}:{json_path(('base',))}", f"it builds on {base_rel}, whose own problems "
-                                       "(named there) stop this run from being checked against the extraction.",
-                                       f"correct {base_rel} first"))
-        return out
-    except Exception as exc:  # noqa: BLE001 - a run file must never crash the gates
-        return [capture_problem(f"{rel}:1", f"cannot be checked ({type(exc).__name__}: {exc}).",
-                                f"correct the run file (AUTHORING.md), or restore it from git (`git checkout -- {rel}`)")]
-    return []
 
 
 def _series_excerpt_sum(root: Path, raw: bytes) -> tuple[str, ...]:

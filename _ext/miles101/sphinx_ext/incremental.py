@@ -78,11 +78,11 @@ def rewritten_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return sorted(rewrite)
 
 
-#: The domain's own indices (the flag index) and the builders that write them only when they changed.
-OWN_INDICES, INDEX_BUILDERS = ("m101-flags",), ("html", "dirhtml")
-#: What each own index was last written from, in the doctree dir, one memo a builder (miles101.memo, keyed by
-#: the output folder): {index: (digest, [size, mtime_ns] of the file written)}.
-INDEX_MEMO = "m101-indices-{builder}.pickle"
+#: The domain's own index (the flag index) and the builders that write it only when it changed.
+FLAG_INDEX, INDEX_BUILDERS = "m101-flags", ("html", "dirhtml")
+#: What the flag index was last written from (`index_digest`), one memo a builder in the doctree dir (miles101.memo),
+#: kept under the output folder and the size and time of the file written then.
+INDEX_MEMO = "m101-flag-index-{builder}.pickle"
 
 
 def index_digest(builder: Builder, name: str, heading: str, content: Any, collapse: bool) -> str:
@@ -99,14 +99,6 @@ def index_digest(builder: Builder, name: str, heading: str, content: Any, collap
     ])
 
 
-def _stat(path: Path) -> list[int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns]
-
-
 def write_changed_indices(app: Sphinx, builder: Builder) -> None:
     """Sphinx writes every domain index on every build, a no-change build too. The flag index is
     written only when its digest (`index_digest`) moved, every page is written (a full build), or the
@@ -116,28 +108,28 @@ def write_changed_indices(app: Sphinx, builder: Builder) -> None:
     (`domain_indices`, which feeds each page's related links) stays whole."""
     if builder.name not in INDEX_BUILDERS:
         return
-    write_all = builder.write_domain_indices  # type: ignore[attr-defined]
-    memo_path, outdir = Path(builder.doctreedir) / INDEX_MEMO.format(builder=builder.name), os.fspath(builder.outdir)
-    state = domain_of(builder.env).state
+    write_all, state = builder.write_domain_indices, domain_of(builder.env).state  # type: ignore[attr-defined]
+    memo = Path(builder.doctreedir) / INDEX_MEMO.format(builder=builder.name)
+    page = Path(builder.get_outfilename(FLAG_INDEX))
+
+    def on_disk() -> tuple[str, tuple[int, int] | None]:
+        """The memo's key: the output folder, and the size and time of the file there (None: none)."""
+        st = page.stat() if page.is_file() else None
+        return os.fspath(builder.outdir), st and (st.st_size, st.st_mtime_ns)
 
     def write_domain_indices() -> None:
-        kept = recall(memo_path, outdir, dict) or {}
-        every_page = state.resolved_docs >= len(builder.env.found_docs)
         indices = builder.domain_indices  # type: ignore[attr-defined]
-        digests = {name: index_digest(builder, name, str(index_cls.localname), content, collapse)
-                   for name, index_cls, content, collapse in indices if name in OWN_INDICES}
-        # Skipped: the same digest, and on disk the very file written then (not removed or replaced since).
-        on_disk = {name: _stat(Path(builder.get_outfilename(name))) for name in digests}
-        skipped = {name for name, digest in digests.items()
-                   if not every_page and on_disk[name] is not None and kept.get(name) == (digest, on_disk[name])}
-        builder.domain_indices = [entry for entry in indices if entry[0] not in skipped]  # type: ignore[attr-defined]
+        digest = next((index_digest(builder, name, str(index_cls.localname), content, collapse)
+                       for name, index_cls, content, collapse in indices if name == FLAG_INDEX), None)
+        skip = digest is not None and state.resolved_docs < len(builder.env.found_docs) \
+            and recall(memo, on_disk(), str) == digest
+        builder.domain_indices = [e for e in indices if not (skip and e[0] == FLAG_INDEX)]  # type: ignore[attr-defined]
         try:
             write_all()
         finally:
             builder.domain_indices = indices  # type: ignore[attr-defined]
-        now = {name: (digest, _stat(Path(builder.get_outfilename(name)))) for name, digest in digests.items()}
-        if now != kept:
-            remember(memo_path, outdir, now)
+        if digest is not None and not skip:
+            remember(memo, on_disk(), digest)
 
     builder.write_domain_indices = write_domain_indices  # type: ignore[attr-defined]
 
