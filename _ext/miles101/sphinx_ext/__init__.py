@@ -69,8 +69,9 @@ DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calcul
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with
 #: their blank runs already folded (hosting.keep_page_text), so an older build's texts must be made again. 9: folds are the book's `fold` node,
-#: no longer sphinx-design's dropdown.
-ENV_VERSION = 9
+#: no longer sphinx-design's dropdown. 10: a value's `Cite` holds its provenance sentence and its entry's id in
+#: "Values on this page" (a value is one link to that entry), and toctree titles carry their section number as text.
+ENV_VERSION = 10
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
