@@ -102,7 +102,8 @@
     if (!tip) {
       tip = Object.assign(document.createElement("span"), {className: "m101-tip", id: "m101-tip", hidden: true});
       tip.setAttribute("role", "tooltip");
-      document.body.append(tip);
+      // inside the main landmark, as the tip each value carried before was (axe's region rule)
+      (document.querySelector("[role=main], main") || document.body).append(tip);
     }
     sentence = value.title;
     tip.textContent = sentence;
