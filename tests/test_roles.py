@@ -37,6 +37,10 @@ def test_src_metric_issue(book_copy: Path) -> None:
     assert "arguments.py#L10-L12" in html and ">the range<" in html
     assert 'href="r-2-metrics.html#metric-rollout-raw-reward"' in html
     assert 'href="https://github.com/radixark/miles/issues/42"' in html
+    # a role's one-word code is one element (lean_html): no span.pre inside a metric's or a cited line's code
+    assert '<code class="m101-metric docutils literal notranslate">rollout/raw_reward</code>' in html
+    assert re.search(r'class="m101-src reference external" href="[^"]*"><code class="docutils literal notranslate">'
+                     r'miles/utils/arguments\.py:\d+</code></a>', html)
 
 
 def test_values_and_provenance(book_copy: Path) -> None:
@@ -158,8 +162,8 @@ def test_default_role(book_copy: Path) -> None:
     add_page(book_copy, "Defaults: {default}`--colocate`, and {default}`--sglang-mem-fraction-static`.")
     built = build(book_copy)
     assert "no extracted default for '--sglang-mem-fraction-static'" in built.warnings
-    assert '<code class="m101-default docutils literal notranslate"><span class="pre">false</span></code>' in \
-        built.html("sections/1-2-empty")
+    # one element: a role's one-word code has no span.pre inside (lean_html; the stylesheet keeps it unwrapped)
+    assert '<code class="m101-default docutils literal notranslate">false</code>' in built.html("sections/1-2-empty")
 
 
 def test_run_command_is_the_run_file(book_copy: Path) -> None:
