@@ -14,8 +14,9 @@ from docutils import nodes
 from pygments.token import Text, Whitespace
 from sphinx.application import Sphinx
 
-#: The classes of the roles' code written lean (flags.py, sources.py); a cited line's code sits in an `m101-src` link.
-LEAN_CODE = frozenset({"m101-flag", "m101-flag-name", "m101-metric", "m101-default"})
+#: The classes of the roles' code written lean (flags.py, values.py's list of values); a cited line's code sits in an
+#: `m101-src` link (sources.py).
+LEAN_CODE = frozenset({"m101-flag", "m101-flag-name", "m101-metric", "m101-default", "m101-value-source"})
 
 
 def _lean(node: nodes.literal) -> bool:

@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
@@ -144,8 +145,9 @@ def _run_named(capture, run_id: str) -> str:
 
 
 def ledger_row(capture, cite: Cite, value) -> tuple[str, nodes.paragraph]:
-    """One row of "Values on this page" in reader words (no internal key), and the heading of its group."""
-    d, para = value.detail, nodes.paragraph()
+    """One row of "Values on this page" in reader words (no internal key), and the heading of its group. The row is
+    Sphinx's compact paragraph: on the web its text sits in the list item itself (no <p>, one element a value)."""
+    d, para = value.detail, addnodes.compact_paragraph()
     if value.kind == "measured" and (value.missing or value.pending):
         state = "recorded, not derivable from its recording" if value.missing else "pending"
         head = f"Measured by the run {_run_named(capture, d['run'])}, {state}:"
@@ -154,7 +156,7 @@ def ledger_row(capture, cite: Cite, value) -> tuple[str, nodes.paragraph]:
             para += nodes.Text(f"{value.missing}.")
         else:
             para += nodes.Text(f"the {d.get('statistic') or 'value'} of ")
-            para += nodes.literal("", d.get("source") or value.key)
+            para += nodes.literal("", d.get("source") or value.key, classes=["m101-value-source"])
             para += nodes.Text(".")
         return head, para
     if value.kind == "computed":
