@@ -149,6 +149,30 @@ def test_recorded_measured_value_names_its_run(page: Any, server: Server, site: 
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("script", [True, False])
+def test_value_links_to_its_entry_in_the_list(chromium: Any, server: Server, site: Site, script: bool) -> None:
+    """Enter on a value (1.3's first) shows its entry in "Values on this page", with the script and without it
+    (the fold around the entry opens: miles101.js, or the browser itself for a link into a <details>)."""
+    rel = _first_page_with(site, "m101-value", prefer=_section_page("1.3"))
+    if rel is None:
+        pytest.skip("no page cites a value")
+    context = chromium.new_context(java_script_enabled=script)
+    try:
+        tab = context.new_page()
+        tab.goto(server.base + rel, wait_until="load")
+        value = tab.locator(".m101-value").first
+        href = value.get_attribute("href") or ""
+        assert href.startswith("#m101-v-"), f"{rel}: the value links to {href!r}, not its entry"
+        value.focus()
+        tab.keyboard.press("Enter")
+        entry = tab.locator(href)
+        entry.wait_for(state="visible", timeout=3000)
+        assert tab.locator("#values-on-this-page").locator(href).count() == 1, f"{rel}: {href} is not in the list"
+        assert (entry.inner_text() or "").strip(), f"{rel}: the entry {href} is empty"
+    finally:
+        context.close()
+
+
 def test_pending_badge_is_visible_and_explained(page: Any, server: Server, site: Site) -> None:
     """A pending value shows a visible badge whose tip says pending and how to record the run."""
     rel = _first_page_with(site, "m101-pending", prefer=_section_page("1.1"))
