@@ -13,6 +13,10 @@ from `CHROME_PATH` (for example /usr/bin/chromium).
 
     .venv/bin/python benchmarks/lighthouse.py --lighthouse /path/node_modules/.bin/lighthouse \
         --pages front 1.1 1.3 2.1 3.1 5.1 5.3 7.1 --runs 5
+
+`--static-dom` prints the DOM rows alone, without Lighthouse or a browser: the elements of each built page
+as written (before any script runs), less those of its inline drawings and plots, counted as above; the
+two sites are built as above unless `--book-html` and `--plain-html` name built ones.
 """
 from __future__ import annotations
 
@@ -103,6 +107,24 @@ class SvgCount(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if self.depth:
             self.depth -= 1
+
+
+def static_dom(html: Path) -> tuple[int, int]:
+    """A built page's elements as written (no script run), and those of its inline drawings and plots."""
+    p = SvgCount()
+    p.feed(html.read_text(encoding="utf-8"))
+    return p.total, p.in_svg
+
+
+def print_static_dom(pages: dict[str, str], book_html: Path, plain_html: Path) -> None:
+    """The DOM rows without Lighthouse: elements as written, less drawings and plots, and the ratio."""
+    print("| page | elements book / plain, as written | less drawings and plots, ratio | DOM target |")
+    print("| --- | --- | --- | --- |")
+    for label, rel in pages.items():
+        (tb, sb), (tp, sp) = (static_dom(d / resolve(d, rel)) for d in (book_html, plain_html))
+        ratio = (tb - sb) / (tp - sp) if tp - sp else float("nan")
+        target = "n/a" if rel.startswith(NO_DOM_TARGET) else "ok" if ratio <= TARGETS["dom_ratio"] else "OVER"
+        print(f"| {label} | {tb} / {tp} | {tb - sb} / {tp - sp} = {ratio:.2f}x | {target} |")
 
 
 def svg_elements(html: Path) -> int:
@@ -196,8 +218,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--reports", type=Path,
                     help="only print the table from a kept run's reports/ folder (with --book-html, --plain-html)")
     ap.add_argument("--json", type=Path, help="also write every run as JSON here")
+    ap.add_argument("--static-dom", action="store_true",
+                    help="only count each page's elements as written, book and plain (no Lighthouse, no browser)")
     args = ap.parse_args(argv)
-    if not os.environ.get("CHROME_PATH"):
+    if args.static_dom and args.book_html and args.plain_html:
+        print_static_dom(page_paths(ROOT, args.pages), args.book_html, args.plain_html)
+        return 0
+    if not os.environ.get("CHROME_PATH") and not args.static_dom:
         print("lighthouse: CHROME_PATH is not set; Lighthouse looks for Chrome itself", file=sys.stderr)
     if args.reports:
         if not (args.book_html and args.plain_html):
@@ -221,6 +248,9 @@ def main(argv: list[str]) -> int:
             plain_html = base / "baseline-build" / "html"
             log(f"plain copy built: {plain_html}")
         pages = page_paths(box.root, args.pages)
+        if args.static_dom:
+            print_static_dom(pages, book_html, plain_html)
+            return 0
         servers = {name: serve(d) for name, d in (("book", book_html), ("plain", plain_html))}
         runs: dict[str, dict[str, list[dict[str, Any]]]] = {p: {"book": [], "plain": []} for p in pages}
         for i in range(max(1, args.runs)):

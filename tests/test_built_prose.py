@@ -22,8 +22,10 @@ VOID = {"area", "base", "br", "col", "hr", "img", "input", "link", "meta", "sour
 #: Elements whose text is one unit of reading: a window never crosses from one to the next.
 BLOCKS = {"p", "li", "td", "th", "div", "dt", "dd", "tr", "table", "section", "caption", "figcaption",
           "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"}
-#: A value's tooltip, its "public ref" tag and its inline source are not running text.
-NOT_PROSE = {"m101-tip", "m101-ref-tag", "m101-ref-source"}
+#: A value's tooltip (its title, and the page's one tip the script makes) and its "public ref" tag are not running
+#: text; nor is its inline source, "(…)" after the number of a tagged value (`values.visit_value_html`).
+NOT_PROSE = {"m101-tip", "m101-ref-tag"}
+INLINE_SOURCE = re.compile(r"\s\([^()]*\)$")
 MARK = "\x00"  # a cited value's shown text is kept as one token, between two marks
 
 
@@ -36,20 +38,23 @@ class _Prose(HTMLParser):
         self.blocks: list[list[str]] = [[]]
         self.article = self.skip = 0
         self.shown: list[str] | None = None
+        self.tagged = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in VOID:
             return
         classes = set((dict(attrs).get("class") or "").split())
         mode = ("article" if tag == "article" else "skip" if classes & NOT_PROSE or tag in ("pre", "script", "style")
-                else "shown" if "m101-shown" in classes else None)
+                else "shown" if classes & {"m101-value", "m101-shown"} else None)
         self.stack.append((tag, mode))
         if mode == "article":
             self.article += 1
         elif mode == "skip":
             self.skip += 1
         elif mode == "shown":
-            self.shown = []
+            self.shown, self.tagged = [], False
+        if "m101-ref-tag" in classes:
+            self.tagged = True
         if tag in BLOCKS:
             self.blocks.append([])
 
@@ -63,7 +68,10 @@ class _Prose(HTMLParser):
             elif mode == "skip":
                 self.skip -= 1
             elif mode == "shown" and self.shown is not None:
-                self.blocks[-1].append(f" {MARK}{''.join(self.shown).strip()}{MARK} ")
+                shown = "".join(self.shown).strip()
+                if self.tagged:
+                    shown = INLINE_SOURCE.sub("", shown)
+                self.blocks[-1].append(f" {MARK}{shown}{MARK} ")
                 self.shown = None
             if t in BLOCKS:
                 self.blocks.append([])
@@ -163,8 +171,8 @@ def _block(html: str) -> str:
 
 
 def _value(shown: str) -> str:
-    return (f'<span class="m101-value"><span class="m101-ref-tag">public ref</span> <span class="m101-shown">{shown}'
-            f'</span> <span class="m101-ref-source">(a source)</span><span class="m101-tip">tip of groups</span></span>')
+    return (f'<a class="m101-value" href="#m101-v-0" title="tip of groups"><span class="m101-ref-tag">public ref</span> '
+            f'{shown} (a source)</a>')
 
 
 def test_the_unit_check_finds_a_unit_said_twice() -> None:

@@ -65,7 +65,7 @@ def _record_sweep(root: Path) -> None:
 
 
 def _text(html: str) -> str:
-    html = re.sub(r'<span class="m101-tip".*?</span>', "", html, flags=re.S)
+    html = re.sub(r' title="[^"]*"', "", html)  # a value's provenance sentence, not its text
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 

@@ -72,11 +72,11 @@ def test_the_finder_catches_typed_numbers_and_passes_cited_ones() -> None:
              "Scoring a truncated answer 0 is a choice."]
     for text in typed:
         assert typed_in_block(_block(text)), text
-    fine = ['It holds <span class="m101-value m101-fact"><span class="m101-ref-tag">fact</span> '
-            '<span class="m101-shown">128 GB</span><span class="m101-tip">read 2026-12-02</span></span>.',
+    fine = ['It holds <a class="m101-value m101-fact" href="#m101-v-0" title="read 2026-12-02">'
+            '<span class="m101-ref-tag">fact</span> 128 GB</a>.',
             'Set <code class="m101-flag">--actor-num-gpus-per-node</code> to <code>1</code> on a GB10 (see 2.1).',
             'Miles reads it at <a class="reference external m101-src" href="#">arguments.py:108</a>, step 0.',
-            'Twice that: 2 × <span class="m101-value m101-computed"><span class="m101-shown">4 bytes</span></span>.']
+            'Twice that: 2 × <a class="m101-value m101-computed" href="#m101-v-1" title="a formula">4 bytes</a>.']
     for text in fine:
         assert not typed_in_block(_block(text)), text
 
@@ -210,11 +210,12 @@ def test_every_value_wears_its_kinds_mark(site: Path) -> None:
     """Without hover: a value of a tagged kind shows its tag; a flag default and a run file's setting theirs."""
     wrong, seen = [], Counter()
     for page, text in _pages(site, ".html").items():
-        for kind, body in re.findall(r'<span class="m101-value m101-([a-z]+)[^"]*"[^>]*>(.*?)<span class="m101-shown">',
+        for kind, body in re.findall(r'<a class="m101-value m101-([a-z]+)[^"]*"[^>]*>(.*?)</a>',
                                      text, re.S):
             seen[kind] += 1
             tag = BY_NAME[kind].tag
-            shown = _text(body)
+            mark = re.match(r'<span class="m101-ref-tag">(.*?)</span>', body, re.S)
+            shown = _text(mark.group(1)) if mark else ""
             if (tag or "") != shown:
                 wrong.append(f"{page}: a {kind} value shows {shown!r} before its number, not {tag!r}")
         for kind, cls in (("default", "m101-default"), ("run-arg", "m101-run-arg")):

@@ -21,6 +21,17 @@ def test_drawings_and_plots_are_counted_not_the_theme_icons(tmp_path: Path) -> N
     assert lighthouse.svg_elements(page) == 4 + 3
 
 
+def test_static_dom_counts_every_element_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book, plain = tmp_path / "book", tmp_path / "plain"
+    for d, body in ((book, '<p>a <a class="m101-value">1</a></p><svg role="img"><g><path d="M0"/></g></svg>'),
+                    (plain, "<p>a <code>1</code></p>")):
+        d.mkdir()
+        (d / "index.html").write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
+    assert lighthouse.static_dom(book / "index.html") == (7, 3)
+    lighthouse.print_static_dom({"front": "index.html"}, book, plain)
+    assert "| front | 7 / 4 | 4 / 4 = 1.00x | ok |" in capsys.readouterr().out
+
+
 def test_pages_by_number_and_a_clear_error() -> None:
     pages = lighthouse.page_paths(ROOT, ["front", "1.3"])
     assert pages["front"] == "index.html"

@@ -5,6 +5,8 @@ twice on one page is still refused while reading, where the directive stands.
 """
 from __future__ import annotations
 
+from html import escape
+
 from pathlib import Path
 
 import pytest
@@ -30,8 +32,12 @@ def test_records_come_from_the_doctree_in_document_order(book_copy: Path) -> Non
     assert [(c.kind, c.key, c.documented) for c in record["cites"]][-2:] == [("flag", "--colocate", True),
                                                                             ("fact", "box.memory", False)]
     fact = record["cites"][-1]
-    assert fact.tip_id == f"m101-tip-{len(record['cites']) - 1}" and fact.shown
-    assert f'aria-describedby="{fact.tip_id}"' in built.html(doc)
+    # the value links to its one entry in "Values on this page", its provenance sentence built once and kept here
+    assert fact.tip_id and fact.tip_id.startswith("m101-v-") and fact.shown and fact.provenance
+    html = built.html(doc)
+    assert f'href="#{fact.tip_id}"' in html and f'<li id="{fact.tip_id}">' in html
+    assert f'title="{escape(fact.provenance)}"' in html  # the value's title and its entry in the list: one sentence
+    assert escape(fact.provenance, quote=False) in html.split('id="values-on-this-page"', 1)[1]
     assert record["flags"] == {"--colocate": "flag-colocate"}
     assert list(record["figures"]) == [n["ids"][0] for n in doctree.findall(figure_box)] == ["fig-test-loop"]
     assert record["figures"]["fig-test-loop"].title == "The test loop"

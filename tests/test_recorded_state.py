@@ -62,7 +62,7 @@ def _text(built, doc: str) -> str:
     import re
 
     html = built.html(doc)
-    html = re.sub(r'<span class="m101-tip".*?</span>', "", html, flags=re.S)
+    html = re.sub(r' title="[^"]*"', "", html)  # a value's provenance sentence, not its text
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 

@@ -37,15 +37,23 @@ def test_src_metric_issue(book_copy: Path) -> None:
     assert "arguments.py#L10-L12" in html and ">the range<" in html
     assert 'href="r-2-metrics.html#metric-rollout-raw-reward"' in html
     assert 'href="https://github.com/radixark/miles/issues/42"' in html
+    # a role's one-word code is one element (lean_html): no span.pre inside a metric's or a cited line's code
+    assert '<code class="m101-metric docutils literal notranslate">rollout/raw_reward</code>' in html
+    assert re.search(r'class="m101-src reference external" href="[^"]*"><code class="docutils literal notranslate">'
+                     r'miles/utils/arguments\.py:\d+</code></a>', html)
 
 
 def test_values_and_provenance(book_copy: Path) -> None:
     html = build(book_copy).html("sections/2-1-values")
-    assert '<span class="m101-shown">187,200</span>' in html
-    assert '<span class="m101-shown">64 GB</span>' in html
-    assert '<span class="m101-shown">12.3 s</span>' in html
+    assert re.search(r'<a class="m101-value m101-computed" href="#m101-v-\d+" title="[^"]+">'
+                     r'<span class="m101-ref-tag">computed</span> 187,200</a>', html)
+    assert re.search(r'title="[^"]+"><span class="m101-ref-tag">fact</span> 64 GB</a>', html)
+    assert re.search(r'<a class="m101-value m101-measured" href="#m101-v-\d+" title="[^"]+">12.3 s</a>', html)
     assert "median of 3 samples" in html and "NVIDIA GB10 (test data)" in html
-    assert re.search(r'class="m101-value m101-measured m101-pending" tabindex="0"', html)
+    assert re.search(r'<a class="m101-value m101-measured m101-pending" href="#m101-v-\d+" title="Pending: ', html)
+    # each value links to its one entry in "Values on this page", whose text holds the same provenance
+    for target in set(re.findall(r'<a class="m101-value[^"]*" href="#([^"]+)"', html)):
+        assert f'<li id="{target}">' in html, target
     assert "Pending: the run &#x27;tiny-pending&#x27; has not been recorded" in html or \
         "Pending: the run 'tiny-pending' has not been recorded" in html
     assert 'id="values-on-this-page"' in html
@@ -112,7 +120,7 @@ def test_value_change_rereads_exactly_its_pages(book_copy: Path) -> None:
     os.utime(facts, (before.st_atime - 3600, before.st_mtime - 3600))  # an older timestamp must not hide it
     built = build(book_copy)
     assert reread(built) == ["sections/2-1-values"]
-    assert '<span class="m101-shown">96 GB</span>' in built.html("sections/2-1-values")
+    assert re.search(r'class="m101-value[^>]*>(?:<span class="m101-ref-tag">[^<]*</span> )?' + re.escape('96 GB') + r'(?: \(|</a>)', built.html("sections/2-1-values"))
 
 
 def test_flag_change_rereads_citing_pages_only(book_copy: Path) -> None:
@@ -154,8 +162,8 @@ def test_default_role(book_copy: Path) -> None:
     add_page(book_copy, "Defaults: {default}`--colocate`, and {default}`--sglang-mem-fraction-static`.")
     built = build(book_copy)
     assert "no extracted default for '--sglang-mem-fraction-static'" in built.warnings
-    assert '<code class="m101-default docutils literal notranslate"><span class="pre">false</span></code>' in \
-        built.html("sections/1-2-empty")
+    # one element: a role's one-word code has no span.pre inside (lean_html; the stylesheet keeps it unwrapped)
+    assert '<code class="m101-default docutils literal notranslate">false</code>' in built.html("sections/1-2-empty")
 
 
 def test_run_command_is_the_run_file(book_copy: Path) -> None:
@@ -187,10 +195,10 @@ def test_reference_is_labelled_as_not_ours(book_copy: Path) -> None:
     built = build(book_copy)
     assert built.app.statuscode == 0, built.warnings
     html = built.html("sections/1-2-empty")
-    assert re.search(r'class="m101-value m101-reference" tabindex="0"[^>]*><span class="m101-ref-tag">public ref</span> '
-                     r'<span class="m101-shown">≥ 0.5 fraction correct</span> <span class="m101-ref-source">\(Test CI\)</span>', html)
-    assert '<span class="m101-shown">71% fraction correct</span> <span class="m101-ref-source">(Test paper, H100 ×8)</span>' in html
-    assert '<span class="m101-shown">0.1–0.3 ratio</span>' in html
+    assert re.search(r'class="m101-value m101-reference" href="#m101-v-\d+"[^>]*><span class="m101-ref-tag">public ref</span> '
+                     r'≥ 0.5 fraction correct \(Test CI\)</a>', html)
+    assert '</span> 71% fraction correct (Test paper, H100 ×8)</a>' in html
+    assert '</span> 0.1–0.3 ratio (' in html
     assert "Public reference, not this manual&#x27;s GB10 measurement" in html
     assert "a rule, not a measurement" in html and "measured on H100 ×8" in html
 
@@ -255,8 +263,7 @@ def test_crosscheck_is_labelled_with_its_gpu(book_copy: Path) -> None:
                         "```{crosscheck-table} gb10\n```")
     built = build(book_copy)
     html = built.html("sections/1-2-empty")
-    assert '<span class="m101-ref-tag">cross-check</span> <span class="m101-shown">3.0 GiB</span> ' \
-           '<span class="m101-ref-source">(NVIDIA H200, not a GB10)</span>' in html
+    assert '<span class="m101-ref-tag">cross-check</span> 3.0 GiB (NVIDIA H200, not a GB10)</a>' in html
     assert "<strong>Checked with PyTorch’s allocator on an NVIDIA H200, not a GB10.</strong> 2026-12-03 to 2026-12-06, " \
         "one GPU" in html
     cell = '<p><span class="m101-value-cell">{}</span></p>'  # a cited value; the heading labels the table once
@@ -271,15 +278,14 @@ def test_threshold_is_ours_and_looks_it(book_copy: Path) -> None:
     built = build(book_copy)
     assert built.app.statuscode == 0, built.warnings
     html = built.html("sections/1-2-empty")
-    assert re.search(r'class="m101-value m101-threshold" tabindex="0"[^>]*><span class="m101-ref-tag">our threshold</span> '
-                     r'<span class="m101-shown">0.05 fraction of responses</span> '
-                     r'<span class="m101-ref-source">\(Test reader, our cut-off\)</span>', html)
-    tip = re.search(r'class="m101-value m101-threshold".*?<span class="m101-tip"[^>]*>(.*?)</span>', html).group(1)
+    assert re.search(r'class="m101-value m101-threshold" href="#m101-v-\d+"[^>]*><span class="m101-ref-tag">our threshold</span> '
+                     r'0.05 fraction of responses \(Test reader, our cut-off\)</a>', html)
+    tip = re.search(r'class="m101-value m101-threshold" href="#m101-v-\d+" title="([^"]*)"', html).group(1)
     assert tip.startswith("Our threshold: a cut-off this manual sets itself")
     assert "Why this number: One response in twenty is where the test reader starts to look" in tip
     assert "Public reference" not in tip
     # the public reference beside it keeps its own tag, so the two never read alike
-    assert '<span class="m101-ref-tag">public ref</span> <span class="m101-shown">≥ 0.5 fraction correct</span>' in html
+    assert '<span class="m101-ref-tag">public ref</span> ≥ 0.5 fraction correct' in html
 
 
 def test_threshold_and_reference_cannot_be_swapped(book_copy: Path) -> None:

@@ -76,19 +76,23 @@ def test_search_finds_watchdog_and_lands_on_1_2(page: Any, server: Server) -> No
 
 
 def _check_tip(page: Any, value: Any, label: str) -> list[str]:
-    """Hover the value, then Tab to it: its .m101-tip must show both times. Return problems."""
+    """Hover the value, then Tab to it: the page's one tip (#m101-tip, miles101.js) must show the value's
+    provenance sentence (its title) both times. Return problems."""
     problems = []
-    tip = value.locator(".m101-tip")
-    text = tip.text_content() or ""
-    if not text.strip():
-        problems.append(f"{label}: .m101-tip is empty")
+    sentence = value.get_attribute("title") or ""
+    if not sentence.strip():
+        problems.append(f"{label}: the value has no provenance sentence (title)")
+    if not (value.get_attribute("href") or "").startswith("#m101-v-"):
+        problems.append(f"{label}: the value does not link to its entry in Values on this page")
+    tip = page.locator("#m101-tip")
     value.scroll_into_view_if_needed()
-    if tip.is_visible():
-        problems.append(f"{label}: .m101-tip is visible before any hover or focus")
+    if tip.count() and tip.is_visible():
+        problems.append(f"{label}: #m101-tip is visible before any hover or focus")
     value.hover()
-    if not tip.is_visible():
-        problems.append(f"{label}: .m101-tip not visible on :hover (display "
-                        f"{tip.evaluate('t => getComputedStyle(t).display')})")
+    if not tip.count() or not tip.is_visible():
+        problems.append(f"{label}: #m101-tip not visible on :hover")
+    elif (tip.text_content() or "") != sentence:
+        problems.append(f"{label}: #m101-tip on hover does not show the value's sentence")
     page.mouse.move(0, 0)
     before = value.evaluate(JS_FOCUS_BEFORE)
     for _ in range(4):
@@ -99,11 +103,16 @@ def _check_tip(page: Any, value: Any, label: str) -> list[str]:
         active = page.evaluate("document.activeElement && document.activeElement.outerHTML.slice(0, 120)")
         problems.append(f"{label}: Tab from {before!r} did not reach the value; focus is on {active!r}")
         return problems
-    if not tip.is_visible():
-        problems.append(f"{label}: .m101-tip not visible on keyboard :focus")
+    if not tip.count() or not tip.is_visible():
+        problems.append(f"{label}: #m101-tip not visible on keyboard :focus")
+        return problems
+    if (tip.text_content() or "") != sentence:
+        problems.append(f"{label}: #m101-tip on focus does not show the value's sentence")
+    if value.get_attribute("aria-describedby") != "m101-tip":
+        problems.append(f"{label}: the focused value is not described by the tip")
     box = tip.bounding_box()
     if box and box["width"] < 20:
-        problems.append(f"{label}: .m101-tip is only {box['width']:.0f} px wide when shown")
+        problems.append(f"{label}: #m101-tip is only {box['width']:.0f} px wide when shown")
     return problems
 
 
@@ -134,10 +143,34 @@ def test_recorded_measured_value_names_its_run(page: Any, server: Server, site: 
     page.goto(server.base + rel, wait_until="load")
     value = page.locator(".m101-value.m101-measured:not(.m101-pending)").first
     problems = _check_tip(page, value, f"{rel} .m101-measured:not(.m101-pending)")
-    tip = value.locator(".m101-tip").text_content() or ""
+    tip = page.locator("#m101-tip").text_content() or ""
     if not re.search(r"median|mean|max|min|last|first|p90|count", tip):
         problems.append(f"{rel}: recorded value's tip names no statistic: {tip!r}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_value_links_to_its_entry_in_the_list(chromium: Any, server: Server, site: Site, script: bool) -> None:
+    """Enter on a value (1.3's first) shows its entry in "Values on this page", with the script and without it
+    (the fold around the entry opens: miles101.js, or the browser itself for a link into a <details>)."""
+    rel = _first_page_with(site, "m101-value", prefer=_section_page("1.3"))
+    if rel is None:
+        pytest.skip("no page cites a value")
+    context = chromium.new_context(java_script_enabled=script)
+    try:
+        tab = context.new_page()
+        tab.goto(server.base + rel, wait_until="load")
+        value = tab.locator(".m101-value").first
+        href = value.get_attribute("href") or ""
+        assert href.startswith("#m101-v-"), f"{rel}: the value links to {href!r}, not its entry"
+        value.focus()
+        tab.keyboard.press("Enter")
+        entry = tab.locator(href)
+        entry.wait_for(state="visible", timeout=3000)
+        assert tab.locator("#values-on-this-page").locator(href).count() == 1, f"{rel}: {href} is not in the list"
+        assert (entry.inner_text() or "").strip(), f"{rel}: the entry {href} is empty"
+    finally:
+        context.close()
 
 
 def test_pending_badge_is_visible_and_explained(page: Any, server: Server, site: Site) -> None:
@@ -148,21 +181,21 @@ def test_pending_badge_is_visible_and_explained(page: Any, server: Server, site:
     page.goto(server.base + rel, wait_until="load")
     badge = page.locator(".m101-value.m101-pending:visible").first  # not one inside a closed fold
     badge.scroll_into_view_if_needed()
-    shown = badge.locator(".m101-shown")
+    shown = badge  # the badge is the value's one element (values.visit_value_html)
     problems = []
     if not shown.is_visible():
-        problems.append(f"{rel} .m101-pending .m101-shown is not visible")
+        problems.append(f"{rel} .m101-value.m101-pending is not visible")
     box = shown.bounding_box() or {"width": 0, "height": 0}
     if box["width"] < 10 or box["height"] < 8:
-        problems.append(f"{rel} .m101-pending .m101-shown is {box['width']:.0f}x{box['height']:.0f} px")
+        problems.append(f"{rel} .m101-value.m101-pending is {box['width']:.0f}x{box['height']:.0f} px")
     label = (shown.text_content() or "").strip()
     if "pending" not in label.lower():
         problems.append(f"{rel} .m101-pending shows {label!r}, not 'pending'")
     style = shown.evaluate("s => { const c = getComputedStyle(s); return [c.backgroundColor, c.color]; }")
     body_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
     if style[0] in ("rgba(0, 0, 0, 0)", body_bg):
-        problems.append(f"{rel} .m101-pending .m101-shown has no badge background ({style})")
-    tip = badge.locator(".m101-tip").text_content() or ""
+        problems.append(f"{rel} .m101-value.m101-pending has no badge background ({style})")
+    tip = badge.get_attribute("title") or ""
     run = re.search(r"run '([^']+)'", tip)
     if "pending" not in tip.lower():
         problems.append(f"{rel} pending tip does not say pending: {tip!r}")

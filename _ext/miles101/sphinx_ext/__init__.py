@@ -34,6 +34,7 @@ roles and directives of a component live together, on one shared base (`base`):
 | `stacked_tables` | tables marked `m101-stack` read as one block per row when they do not fit |
 | `code_refs` | a `{ref}` to a section titled by code shows as code |
 | `a11y` | fixes to Sphinx's and Furo's page markup (caption heading levels, named asides) |
+| `lean_html` | the same text in fewer elements: a role's one-word code without `span.pre`, highlighted whitespace as text |
 """
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from . import (a11y, assets, calculator, code_refs, compare_run, domain, editions, figures, flags, folds, front,
-               gb10_image, hosting, image_compare, incremental, loading, log_doctor, marks, mathml, page_numbers,
+               gb10_image, hosting, image_compare, incremental, lean_html, loading, log_doctor, marks, mathml, page_numbers,
                page_source, page_weight, parts, plots, reference_tables, repository, runs, sources, stacked_tables,
                tools_download, valid_markup, values)
 
@@ -59,6 +60,7 @@ SETUPS = (
     tools_download.setup_tools_download,
     page_weight.setup_page_weight, editions.setup_editions, valid_markup.setup_valid_markup,
     hosting.setup_hosting, code_refs.setup_code_refs, a11y.setup_a11y, stacked_tables.setup_stacked_tables,
+    lean_html.setup_lean_html,
 )
 #: The components that register a class for the markup registry's names (miles101.registry; tests/test_registry.py
 #: holds every name to a class): each has `ROLES` and `DIRECTIVES` (reference_tables: `KINDS`, one class for all).
@@ -69,8 +71,9 @@ DIRECTIVE_MODULES = (flags, values, runs, sources, figures, plots, front, calcul
 
 #: A change here makes Sphinx read every page again. 8: the page texts kept for llms-full.txt are stored with
 #: their blank runs already folded (hosting.keep_page_text), so an older build's texts must be made again. 9: folds are the book's `fold` node,
-#: no longer sphinx-design's dropdown.
-ENV_VERSION = 9
+#: no longer sphinx-design's dropdown. 10: a value's `Cite` holds its provenance sentence and its entry's id in
+#: "Values on this page" (a value is one link to that entry), and toctree titles carry their section number as text.
+ENV_VERSION = 10
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -60,7 +60,8 @@ class Cite:
     kind: str
     key: str
     shown: str | None = None  # the text a value role printed (the ledger repeats it)
-    tip_id: str | None = None  # the id of its tooltip
+    tip_id: str | None = None  # a value: the id of its entry in "Values on this page", which it links to
+    provenance: str | None = None  # a value: where it comes from, in one sentence (built once, `values.value_inline`)
     line: int | None = None  # {src}: the first line cited
     documented: bool = False  # a {flag} block: the page documents the flag, not only cites it
 

@@ -131,9 +131,7 @@ class FlagDirective(ManualDirective):
         box += nodes.paragraph("", "", nodes.literal(canonical, canonical, classes=["m101-flag-name"]))
         for rec in records:
             box += flag_facts("", facts=flag_fields(rec, capture))
-        body = nodes.container(classes=["m101-flag-text"])
-        self.state.nested_parse(self.content, self.content_offset, body)
-        box += body
+        self.state.nested_parse(self.content, self.content_offset, box)  # the text, after the facts (no wrapper)
         return [box]
 
 

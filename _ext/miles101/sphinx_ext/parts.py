@@ -46,6 +46,20 @@ class SectionChrome(SphinxTransform):
             top.insert(2, nodes.paragraph("", part.thesis, classes=["m101-thesis", "m101-unwritten"]))
 
 
+def plain_secnum_in_titles(app: Sphinx, doctree: nodes.document) -> None:
+    """The title that toctrees, the sidebar and the next/previous links show keeps its section number as text:
+    the `m101-secnum` span styles the page's own heading, and one span for each entry of every page's sidebar
+    (44 elements a page) shows nothing a reader needs there."""
+    docname = app.env.docname
+    for titles in (app.env.titles, app.env.longtitles, app.env.tocs):  # the page's title; its table of contents
+        title = titles.get(docname)
+        if title is None:
+            continue
+        for number in list(title.findall(lambda n: isinstance(n, nodes.inline) and "m101-secnum" in n["classes"])):
+            number.parent.replace(number, nodes.Text(number.astext()))
+
+
 def setup_parts(app: Sphinx) -> None:
     app.connect("source-read", add_toctrees)
     app.add_transform(SectionChrome)
+    app.connect("doctree-read", plain_secnum_in_titles, priority=900)  # after Sphinx's title collector (500)

@@ -3,6 +3,8 @@
 - `{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`, `{crosscheck}` key[:spec]: the
   number and its unit, a `value_node` whose provenance is reachable by hover and keyboard focus (a
   pending badge until its run is recorded). Someone else's number carries its tag and source inline.
+  On the web a value is one link (two with a tag) to its entry in the page's list of values, its
+  provenance sentence in `title`; `miles101.js` shows that sentence in one shared tip on hover and focus.
 - the list that ends every page citing values ("Values on this page"), grouped by source;
 - ```{crosscheck-table} host```: a host's cross-check beside the computed trainer state, labelled
   with its GPU; the page is read again when either changes.
@@ -14,6 +16,7 @@ from html import escape
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
@@ -30,10 +33,8 @@ from .runs import pending_runs
 
 
 class value_node(nodes.General, nodes.Inline, nodes.Element):
-    """A cited value: `text` shown, `tip` reachable by hover and keyboard focus."""
-
-
-
+    """A cited value: `text` shown; its `Cite` (under `CITE`) holds the provenance sentence and the id of
+    its entry in "Values on this page"."""
 
 class ValueRole(ResolvedRole):
     """The role of a kind of value (`{measured}`, `{computed}`, `{fact}`, `{reference}`, `{threshold}`,
@@ -52,8 +53,9 @@ def value_inline(value, spec: str = "", rawtext: str = "", shown: str | None = N
     """The inline node of a cited value (a pending badge until recorded), which the page cites.
 
     A public reference, our threshold or a cross-check carries its tag and source inline, beside the number.
-    Its tooltip's id comes once the page is parsed (`TipIds`). `shown`: the number as the resolver formatted it
-    (`miles101.resolve`), so a cited value is formatted once.
+    The id of its entry in the page's list comes once the page is parsed (`TipIds`). `shown`: the number as the
+    resolver formatted it (`miles101.resolve`), so a cited value is formatted once; its provenance sentence is
+    built once here, kept in its `Cite`, and read again by the list and the writers.
     """
     if value.missing:
         shown, classes = "not derivable", ["m101-pending", "m101-missing"]
@@ -63,22 +65,25 @@ def value_inline(value, spec: str = "", rawtext: str = "", shown: str | None = N
         shown, classes = shown if shown is not None else f"{format_value(value, spec)} {value.unit}".strip(), []
     row, d = BY_NAME[value.kind], value.detail
     tag, source = row.tag, row.inline_source(d) if row.inline_source else None
-    return value_node(rawtext, kind=value.kind, text=shown, tip=provenance_text(value, HOME_HARDWARE),
-                      classes=classes, source=source, tag=tag, run=d.get("run") if value.kind == "measured" else None,
-                      **{CITE: Cite(value.kind, value.key, shown=shown)})
+    return value_node(rawtext, kind=value.kind, text=shown, classes=classes, source=source, tag=tag,
+                      run=d.get("run") if value.kind == "measured" else None,
+                      **{CITE: Cite(value.kind, value.key, shown=shown,
+                                    provenance=provenance_text(value, HOME_HARDWARE))})
 
 
 class TipIds(SphinxTransform):
-    """Each value's tooltip id: its place among what the page cites, in document order (before the m101
-    domain collects the page's cites, at 850)."""
+    """Each value's link target: the id of its entry in "Values on this page", one per value the page cites
+    (`m101-v-` and its place among the page's distinct values, in document order; a value cited twice links
+    to one entry). Before the m101 domain collects the page's cites, at 850."""
 
     default_priority = 845
 
     def apply(self, **kwargs) -> None:
-        for i, (node, cite) in enumerate(page_cites(self.document)):
+        ids: dict[tuple[str, str], str] = {}
+        for node, cite in page_cites(self.document):
             if isinstance(node, value_node):
-                node["tip_id"] = f"m101-tip-{i}"
-                node[CITE] = replace(cite, tip_id=node["tip_id"])
+                tip_id = ids.setdefault((cite.kind, cite.key), f"m101-v-{len(ids)}")
+                node[CITE] = replace(cite, tip_id=tip_id)
 
 
 # -- the page's list of values -----------------------------------------------------------------
@@ -108,12 +113,15 @@ class ValuesOnPage(SphinxTransform):
         # so it does not lengthen the page a reader scrolls.
         fold = make_fold([nodes.Text("Each value on this page and where it comes from")], classes=["m101-values-fold"])
         section += fold
-        values = []
-        seen: set[tuple[str, str]] = set()
+        # One entry per value, from the cite that carries its link target and provenance (a value cell of a
+        # table cites its value without either).
+        first: dict[tuple[str, str], Cite] = {}
         for cite in cites:
-            if (cite.kind, cite.key) in seen:
-                continue
-            seen.add((cite.kind, cite.key))
+            had = first.get((cite.kind, cite.key))
+            if had is None or (had.tip_id is None and cite.tip_id is not None):
+                first[(cite.kind, cite.key)] = cite
+        values = []
+        for cite in first.values():
             value = capture.value(cite.kind, cite.key)
             if value is not None:
                 values.append((cite, value))
@@ -122,7 +130,8 @@ class ValuesOnPage(SphinxTransform):
         groups: dict[str, nodes.bullet_list] = {}
         for cite, value in values:  # one list per source: a run, a formula; the rest each name their own
             head, para = ledger_row(capture, cite, value)
-            groups.setdefault(head, nodes.bullet_list()).append(nodes.list_item("", para))
+            item = nodes.list_item("", para, ids=[cite.tip_id] if cite.tip_id else [])
+            groups.setdefault(head, nodes.bullet_list()).append(item)
         for head, items in groups.items():
             fold += nodes.paragraph("", head, classes=["m101-values-source"])
             fold += items
@@ -136,8 +145,9 @@ def _run_named(capture, run_id: str) -> str:
 
 
 def ledger_row(capture, cite: Cite, value) -> tuple[str, nodes.paragraph]:
-    """One row of "Values on this page" in reader words (no internal key), and the heading of its group."""
-    d, para = value.detail, nodes.paragraph()
+    """One row of "Values on this page" in reader words (no internal key), and the heading of its group. The row is
+    Sphinx's compact paragraph: on the web its text sits in the list item itself (no <p>, one element a value)."""
+    d, para = value.detail, addnodes.compact_paragraph()
     if value.kind == "measured" and (value.missing or value.pending):
         state = "recorded, not derivable from its recording" if value.missing else "pending"
         head = f"Measured by the run {_run_named(capture, d['run'])}, {state}:"
@@ -146,13 +156,13 @@ def ledger_row(capture, cite: Cite, value) -> tuple[str, nodes.paragraph]:
             para += nodes.Text(f"{value.missing}.")
         else:
             para += nodes.Text(f"the {d.get('statistic') or 'value'} of ")
-            para += nodes.literal("", d.get("source") or value.key)
+            para += nodes.literal("", d.get("source") or value.key, classes=["m101-value-source"])
             para += nodes.Text(".")
         return head, para
     if value.kind == "computed":
         para += nodes.Text(f"{value.what}: {cite.shown}.")
         return f"Computed from Miles's extracted data by this book's code ({d.get('formula')}):", para
-    para += nodes.Text(f"{cite.shown} — {provenance_text(value, HOME_HARDWARE)}")
+    para += nodes.Text(f"{cite.shown} — {cite.provenance or provenance_text(value, HOME_HARDWARE)}")
     return "Other values, each with its source:", para
 
 
@@ -264,22 +274,21 @@ class CrosscheckUncoveredDirective(ManualDirective):
 
 # -- how each builder writes a value ----------------------------------------------------------------
 def visit_value_html(self: Any, node: value_node) -> None:
-    tip_id = node["tip_id"]
+    """One element, two with a kind's tag: the tag, the number and its inline source as text, so the kind
+    reads without colour and without the stylesheet. On the web it is a link to its entry in "Values on
+    this page" with its provenance sentence as `title` (the browser's tip and the accessible description;
+    `miles101.js` shows it on hover and keyboard focus in one shared tip)."""
+    cite = node[CITE]
     classes = " ".join(["m101-value", f"m101-{node['kind']}", *node.get("classes", [])])
     source, tag = node.get("source"), node.get("tag")
     label = f'<span class="m101-ref-tag">{escape(tag)}</span> ' if tag else ""
-    where = f' <span class="m101-ref-source">({escape(source)})</span>' if source else ""
+    text = label + escape(node["text"]) + (f" ({escape(source)})" if source else "")
     if self.builder.name.startswith("epub"):
-        # No tooltip in an e-book (a reader that drops the CSS would show it mid-sentence): the
+        # No tip in an e-book (a reader that drops the CSS would show it mid-sentence): the
         # page's closing list, "Values on this page", says where each value comes from.
-        self.body.append(f'<span class="{classes}">{label}<span class="m101-shown">{escape(node["text"])}</span>'
-                         f'{where}</span>')
+        self.body.append(f'<span class="{classes}">{text}</span>')
         raise nodes.SkipNode
-    self.body.append(
-        f'<span class="{classes}" tabindex="0" aria-describedby="{tip_id}">{label}'
-        f'<span class="m101-shown">{escape(node["text"])}</span>{where}'
-        f'<span class="m101-tip" role="tooltip" id="{tip_id}">{escape(node["tip"])}</span></span>'
-    )
+    self.body.append(f'<a class="{classes}" href="#{cite.tip_id}" title="{escape(cite.provenance or "")}">{text}</a>')
     raise nodes.SkipNode
 
 

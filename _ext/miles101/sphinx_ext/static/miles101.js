@@ -4,9 +4,11 @@
  *    drawing to fit the column (labels at 5 px). Here each drawing is sized to the column but never
  *    below the scale at which its labels read at MIN_LABEL_PX; a wider drawing scrolls inside its
  *    frame (the frame says so), never the page. A small drawing is not blown up past its own size.
- * 2. Provenance tips stay inside the window: they are placed in viewport coordinates (so a table's
- *    scroll box does not clip them), shifted left or right and flipped above the value when they
- *    would run off; a tap or Enter toggles a tip, Escape or a tap elsewhere closes it.
+ * 2. Provenance tips: a value's `title` is shown in the page's one tip on hover and keyboard focus, placed
+ *    in viewport coordinates (so a table's scroll box does not clip it), shifted left or right and flipped
+ *    above the value when it would run off; Escape closes it. A click or Enter follows the value's link to
+ *    its entry in "Values on this page" (item 5 opens the fold); on a touch screen the first tap shows the
+ *    tip and a second tap follows the link.
  * 3. What scrolls can be reached by keyboard: a code block, table, equation or drawing that is wider
  *    (or taller) than its box at this window size gets tabindex=0, so Tab reaches it and the arrow
  *    keys scroll it, and a name (role=group with aria-label, unless it has a role already: a group, not
@@ -68,68 +70,72 @@
   }
 
   // ------------------------------------------------------------------ tips
+  // A value is a link to its entry in "Values on this page", its provenance sentence its `title` (the browser's
+  // own tip, and the accessible description, without the script). On hover and keyboard focus the sentence
+  // moves into the page's one tip, placed in window coordinates inside the window; the title comes back when
+  // the tip closes, and Escape closes it.
   const MARGIN = 8;
-  let open = null; // the value whose tip was opened by tap or Enter
+  let tip = null, shown = null, sentence = "";
 
   function place(value) {
-    const tip = value.querySelector(".m101-tip");
-    if (!tip) return;
-    tip.classList.add("m101-tip-placed");  // window coordinates (miles101.css); without the script it stays absolute
-    tip.style.left = "0px";
-    tip.style.top = "0px";
     const box = value.getBoundingClientRect();
     const width = tip.offsetWidth, height = tip.offsetHeight;
     const vw = document.documentElement.clientWidth, vh = window.innerHeight;
-    let left = Math.min(box.left, vw - MARGIN - width);
-    left = Math.max(MARGIN, left);
+    const left = Math.max(MARGIN, Math.min(box.left, vw - MARGIN - width));
     let top = box.bottom + 6;
     if (top + height > vh - MARGIN && box.top - 6 - height >= MARGIN) top = box.top - 6 - height; // flip above
     tip.style.left = `${Math.round(left)}px`;
     tip.style.top = `${Math.round(Math.max(MARGIN, top))}px`;
   }
 
-  function setOpen(value) {
-    if (open && open !== value) open.classList.remove("m101-open");
-    open = value;
-    if (value) { value.classList.add("m101-open"); place(value); }
+  function hide() {
+    if (!shown) return;
+    shown.title = sentence;
+    shown.removeAttribute("aria-describedby");
+    tip.hidden = true;
+    shown = null;
+  }
+
+  function show(value) {
+    if (shown === value || !value.title) return;
+    hide();
+    if (!tip) {
+      tip = Object.assign(document.createElement("span"), {className: "m101-tip", id: "m101-tip", hidden: true});
+      tip.setAttribute("role", "tooltip");
+      // inside the main landmark, as the tip each value carried before was (axe's region rule)
+      (document.querySelector("[role=main], main") || document.body).append(tip);
+    }
+    sentence = value.title;
+    tip.textContent = sentence;
+    value.removeAttribute("title");  // no second tip from the browser
+    value.setAttribute("aria-describedby", tip.id);
+    shown = value;
+    tip.hidden = false;
+    place(value);
   }
 
   function watchTips() {
-    const show = e => {
-      const value = e.target.closest && e.target.closest(".m101-value");
-      if (value) place(value);
-    };
-    document.addEventListener("mouseover", show);
-    document.addEventListener("focusin", show);
+    const valueOf = e => (e.target.closest ? e.target.closest(".m101-value") : null);
+    document.addEventListener("mouseover", e => { const v = valueOf(e); if (v) show(v); });
+    document.addEventListener("focusin", e => { const v = valueOf(e); if (v) show(v); });
+    document.addEventListener("mouseout", e => {
+      const v = valueOf(e);
+      if (v && v === shown && !v.contains(e.relatedTarget) && document.activeElement !== v) hide();
+    });
+    document.addEventListener("focusout", e => { if (valueOf(e) === shown) hide(); });
+    document.addEventListener("keydown", e => { if (e.key === "Escape") hide(); });
+    // A touch has no hover: its first tap on a value shows the tip, a second tap follows the link.
+    let tapped = null;
+    document.addEventListener("pointerdown", e => {
+      const v = valueOf(e);
+      tapped = v && e.pointerType === "touch" && shown !== v ? v : null;
+    });
     document.addEventListener("click", e => {
-      const value = e.target.closest && e.target.closest(".m101-value");
-      if (value && !e.target.closest(".m101-tip a")) {
-        setOpen(open === value ? null : value);
-        if (open === null) value.classList.remove("m101-open");
-        return;
-      }
-      if (open && !(e.target.closest && e.target.closest(".m101-tip"))) { open.classList.remove("m101-open"); open = null; }
+      const v = valueOf(e);
+      if (v && v === tapped) { e.preventDefault(); show(v); }
+      tapped = null;
     });
-    document.addEventListener("keydown", e => {
-      const value = e.target.closest && e.target.closest(".m101-value");
-      if (e.key === "Escape") {
-        if (open) { open.classList.remove("m101-open"); open = null; }
-        if (value) value.classList.add("m101-tip-hidden");
-      } else if ((e.key === "Enter" || e.key === " ") && value) {
-        e.preventDefault();
-        value.classList.remove("m101-tip-hidden");
-        setOpen(open === value ? null : value);
-        if (open === null) value.classList.remove("m101-open");
-      }
-    });
-    document.addEventListener("focusout", e => {
-      const value = e.target.closest && e.target.closest(".m101-value");
-      if (value) value.classList.remove("m101-tip-hidden");
-    });
-    const follow = () => {
-      const shown = document.querySelectorAll(".m101-value:hover, .m101-value:focus, .m101-value.m101-open");
-      shown.forEach(place);
-    };
+    const follow = () => { if (shown) place(shown); };
     window.addEventListener("scroll", follow, {passive: true, capture: true});
     window.addEventListener("resize", follow);
   }
