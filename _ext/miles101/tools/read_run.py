@@ -2013,6 +2013,9 @@ SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>" + "|".join(DUMP_NAMES) + r") \
 DEFAULT_BACKEND = "megatron"
 #: Characters that end a word outside quotes (bash's metacharacters).
 SHELL_BREAKS = " \t\n;&|()<>"
+#: A word that passes a flag: `--name` or `--name=value` (a word with a space after the name, as in a JSON string
+#: `"--flag value"`, passes none).
+FLAG_WORD_RE = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_.-]*(?:=|\Z)")
 #: A run id a `base:` may name (capture/runs/<id>.yaml); anything else is not followed.
 RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 #: How many `base:` links the CLI follows before it gives up (a loop, or a chain no book has).
@@ -2060,16 +2063,56 @@ def _take(text: str, i: int, cur: list[str]) -> tuple[int, str | None]:
     return j, text[i:j]
 
 
+def _heredoc_end(text: str, i: int, delim: str, tabs: bool) -> int:
+    """Where the here-document whose body starts at text[i] ends: the index of the line break after its `delim`
+    line (leading tabs dropped for `<<-`), or the end of the text (bash reads to the end, with a warning)."""
+    n = len(text)
+    while i < n:
+        j = text.find("\n", i)
+        e = n if j < 0 else j
+        line = text[i:e]
+        if (line.lstrip("\t") if tabs else line) == delim:
+            return e
+        i = e + 1
+    return n
+
+
 def shell_words(text: str) -> list[tuple[str, str | None]]:
     """The words of `text` as bash reads them, each with the first expansion in it that is left unexpanded ($VAR,
     ${VAR}, $(...), `...`) or None. Comments (from a word that starts with #) and backslash-newlines go; quotes
-    are removed; an unclosed quote runs to the end."""
+    are removed; an unclosed quote runs to the end; a here-document's body (`<<EOF` ... `EOF`) is data, no words."""
     words: list[tuple[str, str | None]] = []
     cur: list[str] | None = None
     exp: str | None = None
+    heredocs: list[tuple[str, bool]] = []  # (delimiter, <<-) of the here-documents whose bodies start at the next line
     i, n = 0, len(text)
     while i < n:
         c = text[i]
+        if c == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            if cur is not None:
+                words.append(("".join(cur), exp))
+            cur, exp = None, None
+            j = i + 2
+            tabs = text.startswith("-", j)
+            j += tabs
+            while j < n and text[j] in " \t":
+                j += 1
+            k = j
+            while k < n and text[k] not in SHELL_BREAKS:
+                k += 1
+            delim = re.sub(r"[\\'\"]", "", text[j:k])
+            if delim:
+                heredocs.append((delim, tabs))
+            i = k
+            continue
+        if c == "\n" and heredocs:
+            if cur is not None:
+                words.append(("".join(cur), exp))
+            cur, exp = None, None
+            for delim, tabs in heredocs:
+                i = _heredoc_end(text, i + 1, delim, tabs) if i < n else n
+            heredocs = []
+            continue
         if c == "\\":
             if i + 1 < n and text[i + 1] == "\n":
                 i += 2
@@ -2143,10 +2186,43 @@ def _yaml_scalar(s: str) -> str:
     return (s if j < 0 else s[:j]).strip()
 
 
+def _flow_items(s: str) -> list[str] | None:
+    """A one-line YAML flow list (`[--a, "b", 'c']`) as its items, each read by `_yaml_scalar`; None for anything else."""
+    s = s.strip()
+    if not s.startswith("["):
+        return None
+    items: list[str] = []
+    cur: list[str] = []
+    quote = ""
+    i = 1
+    while i < len(s):
+        c = s[i]
+        if quote:
+            if c == "\\" and quote == '"' and i + 1 < len(s):
+                cur.append(s[i:i + 2])
+                i += 2
+                continue
+            if c == quote:
+                quote = ""
+            cur.append(c)
+        elif c in "'\"":
+            quote = c
+            cur.append(c)
+        elif c in ",]":
+            items.append("".join(cur))
+            cur = []
+            if c == "]":
+                return [_yaml_scalar(x) for x in items if x.strip()]
+        else:
+            cur.append(c)
+        i += 1
+    return None
+
+
 def run_file_args(text: str) -> dict[str, Any] | None:
     """A run file of this book (capture/runs/*.yaml) as its args list, its `base:` and its `drop:` flags; None when
     the text has no top-level `args:` and is not a bare list of `- item` lines (then it is shell text). Only this shape is read: `args:` a list of
-    `- item` lines (or `[]`), `base: <id>`, `drop:` a map of flags."""
+    `- item` lines (or a one-line `[a, b]`), `base: <id>`, `drop:` a map of flags."""
     lines = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.strip().startswith("#")]
     if lines and all(ln == "-" or ln.startswith("- ") for ln in lines):  # a run file's args list alone
         text = "args:\n" + text
@@ -2162,6 +2238,8 @@ def run_file_args(text: str) -> dict[str, Any] | None:
             key = key.strip()
             if key == "base":
                 base = _yaml_scalar(rest) or None
+            elif key == "args":
+                args.extend(_flow_items(rest) or [])  # `args: [--a, b]` on one line
             continue
         item = line.strip()
         if key == "args" and (item == "-" or item.startswith("- ")):
@@ -2183,13 +2261,19 @@ def passes_arguments(text: str) -> bool:
     """Whether the text passes any argument: a --flag word, or a run file's base. Else it is refused (its
     settings would read as Miles's defaults)."""
     args = read_arguments(text)
-    return bool(args["base"]) or any(w.startswith("--") for w, _ in args["words"])
+    return bool(args["base"]) or any(FLAG_WORD_RE.match(w) for w, _ in args["words"])
 
 
 def shown(text: str) -> str:
     """A piece of the reader's input as a note shows it: control characters and spaces one space, 40 characters."""
     s = re.sub(r"[\x00-\x20\x7f]+", " ", text).strip()
     return s if len(s) <= 40 else s[:40] + "..."
+
+
+def named(text: str) -> str:
+    """A file name or argument as a message quotes it: control characters, escapes and bidi overrides as their Python
+    escapes (`\\x1b`, `\\n`, `\\u202e`), so no echoed input moves the cursor or forges a line."""
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
 
 
 def _own_settings(words: list[tuple[str, str | None]]) -> dict[str, Any]:
@@ -2758,18 +2842,18 @@ def load_series(spec: str, root: str | None) -> dict[str, Any]:
     ValueError naming the file and what is wrong."""
     import os
 
-    path = spec if os.path.isfile(spec) or not root else os.path.join(root, "capture", "series", spec + ".json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except OSError as e:
-        raise ValueError(f"{path}: {e.strerror}; name a file, or an id of capture/series/ with --root") from e
-    except ValueError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from e
+    path = spec if os.path.lexists(spec) or not root or not RUN_ID_RE.match(spec) \
+        else os.path.join(root, "capture", "series", spec + ".json")
+    try:  # a regular file of at most MAX_SERIES_BYTES: a FIFO or a device is refused, never waited on
+        doc = json.loads(read_regular(path, MAX_SERIES_BYTES, "a series file (capture/series/<id>.json)"))
+    except LogUnreadable as e:
+        raise ValueError(f"{named(path)}: {e}; name a file, or an id of capture/series/ with --root") from None
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{named(path)}: not JSON ({named(str(e))[:200]})") from None
     steps, metrics = (doc.get("steps"), doc.get("metrics")) if isinstance(doc, dict) else (None, None)
     if not isinstance(steps, list) or not isinstance(metrics, dict) or not all(
             isinstance(col, list) and len(col) == len(steps) for col in metrics.values()):
-        raise ValueError(f"{path}: not a series file ($.steps and one $.metrics column per key, as long as $.steps)")
+        raise ValueError(f"{named(path)}: not a series file ($.steps and one $.metrics column per key, as long as $.steps)")
     return {**doc, "path": path}
 
 
@@ -2865,6 +2949,8 @@ def decode_log(raw: bytes) -> str:
 #: file, launch script or $RUN.args: a bigger input is refused by name, never read into memory.
 MAX_LOG_BYTES = 1 << 30
 MAX_RUN_BYTES = 1 << 20
+#: The largest public series file --against reads (the book's are tens of KB).
+MAX_SERIES_BYTES = 16 << 20
 
 
 def read_regular(path: str, cap: int, what: str = "a saved log file") -> bytes:
@@ -2883,6 +2969,10 @@ def read_regular(path: str, cap: int, what: str = "a saved log file") -> bytes:
         kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
                 else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
         raise LogUnreadable(f"it is {kind}; give read_run {what}")
+    if st.st_size > cap:  # refused by its size, not after reading a gigabyte of it
+        os.close(fd)
+        raise LogUnreadable(f"it is over {cap >> 20} MiB, the most read_run reads; give it {what} of that size "
+                            "or less (e.g. the part you need: `tail -c 500M LOG > part.log`)")
     with os.fdopen(fd, "rb") as fh:
         try:
             raw = fh.read(cap + 1)
@@ -2947,7 +3037,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         lines = read_log_file(args.log)
     except LogUnreadable as e:
-        print(f"read_run: cannot read {args.log}: {e}", file=sys.stderr)
+        print(f"read_run: cannot read {named(args.log)}: {e}", file=sys.stderr)
         return 2
     if args.samples:
         found = samples(lines, args.steps)
@@ -2961,14 +3051,14 @@ def main(argv: list[str] | None = None) -> int:
                 "utf-8", errors="replace")
             groups = groups_in_file(run_text, base_reader(args.run))
         except (LogUnreadable, ValueError) as e:
-            print(f"read_run: cannot read {args.run}: {e}", file=sys.stderr)
+            print(f"read_run: cannot read {named(args.run)}: {e}", file=sys.stderr)
             return 2
         if not groups and not args.diagnose:
-            print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
+            print(f"read_run: {named(args.run)} passes no --rollout-batch-size with a number; pass --groups N instead",
                   file=sys.stderr)
             return 2
         if not passes_arguments(run_text):  # else its settings would read as Miles's defaults
-            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch "
+            print(f"read_run: {named(args.run)} passes no argument (no --flag in it): pass the run's launch "
                   "script, run file or 7.1's $RUN.args", file=sys.stderr)
             return 2
     if groups is None:
@@ -2976,14 +3066,14 @@ def main(argv: list[str] | None = None) -> int:
     rows, asm, report = report_of(lines, args.steps, groups)
     if args.diagnose:
         if not any(ln.strip() for ln in lines):
-            print(f"read_run: {args.log} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
+            print(f"read_run: {named(args.log)} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
                   "(what `ray job submit` printed, e.g. the file `tee` wrote).", file=sys.stderr)
             return 1
         settings = settings_of_args(run_text, "run", base_reader(args.run)) if run_text is not None \
             else settings_in_log(lines)
         matches = diagnose(lines, report, settings)
         if not matches and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
-            print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
+            print(f"read_run: no Miles line in {named(args.log)} (no step, timer, memory or engine line, and no line "
                   "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
             return 1
         if args.json:
@@ -2993,9 +3083,10 @@ def main(argv: list[str] | None = None) -> int:
             print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings))
         return 0
     if report is None:
-        print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {args.log}", file=sys.stderr)
+        print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {named(args.log)}", file=sys.stderr)
         for b in asm.malformed:
-            print(f"read_run: line {b['line']} looks like a step line but does not parse: {b['text']}", file=sys.stderr)
+            print(f"read_run: line {b['line']} looks like a step line but does not parse: {named(b['text'])}",
+                  file=sys.stderr)
         return 1
     if (args.against or args.at) and not args.compare:
         ap.error("--against and --at go with --compare")
@@ -3106,3 +3197,6 @@ if __name__ == "__main__":
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C on a long log: one line, never a traceback
+        print("read_run: interrupted (Ctrl-C): stopped", file=sys.stderr)
+        sys.exit(130)
