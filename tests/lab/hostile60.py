@@ -1034,6 +1034,78 @@ def _e18(tmp: Path) -> Got:
     return tool("read_run", [str(log_file(tmp, text)), "--compare", "--against", "x", "--at", "1,\x1b[2J"], tmp)
 
 
+FORGED = {"rlo": "\u202e", "bell": "\x07", "cr-forge": "\rFAIL: forged ", "osc": "\x1b]0;title\x07", "csi": "\x1b[2J",
+          "nul": "\x00", "backspace": "\x08\x08\x08", "del": "\x7f"}
+for _name, _bad in FORGED.items():
+    def _fd(tmp: Path, bad=_bad) -> Got:
+        text = ("Timer train start\n" + STEP + f"error {bad}: the following arguments are required: "
+                f"--rollout-batch-size {bad}tail\n")
+        (tmp / "log.txt").write_bytes(text.encode("utf-8"))
+        return tool("read_run", [str(tmp / "log.txt"), "--diagnose"], tmp)
+
+    def _judge(g: Got, bad=_bad) -> tuple[str, str]:
+        b = base_class(g)
+        if b:
+            return b, g.text[-300:]
+        raw = [c for c in bad if not c.isprintable() and c in g.out]
+        if raw:
+            return "weak", f"raw {raw!r} in the diagnosis"
+        return ("good", "") if "rollout-batch-size" in g.out else ("silent", g.text[-300:])
+    case(f"e-diagnose-log-line-{_name}", "e", _judge)(_fd)
+
+
+for _name, _bad in FORGED.items():
+    def _fs(tmp: Path, bad=_bad) -> Got:
+        text = ("Timer train start\n" + STEP + f"First rollout sample: text_preview=Q {bad} A, label=7{bad}, "
+                f"reward_summary=1.0{bad}\n")
+        (tmp / "log.txt").write_bytes(text.encode("utf-8"))
+        return tool("read_run", [str(tmp / "log.txt"), "--samples"], tmp)
+
+    def _judge_s(g: Got, bad=_bad) -> tuple[str, str]:
+        b = base_class(g)
+        if b:
+            return b, g.text[-300:]
+        raw = [c for c in bad if not c.isprintable() and c in g.out]
+        return ("weak", f"raw {raw!r} in the samples") if raw else ("good", "")
+    case(f"e-samples-{_name}", "e", _judge_s)(_fs)
+
+
+@case("e-watchdog-log-becomes-directory", "e", says("directory", rc=(1, 2, 3), absent=("permission", "chmod")))
+def _e19(tmp: Path) -> Got:
+    log = log_file(tmp, "")
+    code = f"""
+import os, time, subprocess, sys
+p = subprocess.Popen([{PY!r}, {str(TOOLS / 'watchdog.py')!r}, '--log', {str(log)!r}, '--poll', '0.2',
+                      '--stall-after', '20'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+time.sleep(1.5)
+os.unlink({str(log)!r}); os.mkdir({str(log)!r})
+try:
+    out, _ = p.communicate(timeout=20)
+except subprocess.TimeoutExpired:
+    p.kill(); out, _ = p.communicate(); print(out); print('HUNG'); sys.exit(99)
+print(out); sys.exit(p.returncode)
+"""
+    g = driver(code, tmp)
+    g.hung = g.hung or "HUNG" in g.out
+    return g
+
+
+@case("e-preflight-settings-args-control", "e", says(rc=(0, 1, 2, 3)))
+def _e20(tmp: Path) -> Got:
+    s = tmp / "s.json"
+    s.write_text(json.dumps({"image": "img", "args": ["--hf-checkpoint", "/m\x1b[2J\u202e"], "env": {"A\x1b": "1"}}))
+    env = fake_docker(tmp, "exit 1")
+    return tool("preflight", ["--settings", str(s), "--skip-smoke"], tmp, env=env)
+
+
+@case("e-preflight-settings-args-numbers", "e", says(rc=(0, 1, 2, 3)))
+def _e21(tmp: Path) -> Got:
+    s = tmp / "s.json"
+    s.write_text('{"image": "img", "args": ["--hf-checkpoint", 1e999, null, true, {"a": 1}], "env": {"X": 5}}')
+    env = fake_docker(tmp, "exit 1")
+    return tool("preflight", ["--settings", str(s), "--skip-smoke"], tmp, env=env)
+
+
 # ---- running ---------------------------------------------------------------------------------------------------------
 
 def run_case(c: Case) -> tuple[str, str]:

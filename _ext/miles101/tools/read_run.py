@@ -2270,10 +2270,11 @@ def shown(text: str) -> str:
     return s if len(s) <= 40 else s[:40] + "..."
 
 
-def named(text: str) -> str:
-    """A file name or argument as a message quotes it: control characters, escapes and bidi overrides as their Python
-    escapes (`\\x1b`, `\\n`, `\\u202e`), so no echoed input moves the cursor or forges a line."""
-    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+def named(text: str, keep: str = " ") -> str:
+    """A file name, an argument or a log's text as the terminal gets it: control characters, escapes and bidi overrides
+    (all but `keep`) as their Python escapes (`\\x1b`, `\\n`, `\\u202e`), so no echoed input moves the cursor or
+    forges a line."""
+    return "".join(c if c.isprintable() or c in keep else ascii(c)[1:-1] for c in str(text))
 
 
 def _own_settings(words: list[tuple[str, str | None]]) -> dict[str, Any]:
@@ -2712,7 +2713,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
     for i, m in enumerate(matches):
         where = f"line {m['line']}" if m["line"] else "step values"
         seen = _how_often(m)
-        out.append(f"{where}{seen}: {m['text']}")
+        out.append(f"{where}{seen}: {named(m['text'])}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
         out.append(f"  in the book: {where_to_read(m['id'])}")
         if i == 0 and m["undecided"]:
@@ -2749,9 +2750,10 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
     if matches:
         out.append(settings_note(settings))
     for b in malformed:
-        out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: {b['text']}")
+        out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: "
+                   f"{named(b['text'])}")
     for b in nonfinite:
-        out.append(f"line {b['line']}: {b['key']} is {b['value']}")
+        out.append(f"line {b['line']}: {named(b['key'])} is {b['value']}")
     return "\n".join(out).rstrip()
 
 
@@ -3172,8 +3174,9 @@ def render_samples(found: list[dict[str, Any]]) -> str:
                 "Miles logs them from the training rollout")
     out = []
     for s in found:
-        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={s['label']} reward={s['reward']}")
-        out += ["    " + ln for ln in s["text"].splitlines() or [""]]
+        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={named(s['label'])} "
+                   f"reward={named(s['reward'])}")
+        out += ["    " + named(ln, " \t") for ln in s["text"].splitlines() or [""]]
     return "\n".join(out)
 
 
@@ -3183,7 +3186,7 @@ def render_with_problems(report: dict[str, Any]) -> str:
     for b in report.get("malformed", []):
         out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but does not parse")
     for b in report.get("nonfinite", []):
-        out.append(f"line {b['line']}: {b['key']} is {b['value']}")
+        out.append(f"line {b['line']}: {named(b['key'])} is {b['value']}")
     return "\n".join(out)
 
 
