@@ -9,12 +9,14 @@ hash, never file time).
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from . import schemas
+from .memo import Records
 from .problems import ProblemError
 from .strict import parse_json_bytes, parse_yaml_bytes, read_bytes
 
@@ -123,7 +125,7 @@ class Inputs:
                 raw = self.read(path, fix)
                 digest = memo_key(self.code, self.sha(path, fix))
                 known = self.memo.get(rel)
-                if known is not None and known[0] == digest:
+                if known is not None and known[0] == digest and _plain(known[1]):
                     got = known[1]
                 else:
                     doc = parse_yaml_bytes(raw, rel) if rel.endswith(".yaml") else parse_json_bytes(raw, rel, fix)
@@ -135,3 +137,14 @@ class Inputs:
         if isinstance(got, ProblemError):
             raise got
         return pickle.loads(got)
+
+
+def _plain(data: Any) -> bool:
+    """Whether a parse memo's document (pickled bytes) reads as plain data (`memo.Records`): the outer memo is read as
+    plain data, but its documents are bytes unpickled later by `pickle.loads`, so a planted one that names a callable
+    (os.system) would run there. Such an entry is parsed afresh instead."""
+    try:
+        Records(io.BytesIO(data)).load()
+    except Exception:  # noqa: BLE001 - not bytes, not a pickle, or one that names code: not ours
+        return False
+    return True

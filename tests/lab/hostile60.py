@@ -291,6 +291,32 @@ def _a4(tmp: Path) -> Got:
     return plant_check(tmp, "m101-capture.pickle", "exit", ["--cache", "CACHE"], correct_key=True)
 
 
+INNER = """
+import os, pickle, sys
+from pathlib import Path
+from miles101.inputs import Inputs, memo_key
+from miles101.intake import PARSED_CACHE
+root, cache = Path(sys.argv[1]), Path(sys.argv[2])
+i = Inputs(root)
+class Run:
+    def __reduce__(self):
+        return (os.system, ("touch " + str(Path.cwd() / "PWNED"),))
+memo = {}
+for p in sorted((root / "capture" / "runs").glob("*.yaml"))[:3] + [root / "capture" / "miles" / "flags.json"]:
+    memo[p.relative_to(root).as_posix()] = (memo_key(i.code, i.sha(p, "x")), pickle.dumps(Run()))
+(cache / PARSED_CACHE).write_bytes(pickle.dumps(i.code) + pickle.dumps(memo))
+"""
+
+
+@case("a-check-cache-parse-memo-plain-outer-code-inner", "a", check_ok)
+def _a7(tmp: Path) -> Got:
+    """The parse memo's outer pickles are plain data (str, dict, tuple, bytes), its documents pickles of their own."""
+    cache = tmp / "doctrees"
+    cache.mkdir()
+    sh([PY, "-c", INNER, str(ROOT), str(cache)], tmp)
+    return sh([PY, str(ROOT / "capture" / "run.py"), "--check", "--cache", str(cache)], tmp)
+
+
 for _m in ("fifo", "zero", "huge"):
     def _g(tmp: Path, m=_m) -> Got:
         return plant_check(tmp, m, "run", ["--cache", "CACHE"])
