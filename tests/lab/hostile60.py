@@ -417,6 +417,18 @@ for _what in ("fifo", "zero", "dir", "huge"):
              refused({"fifo": "fifo", "zero": "device", "dir": "directory", "huge": "KiB"}[_what]))(_p)
 
 
+@case("b-preflight-image-inspect-never-answers", "b", says("did not answer", rc=(1,)))
+def _b7(tmp: Path) -> Got:
+    env = fake_docker(tmp, 'case "$1" in version) echo 27.0;; image) sleep 1000;; *) exit 1;; esac')
+    return tool("preflight", ["--image", "img", "--model", "/m", "--skip-smoke"], tmp, env=env)
+
+
+@case("b-preflight-docker-version-never-answers", "b", says("did not answer", rc=(1,)))
+def _b8(tmp: Path) -> Got:
+    env = fake_docker(tmp, "sleep 1000")
+    return tool("preflight", ["--image", "img", "--model", "/m", "--skip-smoke"], tmp, env=env)
+
+
 def watchdog(tmp: Path, log: Path, *more: str, timeout: float = 30) -> Got:
     return tool("watchdog", ["--log", str(log), "--poll", "0.2", "--stall-after", "2", "--steps", "1", *more], tmp,
                 timeout=timeout)

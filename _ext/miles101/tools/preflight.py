@@ -206,17 +206,26 @@ def run_command(run: dict[str, Any], seed: int | None, name: str, label: str | N
     return cmd + [run["image"], "bash", "-c", " && ".join(shlex.join(s) for s in steps)]
 
 
+#: The exit status `docker` gives a call that did not answer in time (as timeout(1) does).
+NO_ANSWER = 124
+
+
 def docker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run one docker verb; never raises on a non-zero exit."""
+    """Run one docker verb; never raises on a non-zero exit. One that does not answer within `timeout` seconds
+    exits NO_ANSWER with a line that names it."""
     try:
-        return subprocess.run(["docker", *args], capture_output=True, text=True, errors="replace", timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        return subprocess.run(["docker", *args], capture_output=True, text=True, errors="replace", timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(["docker", *args], NO_ANSWER, "", f"`docker {' '.join(args[:2])}` did not "
+                                           f"answer within {timeout:g} s (a hung daemon: `sudo systemctl restart docker`)")
+    except OSError as e:
         return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
 
 
 def image_digest(image: str) -> tuple[str | None, str]:
     """(repo digest, else image id; or None) and docker's error text."""
-    res = docker("image", "inspect", "--format", "{{.Id}} {{join .RepoDigests \",\"}}", image)
+    res = docker("image", "inspect", "--format", "{{.Id}} {{join .RepoDigests \",\"}}", image, timeout=30)
     if res.returncode != 0:
         return None, (res.stderr or res.stdout).strip()
     image_id, _, digests = res.stdout.strip().partition(" ")
@@ -362,6 +371,9 @@ def check_docker() -> Check:
                      f"install Docker and the NVIDIA container toolkit; {see('Docker does not answer')}")
     res = docker("version", "--format", "{{.Server.Version}}", timeout=30)
     if res.returncode != 0:
+        if res.returncode == NO_ANSWER:
+            return Check("docker", False, res.stderr, f"restart the daemon (`sudo systemctl restart docker`), then check "
+                         f"that `docker info` answers; {see('Docker does not answer')}")
         return Check("docker", False, f"docker cannot reach its daemon: {(res.stderr or res.stdout).strip()[:160]}",
                      f"start it (`sudo systemctl start docker`) or add your user to the docker group; "
                      f"{see('Docker does not answer')}")
@@ -370,10 +382,13 @@ def check_docker() -> Check:
 
 def check_image(image: str) -> tuple[Check, str | None]:
     digest, err = image_digest(image)
+    if digest is None and "did not answer" in err:
+        return Check("image", False, printable(err), f"check that Docker answers (`docker info`), then run the "
+                     f"preflight again; {see('Docker does not answer')}"), None
     if digest is None:
         return Check("image", False, f"image {image} is not present ({err[:120]})",
                      f"docker pull {image}; {see(IMAGE)}"), None
-    res = docker("image", "inspect", "--format", "{{.Architecture}}", image)
+    res = docker("image", "inspect", "--format", "{{.Architecture}}", image, timeout=30)
     arch, host = res.stdout.strip(), arch_name(platform.machine())
     if res.returncode == 0 and arch and arch != host:
         return Check("image", False, f"{image} is built for {arch}, this host is {host}",
