@@ -378,6 +378,19 @@ for _what in ("fifo", "zero", "dir", "huge"):
              refused("cannot read", {"fifo": "fifo", "zero": "device", "dir": "directory", "huge": "MiB"}[_what]))(_rr)
 
 
+PATHOLOGICAL = {"open-braces": " step 0: {" * 3_000_000, "ansi-starts": "\x1b[" * 5_000_000,
+                "repeats": "ab" * 10_000_000, "spaces": " " * 30_000_000 + "x", "colons": "step 1: " * 3_000_000,
+                "many-short-lines": "step 0: {\n" * 2_000_000, "cr-only": "step 0: {'a': 1}\r" * 1_000_000,
+                "timer-lines": "Timer train start\n" * 1_000_000, "osc-starts": "\x1b]" * 5_000_000,
+                "spaces-repeated": " " * 30_000_000 + "[repeated 2x across cluster] x"}
+for _name, _text in PATHOLOGICAL.items():
+    for _mode in ([], ["--diagnose"]):
+        def _pl(tmp: Path, text=_text, mode=_mode) -> Got:
+            (tmp / "log.txt").write_text(text)
+            return tool("read_run", [str(tmp / "log.txt"), *mode], tmp)
+        case(f"b-read-run-pathological-{_name}{'-diagnose' if _mode else ''}", "b", says(rc=(0, 1, 2)))(_pl)
+
+
 @case("b-read-run-against-fifo", "b", refused("fifo"))
 def _b1(tmp: Path) -> Got:
     return tool("read_run", [str(log_file(tmp)), "--compare", "--against", str(fifo(tmp, "s.json"))], tmp)
@@ -682,6 +695,14 @@ for _name, _argv in {"record": ["record", "first-grpo", "--dry-run"], "campaign"
     case(f"c-ctrl-c-{_name}", "c", says(rc=(0, 1, 2, 130, -2)))(_ci)
 
 
+for _when in (0.05, 0.15, 0.25):
+    for _name, _argv in {"record": ["record", "first-grpo"], "campaign": ["campaign"]}.items():
+        def _cw(tmp: Path, argv=_argv, when=_when) -> Got:
+            env = {**fake_docker(tmp, "sleep 1000"), "MILES101_DOCKER": "docker"}
+            return sh([PY, str(ROOT / "capture" / "run.py"), *argv], tmp, sigint_after=when, env=env, timeout=30)
+        case(f"c-ctrl-c-{_name}-at-{_when}", "c", says(rc=(1, 2, 130, -2)))(_cw)
+
+
 @case("c-ctrl-c-read-run-huge", "c", says(rc=(1, 2, 130, -2)))
 def _c2(tmp: Path) -> Got:
     big = tmp / "log.txt"
@@ -882,6 +903,10 @@ SESSIONS = {  # session text: the threshold Ray starts with (None: Ray's default
     "quoted": ('export RAY_memory_usage_threshold="0.98"\nray start --head\n', "0.98"),
     "twice": ("export RAY_memory_usage_threshold=0.5\nexport RAY_memory_usage_threshold=0.98\nray start --head\n", "0.98"),
     "indented": ("  export RAY_memory_usage_threshold=0.98\n    ray start --head\n", "0.98"),
+    "and-chain": ("export RAY_memory_usage_threshold=0.7 && ray start --head\n", "0.7"),
+    "comment-after": ("export RAY_memory_usage_threshold=0.98  # the book's value\nray start --head\n", "0.98"),
+    "quoted-semicolon": ("export RAY_memory_usage_threshold='0.9;8'\nray start --head\n", "0.9;8"),
+    "export-list": ("export A=1 RAY_memory_usage_threshold=0.6 B=2\nray start --head\n", "0.6"),
 }
 
 
@@ -926,6 +951,24 @@ print(json.dumps(rep['exit']))
 """
         return driver(code, tmp)
     case(f"d-signature-lr-{_name}", "d", json_is(3))(_sg)
+
+
+for _name, (_key, _val) in SIG_CHANGES.items():
+    def _dg(tmp: Path, key=_key, val=_val) -> Got:
+        def change(d: dict) -> None:
+            for r in d["flags"]:
+                if r["name"] == "--lr":
+                    r[key] = val
+        other = shadow_root(tmp, flags_doc(change))
+        return driver(GATE.format(root=str(other), prev=str(ROOT / "capture" / "miles")), tmp)
+
+    def _judge_dg(g: Got) -> tuple[str, str]:
+        b = base_class(g)
+        if b:
+            return b, g.text[-300:]
+        n = next((int(ln.split()[1]) for ln in g.out.splitlines() if ln.startswith("GATE ")), 0)
+        return ("good", "") if n > 0 and "runs as the book's" not in g.out else ("silent", g.out[-300:])
+    case(f"d-drift-gate-lr-{_name}", "d", _judge_dg)(_dg)
 
 
 def check_root(other: Path, tmp: Path) -> Got:

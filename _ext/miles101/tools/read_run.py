@@ -44,9 +44,11 @@ from typing import Any, Callable, Iterable
 LINE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): (?P<body>\{.*\})\s*$")
 # The start of such a line, to report one whose dict does not parse (cut off, `...` inside).
 LOOKS_LIKE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): \{")
-ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
-# Ray's log deduplication appends this to a repeated line.
-REPEATED_RE = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
+# An OSC title ends at BEL; it stops at the next ESC too, so a line of ten thousand `ESC ]` is read in one pass.
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*\x07")
+# Ray's log deduplication appends this to a repeated line (with white space before it, stripped after the match: a
+# pattern that starts with \s* is tried at each space of a long run of them, quadratic on a line of spaces).
+REPEATED_RE = re.compile(r"\[repeated \d+x across cluster\]\s*$")
 # `[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:41-43); GB there are GiB.
 MEMORY_RE = re.compile(r"\[Rank 0\] Memory-Usage (?P<msg>.+?)(?: \(cleared before print\))?: (?P<body>\{.*\})\s*$")
 # The engine's HTTP address (miles/backends/sglang_utils/sglang_engine.py:247).
@@ -110,7 +112,9 @@ def parse_dict(body: str) -> dict[str, Any] | None:
 
 def clean(line: str) -> str:
     """A log line without ANSI colours, Ray's dedup suffix and the trailing newline."""
-    return REPEATED_RE.sub("", ANSI_RE.sub("", line.rstrip("\r\n")))
+    text = ANSI_RE.sub("", line.rstrip("\r\n"))
+    kept = REPEATED_RE.sub("", text)
+    return text if len(kept) == len(text) else kept.rstrip()
 
 
 def parse_line(line: str) -> tuple[str, int | None, dict[str, Any]] | None:

@@ -365,7 +365,9 @@ export function compile(rules) {
 
 /** read_run.clean: no ANSI colours, no Ray dedup suffix, no trailing newline. */
 export function clean(R, line) {
-  return line.replace(/[\r\n]+$/, "").replace(R.ANSI, "").replace(R.REPEATED, "");
+  const text = line.replace(/[\r\n]+$/, "").replace(R.ANSI, "");
+  const kept = text.replace(R.REPEATED, "");
+  return kept.length === text.length ? text : kept.trimEnd();
 }
 
 /** str.splitlines(): every line end Python knows, the last line without its end. */
