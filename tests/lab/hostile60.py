@@ -382,7 +382,9 @@ PATHOLOGICAL = {"open-braces": " step 0: {" * 3_000_000, "ansi-starts": "\x1b[" 
                 "repeats": "ab" * 10_000_000, "spaces": " " * 30_000_000 + "x", "colons": "step 1: " * 3_000_000,
                 "many-short-lines": "step 0: {\n" * 2_000_000, "cr-only": "step 0: {'a': 1}\r" * 1_000_000,
                 "timer-lines": "Timer train start\n" * 1_000_000, "osc-starts": "\x1b]" * 5_000_000,
-                "spaces-repeated": " " * 30_000_000 + "[repeated 2x across cluster] x"}
+                "spaces-repeated": " " * 30_000_000 + "[repeated 2x across cluster] x",
+                "oom-digits": "Timer train start\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+                              + "1" * 400_000 + "\n"}
 for _name, _text in PATHOLOGICAL.items():
     for _mode in ([], ["--diagnose"]):
         def _pl(tmp: Path, text=_text, mode=_mode) -> Got:

@@ -1995,9 +1995,13 @@ MILES_LINE_RE = re.compile("|".join(r.pattern for r in (LOOKS_LIKE_RE, TIMER_RE,
 # is its cache in pieces: when that is at least the request, the request failed for want of one block (fragmentation);
 # when it is less, no arrangement of the cache would have held it.
 WANT_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>bytes|[KMGT]iB)\b")
-UNALLOC_RE = re.compile(r"(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) is reserved by PyTorch but unallocated")
-RESERVED_OLD_RE = re.compile(r"(?P<alloc>\d+(?:\.\d+)?) (?P<au>bytes|[KMGT]iB) already allocated;.*?"
-                             r"(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) reserved in total by PyTorch")
+# Each number starts after a character that is no digit or point: tried once per run of digits, not at each digit
+# (a line of 400,000 digits after `Tried to allocate` took minutes).
+UNALLOC_RE = re.compile(r"(?:^|[^\d.])(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) is reserved by PyTorch but unallocated")
+RESERVED_OLD_RE = re.compile(r"(?:^|[^\d.])(?P<alloc>\d+(?:\.\d+)?) (?P<au>bytes|[KMGT]iB) already allocated;.*?"
+                             r"[^\d.](?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) reserved in total by PyTorch")
+#: The characters of a line the out-of-memory figures are read from: PyTorch's message is a few hundred.
+OOM_LINE = 16384
 # torch_memory_saver refuses an allocation that would leave less than its margin free (Miles sets the margin from
 # --train-memory-margin-bytes on Megatron with --offload-train): torch_memory_saver csrc/core.cpp, at the commit
 # Miles's docker/Dockerfile installs.
@@ -2437,6 +2441,7 @@ def facts_alloc(ctx: list[str], facts: dict[str, Any], params: dict[str, Any]) -
             params.update(want=_gib(float(m["size"])), free=_gib(float(m["free"])), margin=_gib(float(m["margin"])))
             return
     for ln in ctx:
+        ln = ln[:OOM_LINE]
         w = WANT_RE.search(ln)
         if not w:
             continue

@@ -716,6 +716,8 @@ const DYNAMIC_FLAG = "--use-dynamic-batch-size";
 const SHELL_BREAKS = " \t\n;&|()<>";
 const RUN_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** read_run.FLAG_WORD_RE: `--name` or `--name=value`. */
+/** read_run.OOM_LINE: the characters (code points) of a line the out-of-memory figures are read from. */
+const OOM_LINE = 16384;
 const FLAG_WORD_RE = /^--[A-Za-z0-9][A-Za-z0-9_.-]*(?:=|$)/;
 const isAsciiAlpha = (c) => /^[A-Za-z]$/.test(c);
 const isAsciiAlnum = (c) => /^[A-Za-z0-9]$/.test(c);
@@ -1107,7 +1109,8 @@ function factsAlloc(R, ctx, facts, params) {
       return;
     }
   }
-  for (const ln of ctx) {
+  for (let ln of ctx) {
+    if (ln.length > OOM_LINE) ln = Array.from(ln.slice(0, 2 * OOM_LINE)).slice(0, OOM_LINE).join(""); // ln[:OOM_LINE]
     const w = R.WANT.exec(ln);
     if (!w) continue;
     const want = Number(w.groups.want) * u[w.groups.wu];
