@@ -12,6 +12,7 @@ the metric keys the pages name (``{metric}``) or the run files record. A test ho
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -80,6 +81,21 @@ def extraction_shape(doc: Any, name: str) -> tuple[str, str] | None:
         aliases = rec.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             return f"$.{records}[{i}].aliases", f"{records}[{i}].aliases is not a list of names"
+        odd = _non_finite(rec)
+        if odd is not None:
+            return f"$.{records}[{i}]{odd[0]}", f"{records}[{i}]{odd[0]} is {odd[1]}, a number no extraction writes"
+    return None
+
+
+def _non_finite(node: Any, at: str = "") -> tuple[str, str] | None:
+    """(JSON path under `node`, the value) of the first Infinity or NaN in it (JSON's parser takes them), or None."""
+    if isinstance(node, float) and not math.isfinite(node):
+        return at, json.dumps(node)
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        found = _non_finite(value, f"{at}.{key}" if isinstance(key, str) else f"{at}[{key}]")
+        if found is not None:
+            return found
     return None
 
 

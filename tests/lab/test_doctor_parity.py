@@ -285,6 +285,12 @@ def test_argument_reader_same_case_by_case(rules_file: Path) -> None:
         "", "\\", "'", '"', "$", "${", "$(", "`", "a\\\\b", "x\u2028args:\n  - --train-backend\n  - fsdp",
         "args:\n- --train-backend\n- \"fs\\\"dp\"\n- 'it''s'\nbase: \"first-grpo\"  # c\n",
         "--train-backend \U0001f600 --use-dynamic-batch-size", "--train-backend $(" + "\U0001f600" * 50 + ")",
+        # here-documents (their bodies are data), one-line flow lists, JSON strings holding flags (issue 60)
+        "cat <<'EOF' > a\n--train-backend fsdp\nEOF\npython t.py --use-dynamic-batch-size",
+        "cat <<-EOF\n\t--train-backend fsdp\n\tEOF\n--train-backend megatron", "x <<E1 <<E2\n--a\nE1\n--b\nE2\n--c",
+        "cat << EOF", "cat <<", "cat <<<'--train-backend fsdp'", "a<<\"E\"\n--x\nE\n--train-backend=fsdp",
+        'args: ["--train-backend", "fsdp"]', "args: [--a, 'it''s', \"x\\\"y\", ]  # c", "args: [--a, \"b", "args: []",
+        "args: [--train-backend, fsdp\n  - --use-dynamic-batch-size", '{"cmd": "--train-backend fsdp"}', "-- --=x --9",
         (PUBLIC.parent.parent.parent / "capture" / "runs" / "agent-multi-turn.yaml").read_text(encoding="utf-8"),
     ]
     res = subprocess.run([NODE, str(ARGS_RUNNER), str(CORE), str(rules_file)], input=json.dumps(texts),

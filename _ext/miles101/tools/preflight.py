@@ -206,17 +206,26 @@ def run_command(run: dict[str, Any], seed: int | None, name: str, label: str | N
     return cmd + [run["image"], "bash", "-c", " && ".join(shlex.join(s) for s in steps)]
 
 
+#: The exit status `docker` gives a call that did not answer in time (as timeout(1) does).
+NO_ANSWER = 124
+
+
 def docker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run one docker verb; never raises on a non-zero exit."""
+    """Run one docker verb; never raises on a non-zero exit. One that does not answer within `timeout` seconds
+    exits NO_ANSWER with a line that names it."""
     try:
-        return subprocess.run(["docker", *args], capture_output=True, text=True, errors="replace", timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        return subprocess.run(["docker", *args], capture_output=True, text=True, errors="replace", timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(["docker", *args], NO_ANSWER, "", f"`docker {' '.join(args[:2])}` did not "
+                                           f"answer within {timeout:g} s (a hung daemon: `sudo systemctl restart docker`)")
+    except OSError as e:
         return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
 
 
 def image_digest(image: str) -> tuple[str | None, str]:
     """(repo digest, else image id; or None) and docker's error text."""
-    res = docker("image", "inspect", "--format", "{{.Id}} {{join .RepoDigests \",\"}}", image)
+    res = docker("image", "inspect", "--format", "{{.Id}} {{join .RepoDigests \",\"}}", image, timeout=30)
     if res.returncode != 0:
         return None, (res.stderr or res.stdout).strip()
     image_id, _, digests = res.stdout.strip().partition(" ")
@@ -362,6 +371,9 @@ def check_docker() -> Check:
                      f"install Docker and the NVIDIA container toolkit; {see('Docker does not answer')}")
     res = docker("version", "--format", "{{.Server.Version}}", timeout=30)
     if res.returncode != 0:
+        if res.returncode == NO_ANSWER:
+            return Check("docker", False, res.stderr, f"restart the daemon (`sudo systemctl restart docker`), then check "
+                         f"that `docker info` answers; {see('Docker does not answer')}")
         return Check("docker", False, f"docker cannot reach its daemon: {(res.stderr or res.stdout).strip()[:160]}",
                      f"start it (`sudo systemctl start docker`) or add your user to the docker group; "
                      f"{see('Docker does not answer')}")
@@ -370,10 +382,13 @@ def check_docker() -> Check:
 
 def check_image(image: str) -> tuple[Check, str | None]:
     digest, err = image_digest(image)
+    if digest is None and "did not answer" in err:
+        return Check("image", False, printable(err), f"check that Docker answers (`docker info`), then run the "
+                     f"preflight again; {see('Docker does not answer')}"), None
     if digest is None:
         return Check("image", False, f"image {image} is not present ({err[:120]})",
                      f"docker pull {image}; {see(IMAGE)}"), None
-    res = docker("image", "inspect", "--format", "{{.Architecture}}", image)
+    res = docker("image", "inspect", "--format", "{{.Architecture}}", image, timeout=30)
     arch, host = res.stdout.strip(), arch_name(platform.machine())
     if res.returncode == 0 and arch and arch != host:
         return Check("image", False, f"{image} is built for {arch}, this host is {host}",
@@ -517,23 +532,42 @@ def check_kernels(image: str, cc: tuple[int, int], timeout: float) -> Check:
     return Check("kernels", True, "; ".join(notes))
 
 
+def line_commands(line: str) -> list[list[str]]:
+    """The simple commands of one shell line as words (split at `;`, `&`, `&&`, `|`, `||` outside quotes; a `#`
+    comment dropped); none where shlex cannot read the line (an open quote)."""
+    lex = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+    lex.whitespace_split = True
+    commands: list[list[str]] = [[]]
+    try:
+        for token in lex:
+            if token and set(token) <= set(";&|"):
+                commands.append([])
+            else:
+                commands[-1].append(token)
+    except ValueError:
+        return []
+    return [c for c in commands if c]
+
+
 def session_exports(text: str) -> dict[str, str]:
-    """What a session file's `ray start` line starts Ray with: each `export KEY=VALUE` line above the
-    file's first `ray start` line, then the `KEY=VALUE` words in front of `ray start` on that line."""
+    """What a session file's `ray start` starts Ray with: each `export KEY=VALUE` (less each `unset KEY`) above the
+    file's first `ray start` command, then the `KEY=VALUE` words in front of `ray start`; commands split at `;`,
+    `&&` and `|` as bash splits them."""
     env: dict[str, str] = {}
     for line in text.splitlines():
-        try:
-            words = shlex.split(line, comments=True)
-        except ValueError:
-            continue
-        if words[:1] == ["export"]:
-            env.update(w.split("=", 1) for w in words[1:] if "=" in w)
-            continue
-        head = [w for w in words if "=" in w and not w.startswith("-")]
-        rest = words[len(head):] if words[:len(head)] == head else []
-        if rest[:2] == ["ray", "start"]:
-            env.update(w.split("=", 1) for w in head)
-            break
+        for words in line_commands(line):
+            if words[:1] == ["export"]:
+                env.update(w.split("=", 1) for w in words[1:] if "=" in w)
+                continue
+            if words[:1] == ["unset"]:
+                for name in words[1:]:
+                    env.pop(name, None)
+                continue
+            head = [w for w in words if "=" in w and not w.startswith("-")]
+            rest = words[len(head):] if words[:len(head)] == head else []
+            if rest[:2] == ["ray", "start"]:
+                env.update(w.split("=", 1) for w in head)
+                return env
     return env
 
 
@@ -1041,7 +1075,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
             text = read_small(session).decode("utf-8")
             run["session_env"], run["session_unparsed"] = session_exports(text), session_unparsed(text)
         except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"--session {session}: cannot read: {getattr(e, 'strerror', None) or e}. Fix: pass the "
+            raise ValueError(f"--session {printable(str(session))}: cannot read: {getattr(e, 'strerror', None) or e}. Fix: pass the "
                              f"session file of section 1.1, step 3 ({SESSION_FILE})") from e
     return run
 
@@ -1063,7 +1097,7 @@ def compare_image(image: str, as_json: bool = False, all_runs: bool = False) -> 
     Exit status: 0 same as the book, 1 differs only where no page looks, 4 runs as the book's (only
     defaults of flags the commands pass changed), 3 differs where pages look, 2 it could not compare
     (one line on stderr says what failed and the fix; nothing is written)."""
-    if not image.strip() or image.startswith("-"):  # docker would read "-x" as its own option
+    if not image.strip() or image.startswith("-") or not image.isprintable():  # "-x": docker's own option
         print(f"preflight: --compare-image: {image!r} is not an image name. Fix: pass the image you run, as "
               "`docker images` lists it (REPOSITORY:TAG)", file=sys.stderr)
         return 2
@@ -1146,4 +1180,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C while a check or docker runs: one line, never a traceback
+        print("preflight: interrupted (Ctrl-C): stopped", file=sys.stderr)
+        sys.exit(130)

@@ -44,9 +44,11 @@ from typing import Any, Callable, Iterable
 LINE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): (?P<body>\{.*\})\s*$")
 # The start of such a line, to report one whose dict does not parse (cut off, `...` inside).
 LOOKS_LIKE_RE = re.compile(r"(?:^|\s)(?P<kind>perf|rollout|step|eval) (?P<id>\d+): \{")
-ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
-# Ray's log deduplication appends this to a repeated line.
-REPEATED_RE = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
+# An OSC title ends at BEL; it stops at the next ESC too, so a line of ten thousand `ESC ]` is read in one pass.
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*\x07")
+# Ray's log deduplication appends this to a repeated line (with white space before it, stripped after the match: a
+# pattern that starts with \s* is tried at each space of a long run of them, quadratic on a line of spaces).
+REPEATED_RE = re.compile(r"\[repeated \d+x across cluster\]\s*$")
 # `[Rank 0] Memory-Usage <msg>: {...}` (miles/utils/memory_utils.py:41-43); GB there are GiB.
 MEMORY_RE = re.compile(r"\[Rank 0\] Memory-Usage (?P<msg>.+?)(?: \(cleared before print\))?: (?P<body>\{.*\})\s*$")
 # The engine's HTTP address (miles/backends/sglang_utils/sglang_engine.py:247).
@@ -110,7 +112,9 @@ def parse_dict(body: str) -> dict[str, Any] | None:
 
 def clean(line: str) -> str:
     """A log line without ANSI colours, Ray's dedup suffix and the trailing newline."""
-    return REPEATED_RE.sub("", ANSI_RE.sub("", line.rstrip("\r\n")))
+    text = ANSI_RE.sub("", line.rstrip("\r\n"))
+    kept = REPEATED_RE.sub("", text)
+    return text if len(kept) == len(text) else kept.rstrip()
 
 
 def parse_line(line: str) -> tuple[str, int | None, dict[str, Any]] | None:
@@ -2091,9 +2095,13 @@ MILES_LINE_RE = re.compile("|".join(r.pattern for r in (LOOKS_LIKE_RE, TIMER_RE,
 # is its cache in pieces: when that is at least the request, the request failed for want of one block (fragmentation);
 # when it is less, no arrangement of the cache would have held it.
 WANT_RE = re.compile(r"Tried to allocate (?P<want>\d+(?:\.\d+)?) (?P<wu>bytes|[KMGT]iB)\b")
-UNALLOC_RE = re.compile(r"(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) is reserved by PyTorch but unallocated")
-RESERVED_OLD_RE = re.compile(r"(?P<alloc>\d+(?:\.\d+)?) (?P<au>bytes|[KMGT]iB) already allocated;.*?"
-                             r"(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) reserved in total by PyTorch")
+# Each number starts after a character that is no digit or point: tried once per run of digits, not at each digit
+# (a line of 400,000 digits after `Tried to allocate` took minutes).
+UNALLOC_RE = re.compile(r"(?:^|[^\d.])(?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) is reserved by PyTorch but unallocated")
+RESERVED_OLD_RE = re.compile(r"(?:^|[^\d.])(?P<alloc>\d+(?:\.\d+)?) (?P<au>bytes|[KMGT]iB) already allocated;.*?"
+                             r"[^\d.](?P<res>\d+(?:\.\d+)?) (?P<ru>bytes|[KMGT]iB) reserved in total by PyTorch")
+#: The characters of a line the out-of-memory figures are read from: PyTorch's message is a few hundred.
+OOM_LINE = 16384
 # torch_memory_saver refuses an allocation that would leave less than its margin free (Miles sets the margin from
 # --train-memory-margin-bytes on Megatron with --offload-train): torch_memory_saver csrc/core.cpp, at the commit
 # Miles's docker/Dockerfile installs.
@@ -2113,6 +2121,9 @@ SETTING_DUMP_RE = re.compile(r"(?:^|\s)(?P<name>" + "|".join(DUMP_NAMES) + r") \
 DEFAULT_BACKEND = "megatron"
 #: Characters that end a word outside quotes (bash's metacharacters).
 SHELL_BREAKS = " \t\n;&|()<>"
+#: A word that passes a flag: `--name` or `--name=value` (a word with a space after the name, as in a JSON string
+#: `"--flag value"`, passes none).
+FLAG_WORD_RE = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_.-]*(?:=|\Z)")
 #: A run id a `base:` may name (capture/runs/<id>.yaml); anything else is not followed.
 RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 #: How many `base:` links the CLI follows before it gives up (a loop, or a chain no book has).
@@ -2160,16 +2171,56 @@ def _take(text: str, i: int, cur: list[str]) -> tuple[int, str | None]:
     return j, text[i:j]
 
 
+def _heredoc_end(text: str, i: int, delim: str, tabs: bool) -> int:
+    """Where the here-document whose body starts at text[i] ends: the index of the line break after its `delim`
+    line (leading tabs dropped for `<<-`), or the end of the text (bash reads to the end, with a warning)."""
+    n = len(text)
+    while i < n:
+        j = text.find("\n", i)
+        e = n if j < 0 else j
+        line = text[i:e]
+        if (line.lstrip("\t") if tabs else line) == delim:
+            return e
+        i = e + 1
+    return n
+
+
 def shell_words(text: str) -> list[tuple[str, str | None]]:
     """The words of `text` as bash reads them, each with the first expansion in it that is left unexpanded ($VAR,
     ${VAR}, $(...), `...`) or None. Comments (from a word that starts with #) and backslash-newlines go; quotes
-    are removed; an unclosed quote runs to the end."""
+    are removed; an unclosed quote runs to the end; a here-document's body (`<<EOF` ... `EOF`) is data, no words."""
     words: list[tuple[str, str | None]] = []
     cur: list[str] | None = None
     exp: str | None = None
+    heredocs: list[tuple[str, bool]] = []  # (delimiter, <<-) of the here-documents whose bodies start at the next line
     i, n = 0, len(text)
     while i < n:
         c = text[i]
+        if c == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            if cur is not None:
+                words.append(("".join(cur), exp))
+            cur, exp = None, None
+            j = i + 2
+            tabs = text.startswith("-", j)
+            j += tabs
+            while j < n and text[j] in " \t":
+                j += 1
+            k = j
+            while k < n and text[k] not in SHELL_BREAKS:
+                k += 1
+            delim = re.sub(r"[\\'\"]", "", text[j:k])
+            if delim:
+                heredocs.append((delim, tabs))
+            i = k
+            continue
+        if c == "\n" and heredocs:
+            if cur is not None:
+                words.append(("".join(cur), exp))
+            cur, exp = None, None
+            for delim, tabs in heredocs:
+                i = _heredoc_end(text, i + 1, delim, tabs) if i < n else n
+            heredocs = []
+            continue
         if c == "\\":
             if i + 1 < n and text[i + 1] == "\n":
                 i += 2
@@ -2243,10 +2294,43 @@ def _yaml_scalar(s: str) -> str:
     return (s if j < 0 else s[:j]).strip()
 
 
+def _flow_items(s: str) -> list[str] | None:
+    """A one-line YAML flow list (`[--a, "b", 'c']`) as its items, each read by `_yaml_scalar`; None for anything else."""
+    s = s.strip()
+    if not s.startswith("["):
+        return None
+    items: list[str] = []
+    cur: list[str] = []
+    quote = ""
+    i = 1
+    while i < len(s):
+        c = s[i]
+        if quote:
+            if c == "\\" and quote == '"' and i + 1 < len(s):
+                cur.append(s[i:i + 2])
+                i += 2
+                continue
+            if c == quote:
+                quote = ""
+            cur.append(c)
+        elif c in "'\"":
+            quote = c
+            cur.append(c)
+        elif c in ",]":
+            items.append("".join(cur))
+            cur = []
+            if c == "]":
+                return [_yaml_scalar(x) for x in items if x.strip()]
+        else:
+            cur.append(c)
+        i += 1
+    return None
+
+
 def run_file_args(text: str) -> dict[str, Any] | None:
     """A run file of this book (capture/runs/*.yaml) as its args list, its `base:` and its `drop:` flags; None when
     the text has no top-level `args:` and is not a bare list of `- item` lines (then it is shell text). Only this shape is read: `args:` a list of
-    `- item` lines (or `[]`), `base: <id>`, `drop:` a map of flags."""
+    `- item` lines (or a one-line `[a, b]`), `base: <id>`, `drop:` a map of flags."""
     lines = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.strip().startswith("#")]
     if lines and all(ln == "-" or ln.startswith("- ") for ln in lines):  # a run file's args list alone
         text = "args:\n" + text
@@ -2262,6 +2346,8 @@ def run_file_args(text: str) -> dict[str, Any] | None:
             key = key.strip()
             if key == "base":
                 base = _yaml_scalar(rest) or None
+            elif key == "args":
+                args.extend(_flow_items(rest) or [])  # `args: [--a, b]` on one line
             continue
         item = line.strip()
         if key == "args" and (item == "-" or item.startswith("- ")):
@@ -2283,13 +2369,20 @@ def passes_arguments(text: str) -> bool:
     """Whether the text passes any argument: a --flag word, or a run file's base. Else it is refused (its
     settings would read as Miles's defaults)."""
     args = read_arguments(text)
-    return bool(args["base"]) or any(w.startswith("--") for w, _ in args["words"])
+    return bool(args["base"]) or any(FLAG_WORD_RE.match(w) for w, _ in args["words"])
 
 
 def shown(text: str) -> str:
     """A piece of the reader's input as a note shows it: control characters and spaces one space, 40 characters."""
     s = re.sub(r"[\x00-\x20\x7f]+", " ", text).strip()
     return s if len(s) <= 40 else s[:40] + "..."
+
+
+def named(text: str, keep: str = " ") -> str:
+    """A file name, an argument or a log's text as the terminal gets it: control characters, escapes and bidi overrides
+    (all but `keep`) as their Python escapes (`\\x1b`, `\\n`, `\\u202e`), so no echoed input moves the cursor or
+    forges a line."""
+    return "".join(c if c.isprintable() or c in keep else ascii(c)[1:-1] for c in str(text))
 
 
 def _own_settings(words: list[tuple[str, str | None]]) -> dict[str, Any]:
@@ -2448,6 +2541,7 @@ def facts_alloc(ctx: list[str], facts: dict[str, Any], params: dict[str, Any]) -
             params.update(want=_gib(float(m["size"])), free=_gib(float(m["free"])), margin=_gib(float(m["margin"])))
             return
     for ln in ctx:
+        ln = ln[:OOM_LINE]
         w = WANT_RE.search(ln)
         if not w:
             continue
@@ -2783,7 +2877,7 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
     for i, m in enumerate(matches):
         where = f"line {m['line']}" if m["line"] else "step values"
         seen = _how_often(m)
-        out.append(f"{where}{seen}: {m['text']}")
+        out.append(f"{where}{seen}: {named(m['text'])}")
         out.append(f"  7.1 {m['section']}: {m['title']}")
         out.append(f"  in the book: {where_to_read(m['id'])}")
         if i == 0 and m["undecided"]:
@@ -2823,9 +2917,10 @@ def render_diagnosis(matches: list[dict[str, Any]], malformed: list[dict[str, An
     if matches:
         out.append(settings_note(settings))
     for b in malformed:
-        out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: {b['text']}")
+        out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but its dict does not parse: "
+                   f"{named(b['text'])}")
     for b in nonfinite:
-        out.append(f"line {b['line']}: {b['key']} is {b['value']}")
+        out.append(f"line {b['line']}: {named(b['key'])} is {b['value']}")
     return "\n".join(out).rstrip()
 
 
@@ -2916,18 +3011,18 @@ def load_series(spec: str, root: str | None) -> dict[str, Any]:
     ValueError naming the file and what is wrong."""
     import os
 
-    path = spec if os.path.isfile(spec) or not root else os.path.join(root, "capture", "series", spec + ".json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except OSError as e:
-        raise ValueError(f"{path}: {e.strerror}; name a file, or an id of capture/series/ with --root") from e
-    except ValueError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from e
+    path = spec if os.path.lexists(spec) or not root or not RUN_ID_RE.match(spec) \
+        else os.path.join(root, "capture", "series", spec + ".json")
+    try:  # a regular file of at most MAX_SERIES_BYTES: a FIFO or a device is refused, never waited on
+        doc = json.loads(read_regular(path, MAX_SERIES_BYTES, "a series file (capture/series/<id>.json)"))
+    except LogUnreadable as e:
+        raise ValueError(f"{named(path)}: {e}; name a file, or an id of capture/series/ with --root") from None
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{named(path)}: not JSON ({named(str(e))[:200]})") from None
     steps, metrics = (doc.get("steps"), doc.get("metrics")) if isinstance(doc, dict) else (None, None)
     if not isinstance(steps, list) or not isinstance(metrics, dict) or not all(
             isinstance(col, list) and len(col) == len(steps) for col in metrics.values()):
-        raise ValueError(f"{path}: not a series file ($.steps and one $.metrics column per key, as long as $.steps)")
+        raise ValueError(f"{named(path)}: not a series file ($.steps and one $.metrics column per key, as long as $.steps)")
     return {**doc, "path": path}
 
 
@@ -3023,6 +3118,8 @@ def decode_log(raw: bytes) -> str:
 #: file, launch script or $RUN.args: a bigger input is refused by name, never read into memory.
 MAX_LOG_BYTES = 1 << 30
 MAX_RUN_BYTES = 1 << 20
+#: The largest public series file --against reads (the book's are tens of KB).
+MAX_SERIES_BYTES = 16 << 20
 
 
 def read_regular(path: str, cap: int, what: str = "a saved log file") -> bytes:
@@ -3041,6 +3138,10 @@ def read_regular(path: str, cap: int, what: str = "a saved log file") -> bytes:
         kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
                 else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
         raise LogUnreadable(f"it is {kind}; give read_run {what}")
+    if st.st_size > cap:  # refused by its size, not after reading a gigabyte of it
+        os.close(fd)
+        raise LogUnreadable(f"it is over {cap >> 20} MiB, the most read_run reads; give it {what} of that size "
+                            "or less (e.g. the part you need: `tail -c 500M LOG > part.log`)")
     with os.fdopen(fd, "rb") as fh:
         try:
             raw = fh.read(cap + 1)
@@ -3105,7 +3206,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         lines = read_log_file(args.log)
     except LogUnreadable as e:
-        print(f"read_run: cannot read {args.log}: {e}", file=sys.stderr)
+        print(f"read_run: cannot read {named(args.log)}: {e}", file=sys.stderr)
         return 2
     if args.samples:
         found = samples(lines, args.steps)
@@ -3119,14 +3220,14 @@ def main(argv: list[str] | None = None) -> int:
                 "utf-8", errors="replace")
             groups = groups_in_file(run_text, base_reader(args.run))
         except (LogUnreadable, ValueError) as e:
-            print(f"read_run: cannot read {args.run}: {e}", file=sys.stderr)
+            print(f"read_run: cannot read {named(args.run)}: {e}", file=sys.stderr)
             return 2
         if not groups and not args.diagnose:
-            print(f"read_run: {args.run} passes no --rollout-batch-size with a number; pass --groups N instead",
+            print(f"read_run: {named(args.run)} passes no --rollout-batch-size with a number; pass --groups N instead",
                   file=sys.stderr)
             return 2
         if not passes_arguments(run_text):  # else its settings would read as Miles's defaults
-            print(f"read_run: {args.run} passes no argument (no --flag in it): pass the run's launch "
+            print(f"read_run: {named(args.run)} passes no argument (no --flag in it): pass the run's launch "
                   "script, run file or 7.1's $RUN.args", file=sys.stderr)
             return 2
     if groups is None:
@@ -3134,14 +3235,14 @@ def main(argv: list[str] | None = None) -> int:
     rows, asm, report = report_of(lines, args.steps, groups)
     if args.diagnose:
         if not any(ln.strip() for ln in lines):
-            print(f"read_run: {args.log} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
+            print(f"read_run: {named(args.log)} has no text (it is empty or blank): nothing to diagnose. Pass the driver's log "
                   "(what `ray job submit` printed, e.g. the file `tee` wrote).", file=sys.stderr)
             return 1
         settings = settings_of_args(run_text, "run", base_reader(args.run)) if run_text is not None \
             else settings_in_log(lines)
         matches, notes = examine(lines, report, settings)
         if not matches and not notes and not any(MILES_LINE_RE.search(clean(ln)) for ln in lines):
-            print(f"read_run: no Miles line in {args.log} (no step, timer, memory or engine line, and no line "
+            print(f"read_run: no Miles line in {named(args.log)} (no step, timer, memory or engine line, and no line "
                   "of a 7.1 symptom): is it the driver's log of a Miles run?", file=sys.stderr)
             return 1
         if args.json:
@@ -3151,9 +3252,10 @@ def main(argv: list[str] | None = None) -> int:
             print(render_diagnosis(matches, asm.malformed, asm.nonfinite, settings, notes))
         return 0
     if report is None:
-        print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {args.log}", file=sys.stderr)
+        print(f"read_run: no Miles step lines (perf/rollout/step N: {{...}}) in {named(args.log)}", file=sys.stderr)
         for b in asm.malformed:
-            print(f"read_run: line {b['line']} looks like a step line but does not parse: {b['text']}", file=sys.stderr)
+            print(f"read_run: line {b['line']} looks like a step line but does not parse: {named(b['text'])}",
+                  file=sys.stderr)
         return 1
     if (args.against or args.at) and not args.compare:
         ap.error("--against and --at go with --compare")
@@ -3239,8 +3341,9 @@ def render_samples(found: list[dict[str, Any]]) -> str:
                 "Miles logs them from the training rollout")
     out = []
     for s in found:
-        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={s['label']} reward={s['reward']}")
-        out += ["    " + ln for ln in s["text"].splitlines() or [""]]
+        out.append(f"step {s['step']}, {s['which']} sample (line {s['line']}): label={named(s['label'])} "
+                   f"reward={named(s['reward'])}")
+        out += ["    " + named(ln, " \t") for ln in s["text"].splitlines() or [""]]
     return "\n".join(out)
 
 
@@ -3250,7 +3353,7 @@ def render_with_problems(report: dict[str, Any]) -> str:
     for b in report.get("malformed", []):
         out.append(f"line {b['line']}: looks like a `{b['kind']} {b['id']}:` line but does not parse")
     for b in report.get("nonfinite", []):
-        out.append(f"line {b['line']}: {b['key']} is {b['value']}")
+        out.append(f"line {b['line']}: {named(b['key'])} is {b['value']}")
     return "\n".join(out)
 
 
@@ -3264,3 +3367,6 @@ if __name__ == "__main__":
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C on a long log: one line, never a traceback
+        print("read_run: interrupted (Ctrl-C): stopped", file=sys.stderr)
+        sys.exit(130)

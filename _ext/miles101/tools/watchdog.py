@@ -239,8 +239,9 @@ class LogFollower:
         except OSError as e:
             raise LogUnreadable(f"{e.strerror or e}: pass the log file the job's `tee` writes") from None
         if not stat.S_ISREG(st.st_mode):
-            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise LogUnreadable(f"it is {kind}: pass the log file the job's `tee` writes")
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
+            raise LogUnreadable(f"it is {kind}, not a file: pass the log file the job's `tee` writes")
         self.ident = (st.st_dev, st.st_ino)
         if from_start:
             self.started = "reading the log from the start (--from-start)"
@@ -304,7 +305,7 @@ class LogFollower:
         if not stat.S_ISREG(st.st_mode):
             os.close(fd)
             kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
-                    else "not a regular file")
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
             raise LogUnreadable(f"it is now {kind}, not the log the job's `tee` writes: put the log back (or pass "
                                 "the file `tee` writes now) and start the watchdog again")
         self.close()
@@ -479,7 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args, out=lambda s: print(s, flush=True))
     except LogUnreadable as e:
-        print(f"watchdog: cannot read --log {args.log}: {e}", file=sys.stderr)
+        shown = "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in args.log)
+        print(f"watchdog: cannot read --log {shown}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

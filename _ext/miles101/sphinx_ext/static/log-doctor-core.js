@@ -365,7 +365,9 @@ export function compile(rules) {
 
 /** read_run.clean: no ANSI colours, no Ray dedup suffix, no trailing newline. */
 export function clean(R, line) {
-  return line.replace(/[\r\n]+$/, "").replace(R.ANSI, "").replace(R.REPEATED, "");
+  const text = line.replace(/[\r\n]+$/, "").replace(R.ANSI, "");
+  const kept = text.replace(R.REPEATED, "");
+  return kept.length === text.length ? text : kept.trimEnd();
 }
 
 /** str.splitlines(): every line end Python knows, the last line without its end. */
@@ -713,6 +715,10 @@ const BACKEND_FLAG = "--train-backend";
 const DYNAMIC_FLAG = "--use-dynamic-batch-size";
 const SHELL_BREAKS = " \t\n;&|()<>";
 const RUN_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** read_run.FLAG_WORD_RE: `--name` or `--name=value`. */
+/** read_run.OOM_LINE: the characters (code points) of a line the out-of-memory figures are read from. */
+const OOM_LINE = 16384;
+const FLAG_WORD_RE = /^--[A-Za-z0-9][A-Za-z0-9_.-]*(?:=|$)/;
 const isAsciiAlpha = (c) => /^[A-Za-z]$/.test(c);
 const isAsciiAlnum = (c) => /^[A-Za-z0-9]$/.test(c);
 
@@ -756,15 +762,52 @@ function take(text, i, cur) {
   return [j, text.slice(i, j)];
 }
 
-/** read_run.shell_words: [word, its first unexpanded expansion or null]. */
+/** read_run._heredoc_end: the index of the line break after a here-document's delimiter line, or the end. */
+function heredocEnd(text, i, delim, tabs) {
+  const n = text.length;
+  while (i < n) {
+    const j = text.indexOf("\n", i);
+    const e = j < 0 ? n : j;
+    const line = text.slice(i, e);
+    if ((tabs ? line.replace(/^\t+/, "") : line) === delim) return e;
+    i = e + 1;
+  }
+  return n;
+}
+
+/** read_run.shell_words: [word, its first unexpanded expansion or null]; a here-document's body is no words. */
 export function shellWords(text) {
   const words = [];
   let cur = null;
   let exp = null;
+  let heredocs = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
     const c = text[i];
+    if (c === "<" && text.startsWith("<<", i) && !text.startsWith("<<<", i)) {
+      if (cur !== null) words.push([cur.join(""), exp]);
+      cur = null;
+      exp = null;
+      let j = i + 2;
+      const tabs = text.startsWith("-", j);
+      if (tabs) j += 1;
+      while (j < n && " \t".includes(text[j])) j += 1;
+      let k = j;
+      while (k < n && !SHELL_BREAKS.includes(text[k])) k += 1;
+      const delim = text.slice(j, k).replace(/[\\'"]/g, "");
+      if (delim) heredocs.push([delim, tabs]);
+      i = k;
+      continue;
+    }
+    if (c === "\n" && heredocs.length) {
+      if (cur !== null) words.push([cur.join(""), exp]);
+      cur = null;
+      exp = null;
+      for (const [delim, tabs] of heredocs) i = i < n ? heredocEnd(text, i + 1, delim, tabs) : n;
+      heredocs = [];
+      continue;
+    }
     if (c === "\\") {
       if (i + 1 < n && text[i + 1] === "\n") {
         i += 2;
@@ -849,6 +892,37 @@ function yamlScalar(s) {
   return pyStrip(j < 0 ? s : s.slice(0, j));
 }
 
+/** read_run._flow_items: a one-line YAML flow list's items, or null. */
+function flowItems(s) {
+  s = pyStrip(s);
+  if (!s.startsWith("[")) return null;
+  const items = [];
+  let cur = [];
+  let quote = "";
+  let i = 1;
+  while (i < s.length) {
+    const c = s[i];
+    if (quote) {
+      if (c === "\\" && quote === '"' && i + 1 < s.length) {
+        cur.push(s.slice(i, i + 2));
+        i += 2;
+        continue;
+      }
+      if (c === quote) quote = "";
+      cur.push(c);
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      cur.push(c);
+    } else if (c === "," || c === "]") {
+      items.push(cur.join(""));
+      cur = [];
+      if (c === "]") return items.filter((x) => pyStrip(x)).map(yamlScalar);
+    } else cur.push(c);
+    i += 1;
+  }
+  return null;
+}
+
 /** read_run.run_file_args: a run file's args list, base and dropped flags; null for shell text. */
 export function runFileArgs(text) {
   const lines = text.split("\n").map(pyStrip).filter((ln) => ln && !ln.startsWith("#"));
@@ -864,6 +938,7 @@ export function runFileArgs(text) {
       key = pyStrip(at < 0 ? line : line.slice(0, at));
       const rest = at < 0 ? "" : line.slice(at + 1);
       if (key === "base") base = yamlScalar(rest) || null;
+      else if (key === "args") args.push(...(flowItems(rest) ?? [])); // `args: [--a, b]` on one line
       continue;
     }
     const item = pyStrip(line);
@@ -885,7 +960,7 @@ export function readArguments(text) {
 /** read_run.passes_arguments: a --flag word or a base; else the text is refused. */
 export function passesArguments(text) {
   const args = readArguments(text);
-  return Boolean(args.base) || args.words.some(([w]) => w.startsWith("--"));
+  return Boolean(args.base) || args.words.some(([w]) => FLAG_WORD_RE.test(w));
 }
 
 /** read_run.shown. */
@@ -1034,7 +1109,8 @@ function factsAlloc(R, ctx, facts, params) {
       return;
     }
   }
-  for (const ln of ctx) {
+  for (let ln of ctx) {
+    if (ln.length > OOM_LINE) ln = Array.from(ln.slice(0, 2 * OOM_LINE)).slice(0, OOM_LINE).join(""); // ln[:OOM_LINE]
     const w = R.WANT.exec(ln);
     if (!w) continue;
     const want = Number(w.groups.want) * u[w.groups.wu];
