@@ -13,9 +13,15 @@
 """
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
+import signal
+
+# A Ctrl-C before the `try` below (this file's own imports) ends the process as a C program's would, with no
+# traceback; the default handler is put back there, so each sub-command meets KeyboardInterrupt as usual.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+import os  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,6 +112,7 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         _reexec_in_venv()
         _refuse_another_checkout()
         sys.exit(main(sys.argv[1:]))
