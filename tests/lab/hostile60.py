@@ -7,8 +7,6 @@ pytest case with a 60 s limit (a hang fails); `python tests/lab/hostile60.py` pr
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import json
 import os
 import shutil
@@ -1209,13 +1207,6 @@ def run_case(c: Case) -> tuple[str, str]:
             except OSError:
                 pass
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def run_cases(cases: list[Case], workers: int = 3) -> dict[str, tuple[str, str]]:
-    """Each case's class and why, by id, `workers` at a time: a case is a child in a folder of its own, and many of
-    them wait (a docker stand-in that never answers, a watchdog's stall), so they overlap."""
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return dict(zip((c.id for c in cases), pool.map(run_case, cases)))
 
 
 def main(argv: list[str]) -> int:
