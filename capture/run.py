@@ -116,6 +116,12 @@ if __name__ == "__main__":
         _reexec_in_venv()
         _refuse_another_checkout()
         sys.exit(main(sys.argv[1:]))
+    except Exception as exc:  # Python 3.11 wraps a Ctrl-C met inside a class body's __set_name__ in a RuntimeError
+        if not isinstance(exc.__cause__, KeyboardInterrupt):
+            raise
+        print(f"capture/run.py {' '.join(sys.argv[1:2])}: interrupted (Ctrl-C) while starting: stopped",
+              file=sys.stderr)
+        sys.exit(130)
     except KeyboardInterrupt:  # a Ctrl-C that no sub-command handles (its start-up): one line, never a traceback
         print(f"capture/run.py {' '.join(sys.argv[1:2])}: interrupted (Ctrl-C) while starting: stopped",
               file=sys.stderr)
