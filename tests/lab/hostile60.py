@@ -464,15 +464,15 @@ def _w2(tmp: Path) -> Got:
     return watchdog(tmp, big, "--from-start")
 
 
-@case("b-watchdog-log-becomes-fifo", "b", refused("fifo", rc_ok=(1, 2, 3)))
-def _w3(tmp: Path) -> Got:
+def watchdog_log_replaced(tmp: Path, make: str) -> Got:
+    """The watchdog following a log that is removed after 1.5 s and `make` (os.mkfifo, os.mkdir) put in its place."""
     log = log_file(tmp, "")
     code = f"""
 import os, time, subprocess, sys
 p = subprocess.Popen([{PY!r}, {str(TOOLS / 'watchdog.py')!r}, '--log', {str(log)!r}, '--poll', '0.2',
                       '--stall-after', '20'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 time.sleep(1.5)
-os.unlink({str(log)!r}); os.mkfifo({str(log)!r})
+os.unlink({str(log)!r}); {make}({str(log)!r})
 try:
     out, _ = p.communicate(timeout=20)
 except subprocess.TimeoutExpired:
@@ -480,9 +480,13 @@ except subprocess.TimeoutExpired:
 print(out); sys.exit(p.returncode)
 """
     g = driver(code, tmp)
-    if "HUNG" in g.out:
-        g.hung = True
+    g.hung = g.hung or "HUNG" in g.out
     return g
+
+
+@case("b-watchdog-log-becomes-fifo", "b", refused("fifo", rc_ok=(1, 2, 3)))
+def _w3(tmp: Path) -> Got:
+    return watchdog_log_replaced(tmp, "os.mkfifo")
 
 
 def compare_image(tmp: Path, body: str, image: str = "img:1", timeouts: tuple[float, float] = (3, 3),
@@ -1155,22 +1159,7 @@ for _name, _bad in FORGED.items():
 
 @case("e-watchdog-log-becomes-directory", "e", says("directory", rc=(1, 2, 3), absent=("permission", "chmod")))
 def _e19(tmp: Path) -> Got:
-    log = log_file(tmp, "")
-    code = f"""
-import os, time, subprocess, sys
-p = subprocess.Popen([{PY!r}, {str(TOOLS / 'watchdog.py')!r}, '--log', {str(log)!r}, '--poll', '0.2',
-                      '--stall-after', '20'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-time.sleep(1.5)
-os.unlink({str(log)!r}); os.mkdir({str(log)!r})
-try:
-    out, _ = p.communicate(timeout=20)
-except subprocess.TimeoutExpired:
-    p.kill(); out, _ = p.communicate(); print(out); print('HUNG'); sys.exit(99)
-print(out); sys.exit(p.returncode)
-"""
-    g = driver(code, tmp)
-    g.hung = g.hung or "HUNG" in g.out
-    return g
+    return watchdog_log_replaced(tmp, "os.mkdir")
 
 
 @case("e-preflight-settings-args-control", "e", says(rc=(0, 1, 2, 3)))
